@@ -1,0 +1,9 @@
+import type { ExitCode } from './exit-codes.js';
+
+/** One CLI command: parses its own flags (node:util parseArgs), calls one function, returns an exit code. */
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  run(argv: string[]): Promise<ExitCode>;
+}
