@@ -1,0 +1,91 @@
+// What every store-writing command shares: the run lock, the store, a runs row from start to finish,
+// SIGINT/SIGTERM turned into an abort signal, and errors mapped to exit codes.
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { EXIT, UsageError, type ExitCode } from '../src/cli/exit-codes.js';
+import type { Config } from '../src/config.js';
+import { openStore, type Store } from '../src/load/db.js';
+import { finishRun, markAbandonedRuns, newRunId, startRun, type RunCounters, type RunStatus } from '../src/load/runs.js';
+import { acquireLock, LockHeldError } from '../src/ops/lock.js';
+import { redactSecret } from '../src/api/redact.js';
+
+export interface JobContext {
+  store: Store;
+  runId: string;
+  logger: Logger;
+  signal: AbortSignal;
+  counters: RunCounters;
+  /** Set by the job to say how the run ended when it returns normally. */
+  status: RunStatus;
+}
+
+export function lockPathFor(dbPath: string): string {
+  return path.join(path.dirname(path.resolve(dbPath)), `${path.basename(dbPath)}.lock`);
+}
+
+/**
+ * Run `fn` as one recorded run. Returns the exit code fn chose; LockHeldError → 3; any other error →
+ * the run is recorded as failed and 2 is returned with the message on stderr.
+ */
+export async function withJob(
+  command: string,
+  config: Config,
+  logger: Logger,
+  fn: (ctx: JobContext) => Promise<ExitCode>,
+  opts: { serviceUrl?: string | null; handleSignals?: boolean } = {},
+): Promise<ExitCode> {
+  let lock;
+  try {
+    lock = await acquireLock(lockPathFor(config.db), { command: `recon ${command}` });
+  } catch (err) {
+    if (err instanceof LockHeldError) {
+      process.stderr.write(`recon ${command}: ${err.message}\n`);
+      return EXIT.LOCKED;
+    }
+    throw err;
+  }
+  const controller = new AbortController();
+  const onSignal = (sig: NodeJS.Signals) => {
+    logger.warn({ signal: sig }, 'stopping: finishing the disbursements in progress, then recording the run as interrupted');
+    controller.abort();
+  };
+  if (opts.handleSignals !== false) {
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
+  let store: Store | null = null;
+  const runId = newRunId();
+  try {
+    store = await openStore(config.db);
+    await markAbandonedRuns(store.connection);
+    await startRun(store.connection, { runId, command, serviceUrl: opts.serviceUrl ?? null, options: safeOptions(config) });
+    const ctx: JobContext = { store, runId, logger, signal: controller.signal, counters: {}, status: 'succeeded' };
+    try {
+      const code = await fn(ctx);
+      const status = controller.signal.aborted ? 'interrupted' : ctx.status;
+      await finishRun(store.connection, runId, status, ctx.counters, status === 'interrupted' ? 'stopped by a signal' : undefined);
+      return status === 'interrupted' ? EXIT.FAILED : code;
+    } catch (err) {
+      const message = redactSecret(err instanceof Error ? err.message : String(err), config.apiKey);
+      await finishRun(store.connection, runId, 'failed', ctx.counters, message).catch(() => undefined);
+      throw err;
+    }
+  } catch (err) {
+    const message = redactSecret(err instanceof Error ? err.message : String(err), config.apiKey);
+    logger.error({ runId, err: message }, `recon ${command} failed`);
+    process.stderr.write(`recon ${command}: ${message}\n`);
+    if (err instanceof UsageError) return EXIT.FAILED;
+    return EXIT.FAILED;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    store?.close();
+    await lock.release();
+  }
+}
+
+/** Options recorded in runs.options: never the key. */
+function safeOptions(config: Config): Record<string, unknown> {
+  const { apiKey: _key, ...rest } = config;
+  return rest;
+}

@@ -1,0 +1,19 @@
+-- Records that failed validation were kept in quarantine with the reason (never dropped). Reported:
+-- the quarantine rows describing a disbursement as it is in the store now, and rows of no stored
+-- disbursement from the latest sync run (see the current_quarantine view for which rows count).
+SELECT
+  'invalid_record' AS check_id,
+  'error' AS severity,
+  q.disbursement_id,
+  d.recipient_id,
+  q.resource || COALESCE(' line ' || CAST(q.line_no AS VARCHAR), '') AS subject,
+  d.currency,
+  CAST(NULL AS BIGINT) AS expected,
+  CAST(NULL AS BIGINT) AS actual,
+  CAST(NULL AS BIGINT) AS difference,
+  q.resource || COALESCE(' line ' || CAST(q.line_no AS VARCHAR), '')
+    || COALESCE(' of disbursement ' || q.disbursement_id, '')
+    || ' was quarantined: ' || q.reason
+    || COALESCE(' — received: ' || substr(q.raw, 1, 200), '') AS detail
+FROM current_quarantine AS q
+LEFT JOIN disbursements AS d ON d.disbursement_id = q.disbursement_id

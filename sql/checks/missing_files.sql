@@ -1,0 +1,31 @@
+-- A delivered disbursement without any file, when its recipient does get files for other disbursements.
+-- Files depend on the recipient's portal configuration (interface, Disbursement file): a recipient with
+-- no files at all is configured that way and is not an exception. A warning: the API lines are still
+-- reconciled, only the independent evidence is missing. Incomplete disbursements are skipped (the file
+-- list may be what could not be read; incomplete_disbursement reports them).
+WITH with_files AS (
+  SELECT DISTINCT disbursement_id FROM disbursement_files
+),
+recipients_with_files AS (
+  SELECT d.recipient_id, COUNT(*) AS disbursements_with_files
+  FROM disbursements AS d
+  JOIN with_files AS w ON w.disbursement_id = d.disbursement_id
+  GROUP BY d.recipient_id
+)
+SELECT
+  'missing_files' AS check_id,
+  'warning' AS severity,
+  d.disbursement_id,
+  d.recipient_id,
+  'files' AS subject,
+  CAST(NULL AS VARCHAR) AS currency,
+  CAST(NULL AS BIGINT) AS expected,
+  CAST(NULL AS BIGINT) AS actual,
+  CAST(NULL AS BIGINT) AS difference,
+  'no settlement file was offered for this disbursement, although recipient ' || d.recipient_id
+    || ' has files for ' || CAST(r.disbursements_with_files AS VARCHAR) || ' other disbursement(s)' AS detail
+FROM disbursements AS d
+JOIN recipients_with_files AS r ON r.recipient_id = d.recipient_id
+WHERE COALESCE(d.status, 'delivered') = 'delivered'
+  AND d.sync_status <> 'incomplete'
+  AND NOT EXISTS (SELECT 1 FROM with_files AS w WHERE w.disbursement_id = d.disbursement_id)

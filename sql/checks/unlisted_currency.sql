@@ -1,0 +1,29 @@
+-- A currency code outside the interface's listed ISO 4217 codes (Conventions; the currencies view):
+-- its subunit factor is unknown, so amounts may be shown wrongly. A warning, one per disbursement and
+-- per kind of record × code (not one per line: a whole disbursement in an unlisted code is one problem).
+WITH codes AS (
+  SELECT disbursement_id, 'disbursement' AS kind, currency, CAST(1 AS BIGINT) AS n
+  FROM disbursements
+  UNION ALL
+  SELECT disbursement_id, kind, currency, COUNT(*)
+  FROM payment_lines
+  GROUP BY disbursement_id, kind, currency
+)
+SELECT
+  'unlisted_currency' AS check_id,
+  'warning' AS severity,
+  c.disbursement_id,
+  d.recipient_id,
+  c.kind || ' currency ' || COALESCE(c.currency, '(none)') AS subject,
+  c.currency,
+  CAST(NULL AS BIGINT) AS expected,
+  CAST(NULL AS BIGINT) AS actual,
+  CAST(NULL AS BIGINT) AS difference,
+  CASE WHEN c.kind = 'disbursement' THEN 'the disbursement'
+       ELSE CAST(c.n AS VARCHAR) || ' ' || c.kind || '(s)' END
+    || ' in currency ' || COALESCE('''' || c.currency || '''', '(none)')
+    || ', which is not among the ISO 4217 codes the interface lists' AS detail
+FROM codes AS c
+JOIN disbursements AS d ON d.disbursement_id = c.disbursement_id
+WHERE c.currency IS NULL
+   OR NOT EXISTS (SELECT 1 FROM currencies AS l WHERE l.code = c.currency)

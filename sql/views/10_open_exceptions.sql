@@ -1,0 +1,36 @@
+-- The current list of exceptions: findings still open or acknowledged, with the status of their last
+-- run (new | open | acknowledged) and their age in whole days as of now (latestFindings in
+-- src/checks/findings.ts computes the same age for a given run's clock).
+CREATE OR REPLACE VIEW open_exceptions AS
+SELECT
+  f.finding_key,
+  CASE
+    WHEN f.state = 'acknowledged' THEN 'acknowledged'
+    WHEN e.status = 'new' THEN 'new'
+    ELSE 'open'
+  END AS status,
+  CAST(FLOOR(date_diff('second', f.first_seen, CURRENT_TIMESTAMP) / 86400) AS INTEGER) AS age_days,
+  f.check_id,
+  f.severity,
+  f.disbursement_id,
+  f.recipient_id,
+  f.subject,
+  f.currency,
+  f.expected,
+  f.actual,
+  f.difference,
+  f.detail,
+  f.state,
+  f.first_seen,
+  f.last_seen,
+  f.first_run_id,
+  f.last_run_id,
+  f.ack_by,
+  f.ack_at,
+  f.ack_note,
+  f.ack_expected,
+  f.ack_actual,
+  f.ack_difference
+FROM findings AS f
+LEFT JOIN exceptions AS e ON e.run_id = f.last_run_id AND e.finding_key = f.finding_key
+WHERE f.state IN ('open', 'acknowledged');

@@ -1,0 +1,78 @@
+// "Budget, not reaction": one token bucket per process keeps requests under the configured rate, because
+// the service counts 500 requests/min per IP (interface § Limits) and other software may share the IP.
+// A 429 anyway closes the gate for the whole block period: no request at all leaves until it reopens.
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+export interface BudgetOptions {
+  /** Requests allowed per interval (default 450 per 60 000 ms). */
+  limit: number;
+  intervalMs: number;
+  /**
+   * Tokens that may be spent at once. The service's window is sliding, so in any interval we may send
+   * burst + limit; the default keeps that under the service's 500/min with the default 450.
+   */
+  burst?: number;
+}
+
+export class RequestBudget {
+  private tokens: number;
+  private last: number;
+  private gateOpensAt = 0;
+  private readonly perMs: number;
+  private readonly burst: number;
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly options: BudgetOptions,
+    private readonly clock: Clock = realClock,
+  ) {
+    this.perMs = options.limit / options.intervalMs;
+    this.burst = Math.max(1, options.burst ?? Math.max(1, Math.floor(options.limit / 30)));
+    this.tokens = this.burst;
+    this.last = clock.now();
+  }
+
+  /** Wait for a token (FIFO) and for the gate to be open. */
+  acquire(): Promise<void> {
+    const turn = this.tail.then(() => this.take());
+    this.tail = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async take(): Promise<void> {
+    for (;;) {
+      const now = this.clock.now();
+      if (now < this.gateOpensAt) {
+        await this.clock.sleep(this.gateOpensAt - now);
+        continue;
+      }
+      this.tokens = Math.min(this.burst, this.tokens + (now - this.last) * this.perMs);
+      this.last = now;
+      if (this.tokens >= 1) {
+        this.tokens -= 1;
+        return;
+      }
+      await this.clock.sleep(Math.ceil((1 - this.tokens) / this.perMs));
+    }
+  }
+
+  /** Close the gate until `until` (ms since epoch); tokens are dropped so requests do not burst after. */
+  block(until: number): void {
+    if (until > this.gateOpensAt) this.gateOpensAt = until;
+    this.tokens = 0;
+    this.last = Math.max(this.last, until);
+  }
+
+  get blockedUntil(): number {
+    return this.gateOpensAt;
+  }
+}

@@ -1,0 +1,205 @@
+// The payments-service client: undici with keep-alive, the request budget, retries, error mapping.
+// One instance per process run; callers pass it in (no global singleton).
+import { Agent, request, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Logger } from 'pino';
+import { RequestBudget, realClock, type Clock } from './budget.js';
+import {
+  ApiError,
+  RateLimitedError,
+  TerminalApiError,
+  TransientApiError,
+  errorFromResponse,
+} from './errors.js';
+import { DEFAULT_RETRY, backoffMs, shouldRetry, type RetryPolicy } from './retry.js';
+import { redactUrl } from './redact.js';
+
+export interface ClientOptions {
+  baseUrl: string; // without /payments/v1
+  apiKey: string;
+  budget: RequestBudget;
+  logger: Logger;
+  clock?: Clock;
+  retry?: RetryPolicy;
+  /** Above the service's own 8 s limit (interface § Limits), so the service answers first. */
+  timeoutMs?: number;
+  /** 429 without Retry-After: the interface's 10-minute block. */
+  blockMs?: number;
+  /** Largest response body accepted (JSON answers and files alike use their own limits). */
+  maxBodyBytes?: number;
+  connections?: number;
+  random?: () => number;
+}
+
+export interface ClientStats {
+  requests: number;
+  retries: number;
+  rateLimited: number;
+  downloads: number;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export class BodyTooLargeError extends TerminalApiError {
+  override readonly name: string = 'BodyTooLargeError';
+}
+
+const API_PREFIX = '/payments/v1';
+
+export class PaymentsClient {
+  readonly stats: ClientStats = { requests: 0, retries: 0, rateLimited: 0, downloads: 0 };
+  private readonly dispatcher: Dispatcher;
+  private readonly clock: Clock;
+  private readonly retry: RetryPolicy;
+  private readonly timeoutMs: number;
+  private readonly blockMs: number;
+  private readonly maxBodyBytes: number;
+  private readonly random: () => number;
+
+  constructor(private readonly options: ClientOptions) {
+    this.clock = options.clock ?? realClock;
+    this.retry = options.retry ?? DEFAULT_RETRY;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.blockMs = options.blockMs ?? 600_000;
+    this.maxBodyBytes = options.maxBodyBytes ?? 20 * 1024 * 1024;
+    this.random = options.random ?? Math.random;
+    this.dispatcher = new Agent({
+      keepAliveTimeout: 30_000,
+      connections: options.connections ?? 16,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+    });
+  }
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  /** GET an API path (relative to /payments/v1) and return its parsed JSON, retrying transient failures. */
+  async getJson(path: string, query?: Record<string, string | number>): Promise<unknown> {
+    const url = new URL(`${this.options.baseUrl.replace(/\/+$/, '')}${API_PREFIX}${path}`);
+    for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, String(v));
+    return this.withRetries(path, async () => {
+      const res = await this.send(url, true, this.maxBodyBytes);
+      const text = res.body.toString('utf8');
+      if (res.status < 200 || res.status >= 300) throw errorFromResponse(res.status, path, text, res.headers);
+      try {
+        return JSON.parse(text) as unknown;
+      } catch (cause) {
+        // Truncated JSON, an HTML page with status 200, …: the same GET may come back whole.
+        throw new TransientApiError(`GET ${path} → ${res.status} with a body that is not JSON (${text.slice(0, 60).replace(/\s+/g, ' ')}…)`, {
+          status: res.status,
+          path,
+          cause,
+        });
+      }
+    });
+  }
+
+  /** Download a pre-signed file URL (no API key: the signature is the credential). Returns status and bytes. */
+  async download(url: string, maxBytes: number): Promise<RawResponse> {
+    const target = new URL(url);
+    const label = redactUrl(url);
+    return this.withRetries(label, async () => {
+      const res = await this.send(target, false, maxBytes);
+      this.stats.downloads += 1;
+      if (res.status >= 500) throw errorFromResponse(res.status, label, res.body.toString('utf8'), res.headers);
+      if (res.status === 429) throw errorFromResponse(429, label, '', res.headers);
+      return res;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private async withRetries<T>(label: string, attemptOnce: () => Promise<T>): Promise<T> {
+    let attempt = 0;
+    for (;;) {
+      attempt += 1;
+      try {
+        return await attemptOnce();
+      } catch (error) {
+        const wrapped = this.wrap(error, label);
+        if (wrapped instanceof RateLimitedError) {
+          this.stats.rateLimited += 1;
+          attempt -= 1; // the block is the service's decision, not a failed attempt
+          const pauseMs = wrapped.retryAfterMs ?? this.blockMs;
+          this.options.budget.block(this.clock.now() + pauseMs);
+          this.options.logger.error(
+            { path: label, pauseMs, rateLimited: this.stats.rateLimited },
+            `429 from the payments service: no request leaves for ${Math.round(pauseMs / 1000)} s (another program on this IP may be using the shared 500/min budget)`,
+          );
+          if (this.stats.rateLimited > 50) throw wrapped;
+          continue;
+        }
+        if (!shouldRetry(wrapped, attempt, this.retry)) throw wrapped;
+        this.stats.retries += 1;
+        const wait = backoffMs(attempt, this.retry, this.random);
+        this.options.logger.warn({ path: label, attempt, waitMs: wait, err: wrapped.message }, 'transient failure, retrying');
+        await this.clock.sleep(wait);
+      }
+    }
+  }
+
+  private wrap(error: unknown, path: string): ApiError {
+    if (error instanceof ApiError) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof undiciErrors.UndiciError || isNetworkError(error)) {
+      return new TransientApiError(`GET ${path} failed: ${message}`, { path, cause: error });
+    }
+    return new TerminalApiError(`GET ${path} failed: ${message}`, { path, cause: error });
+  }
+
+  private async send(url: URL, api: boolean, maxBytes: number): Promise<RawResponse> {
+    await this.options.budget.acquire();
+    this.stats.requests += 1;
+    const headers: Record<string, string> = api
+      ? { 'content-type': 'application/json', accept: 'application/json', 'x-authentication-key': this.options.apiKey }
+      : {};
+    const res = await request(url, {
+      method: 'GET',
+      headers,
+      dispatcher: this.dispatcher,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      signal: AbortSignal.timeout(this.timeoutMs * 2),
+    });
+    const declared = Number(res.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      res.body.destroy();
+      throw new BodyTooLargeError(`GET ${redactUrl(url.toString())}: body of ${declared} bytes is over the ${maxBytes}-byte limit`, {
+        status: res.statusCode,
+        path: url.pathname,
+      });
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      const buf = chunk as Buffer;
+      size += buf.length;
+      if (size > maxBytes) {
+        res.body.destroy();
+        throw new BodyTooLargeError(`GET ${redactUrl(url.toString())}: body over the ${maxBytes}-byte limit`, {
+          status: res.statusCode,
+          path: url.pathname,
+        });
+      }
+      chunks.push(buf);
+    }
+    return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) };
+  }
+}
+
+function isNetworkError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  const name = (error as Error | undefined)?.name ?? '';
+  return (
+    ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(code) ||
+    name === 'TimeoutError' ||
+    name === 'AbortError'
+  );
+}

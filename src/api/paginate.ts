@@ -1,0 +1,90 @@
+// Pagination over the interface's envelope {total_entries, total_pages, page, per_page, <items>}.
+// Trust what the envelope says was applied (per_page may be capped), stop on an empty page, never page
+// forever, and report whether what was collected matches total_entries.
+import type { PaymentsClient } from './client.js';
+import { EnvelopeSchema, describeIssues } from './schemas.js';
+import { ResponseShapeError } from './errors.js';
+
+export interface PageOptions {
+  perPage: number;
+  /** Hard cap on pages for one list, whatever the envelope claims. */
+  maxPages?: number;
+  /**
+   * Pages allowed beyond what the first envelope announced (items appearing while we page). A list that
+   * keeps growing past that is "a list that never ends" and stops with ended = 'page_cap'.
+   */
+  slackPages?: number;
+}
+
+export interface ListOutcome {
+  totalEntries: number;
+  collected: number;
+  pages: number;
+  /** Why paging ended: 'last_page' | 'empty_page' | 'page_cap'. */
+  ended: 'last_page' | 'empty_page' | 'page_cap';
+}
+
+export interface Page {
+  items: unknown[];
+  page: number;
+  perPage: number;
+  totalPages: number;
+  totalEntries: number;
+}
+
+/**
+ * Yields pages of `arrayName` items. Returns a ListOutcome (the generator's return value) so callers can
+ * tell a complete list (collected === totalEntries) from one that ended early or lied about its size.
+ */
+export async function* paginate(
+  client: PaymentsClient,
+  path: string,
+  arrayName: string,
+  options: PageOptions,
+): AsyncGenerator<Page, ListOutcome> {
+  let maxPages = options.maxPages ?? 100_000;
+  const slack = options.slackPages ?? 5;
+  let collected = 0;
+  let totalEntries = 0;
+  let expectedPages = 1;
+  let pages = 0;
+  for (let page = 1; ; page += 1) {
+    if (pages >= maxPages) return { totalEntries, collected, pages, ended: 'page_cap' };
+    const body = await client.getJson(path, { page, per_page: options.perPage });
+    pages += 1;
+    const envelope = EnvelopeSchema.safeParse(body);
+    const items = (body as Record<string, unknown> | null)?.[arrayName];
+    if (!envelope.success || !Array.isArray(items)) {
+      const why = envelope.success ? `no "${arrayName}" array` : describeIssues(envelope.error);
+      throw new ResponseShapeError(`GET ${path}?page=${page}: not a pagination envelope (${why})`, { status: 200, path });
+    }
+    totalEntries = Math.max(totalEntries, envelope.data.total_entries);
+    const perPage = envelope.data.per_page;
+    if (page === 1) {
+      const announced = Math.max(envelope.data.total_pages, Math.ceil(envelope.data.total_entries / perPage));
+      maxPages = Math.min(maxPages, announced + slack);
+    }
+    // total_pages can lie; total_entries at the page size actually applied is the other witness.
+    expectedPages = Math.max(envelope.data.total_pages, Math.ceil(totalEntries / perPage));
+    if (items.length === 0) return { totalEntries, collected, pages, ended: 'empty_page' };
+    collected += items.length;
+    yield { items, page, perPage, totalPages: envelope.data.total_pages, totalEntries };
+    if (page >= expectedPages) return { totalEntries, collected, pages, ended: 'last_page' };
+  }
+}
+
+/** Collect every item of a (small) list, with the outcome. */
+export async function collectAll(
+  client: PaymentsClient,
+  path: string,
+  arrayName: string,
+  options: PageOptions,
+): Promise<{ items: unknown[]; outcome: ListOutcome }> {
+  const items: unknown[] = [];
+  const gen = paginate(client, path, arrayName, options);
+  for (;;) {
+    const next = await gen.next();
+    if (next.done) return { items, outcome: next.value };
+    items.push(...next.value.items);
+  }
+}

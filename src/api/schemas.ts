@@ -1,0 +1,94 @@
+// zod schemas per resource, from the interface's Disbursement sections. Unknown fields are accepted and
+// kept (looseObject); IDs and references are opaque non-empty strings (interface § Conventions: their
+// format may change without a new version); amounts are integers in subunits; a currency must look like
+// an ISO 4217 code — a well-formed code outside the interface's list is a finding, not a rejection.
+import { z } from 'zod';
+
+const id = z.string().min(1, 'must be a non-empty string');
+const amount = z.number().int('must be an integer number of subunits').nonnegative('must not be negative');
+const currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code (three capital letters)');
+const timestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 timestamp');
+const count = z.number().int().nonnegative();
+
+export const DisbursementSchema = z.looseObject({
+  disbursement_id: id,
+  recipient_id: id,
+  status: z.string(),
+  delivered_at: timestamp,
+  number_of_payments: count,
+  number_of_refunds: count,
+  number_of_adjustments: count,
+  // the total may in principle be negative (debits above payouts): integer is all the interface promises
+  amount: z.number().int('must be an integer number of subunits'),
+  currency,
+  bank_account_number: z.string().nullish(),
+});
+export type Disbursement = z.infer<typeof DisbursementSchema>;
+
+export const PayoutSchema = z.looseObject({
+  recipient_id: id,
+  reference: id,
+  status: z.string().nullish(),
+  payment_id: id,
+  currency,
+  amount,
+});
+export type Payout = z.infer<typeof PayoutSchema>;
+
+export const RefundSchema = z.looseObject({
+  refund_id: id,
+  payment: z.looseObject({ id, external_reference: z.string().nullish() }),
+  amount,
+  currency,
+});
+export type Refund = z.infer<typeof RefundSchema>;
+
+export const AdjustmentSchema = z.looseObject({
+  reference: id,
+  category: z.string().nullish(),
+  amount,
+  currency,
+  // credit | debit per the interface; anything else is kept and reported by unknown_entry_type
+  entry_type: z.string().min(1),
+  entity: z.string().nullish(),
+  entity_reference: z.string().nullish(),
+});
+export type Adjustment = z.infer<typeof AdjustmentSchema>;
+
+export const FileLinkSchema = z.looseObject({ name: z.string(), url: z.string().url() });
+export const FileListSchema = z.array(FileLinkSchema);
+export type FileLink = z.infer<typeof FileLinkSchema>;
+
+export const EnvelopeSchema = z.looseObject({
+  total_entries: count,
+  total_pages: count,
+  page: z.number().int().positive(),
+  per_page: z.number().int().positive(),
+});
+export type Envelope = z.infer<typeof EnvelopeSchema>;
+
+export const PaymentPayoutSchema = z.looseObject({
+  recipient_id: z.string().nullish(),
+  reference: z.string().nullish(),
+  disbursement_id: z.string().nullish(),
+  status: z.string().nullish(),
+  amount: z.number().int().nullish(),
+  currency: z.string().nullish(),
+});
+
+export const PaymentDetailsSchema = z.looseObject({
+  payment_id: id,
+  status: z.string(),
+  disbursement_id: z.string().nullish(),
+  amount_to: z.number().int().nullish(),
+  currency_to: z.string().nullish(),
+  payouts: z.array(PaymentPayoutSchema).optional(),
+});
+export type PaymentDetails = z.infer<typeof PaymentDetailsSchema>;
+
+/** A readable one-line reason from a zod failure, e.g. "amount: must be an integer number of subunits". */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(record)'}: ${issue.message}`)
+    .join('; ');
+}

@@ -1,0 +1,98 @@
+// `recon sandbox`: serve the embedded sandbox of the payments service on 127.0.0.1 until SIGINT/SIGTERM.
+import { parseArgs } from 'node:util';
+import type { Command } from '../command.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { startSandbox, type SandboxOptions } from '../../sandbox/index.js';
+
+const usage = `Usage: recon sandbox [options]
+
+Serve the embedded sandbox of the payments service on 127.0.0.1 (docs/sandbox.md).
+
+Options:
+  --port N                        listen port (default 0: any free port)
+  --seed S                        dataset seed (default 1); same seed, same bytes
+  --disbursements N               delivered disbursements (default 200)
+  --payouts-per-disbursement N    mean payouts per disbursement (default 20)
+  --anomaly-rate R                share of disbursements with a planted anomaly, 0…1 (default 0)
+  --fault-rate R                  share of API requests with an injected fault, 0…1 (default 0)
+  --api-key K                     expected X-Authentication-Key (default sandbox-key)`;
+
+class FlagError extends Error {}
+
+function intFlag(name: string, raw: string | undefined, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new FlagError(`--${name} must be an integer in [${min}, ${max}], got '${raw}'`);
+  return Number(raw);
+}
+
+function rateFlag(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new FlagError(`--${name} must be a number between 0 and 1, got '${raw}'`);
+  return n;
+}
+
+export function parseSandboxFlags(argv: string[]): SandboxOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        seed: { type: 'string' },
+        disbursements: { type: 'string' },
+        'payouts-per-disbursement': { type: 'string' },
+        'anomaly-rate': { type: 'string' },
+        'fault-rate': { type: 'string' },
+        'api-key': { type: 'string' },
+      },
+    }));
+  } catch (err) {
+    throw new FlagError(err instanceof Error ? err.message : String(err));
+  }
+  const options: SandboxOptions = {
+    port: intFlag('port', values.port, 0, 65535),
+    seed: values.seed,
+    disbursements: intFlag('disbursements', values.disbursements, 0, 10_000_000),
+    payoutsPerDisbursement: intFlag('payouts-per-disbursement', values['payouts-per-disbursement'], 1, 10_000),
+    anomalies: { rate: rateFlag('anomaly-rate', values['anomaly-rate']) ?? 0 },
+    faults: { rate: rateFlag('fault-rate', values['fault-rate']) ?? 0 },
+  };
+  if (values['api-key'] !== undefined) {
+    if (values['api-key'] === '') throw new FlagError('--api-key must not be empty');
+    options.apiKey = values['api-key'];
+  }
+  return options;
+}
+
+export const command: Command = {
+  name: 'sandbox',
+  summary: 'Serve the embedded sandbox of the payments service on 127.0.0.1',
+  usage,
+  async run(argv: string[]): Promise<ExitCode> {
+    let options: SandboxOptions;
+    try {
+      options = parseSandboxFlags(argv);
+    } catch (err) {
+      if (!(err instanceof FlagError)) throw err;
+      process.stderr.write(`recon sandbox: ${err.message}\n\n${usage}\n`);
+      return EXIT.FAILED;
+    }
+    const sb = await startSandbox({ ...options, host: '127.0.0.1' });
+    process.stdout.write(`sandbox listening on ${sb.url} (api key: ${sb.apiKey})\n`);
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    await sb.close();
+    process.stderr.write('sandbox closed\n');
+    return EXIT.OK;
+  },
+};

@@ -1,0 +1,143 @@
+// Configuration: flags > environment > optional JSON config file (--config / RECON_CONFIG) > defaults.
+// One zod schema; an error names both the flag and the variable to set.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { UsageError } from './cli/exit-codes.js';
+
+interface Option {
+  flag: string;
+  env?: string;
+  type: 'string' | 'boolean';
+  help: string;
+}
+
+/** Every setting recon knows, keyed by its config-file name. Commands pick the ones they use. */
+export const OPTIONS = {
+  apiUrl: { flag: 'api-url', env: 'PAYMENTS_API_URL', type: 'string', help: 'service base URL, without /payments/v1' },
+  apiKey: { flag: 'api-key', env: 'PAYMENTS_API_KEY', type: 'string', help: 'X-Authentication-Key' },
+  db: { flag: 'db', env: 'RECON_DB', type: 'string', help: 'DuckDB store (default data/recon.duckdb)' },
+  reports: { flag: 'reports', env: 'RECON_REPORTS_DIR', type: 'string', help: 'workbook folder (default data/reports)' },
+  published: { flag: 'published', env: 'RECON_PUBLISHED', type: 'string', help: 'read-only snapshot (default <db folder>/published/recon.duckdb)' },
+  logFile: { flag: 'log-file', env: 'RECON_LOG_FILE', type: 'string', help: 'JSON logs to this file instead of stderr' },
+  ratePerMinute: { flag: 'rate-per-minute', env: 'RECON_RATE_PER_MINUTE', type: 'string', help: 'request budget (default 450; the service allows 500/min per IP)' },
+  concurrency: { flag: 'concurrency', env: 'RECON_CONCURRENCY', type: 'string', help: 'disbursements read at once (default 6)' },
+  perPage: { flag: 'per-page', env: 'RECON_PER_PAGE', type: 'string', help: 'page size asked for (default 100)' },
+  lookbackDays: { flag: 'lookback-days', env: 'RECON_LOOKBACK_DAYS', type: 'string', help: 're-read disbursements delivered this recently (default 7)' },
+  since: { flag: 'since', env: 'RECON_SINCE', type: 'string', help: 'first backfill from this date (YYYY-MM-DD)' },
+  full: { flag: 'full', type: 'boolean', help: 're-read every disbursement' },
+  timeoutMs: { flag: 'timeout-ms', env: 'RECON_TIMEOUT_MS', type: 'string', help: 'client time-out per request (default 10000, above the service 8 s)' },
+  maxFileMb: { flag: 'max-file-mb', env: 'RECON_MAX_FILE_MB', type: 'string', help: 'largest file downloaded (default 50)' },
+  sampleBudget: { flag: 'sample-budget', env: 'RECON_SAMPLE_BUDGET', type: 'string', help: 'payment details read per run for payment_cross_check (default 100, 0 = off)' },
+  insecureHttp: { flag: 'insecure-http', env: 'RECON_INSECURE_HTTP', type: 'boolean', help: 'allow http:// to a non-loopback host' },
+  cron: { flag: 'cron', env: 'RECON_CRON', type: 'string', help: "schedule (default '30 2 * * *')" },
+  tz: { flag: 'tz', env: 'RECON_TZ', type: 'string', help: 'time zone of the schedule (default UTC)' },
+  config: { flag: 'config', env: 'RECON_CONFIG', type: 'string', help: 'JSON file with any of these settings' },
+} as const satisfies Record<string, Option>;
+export type OptionKey = keyof typeof OPTIONS;
+
+const int = (min: number) => z.coerce.number().int().min(min);
+export const ConfigSchema = z.object({
+  apiUrl: z.string().url().optional(),
+  apiKey: z.string().min(1).optional(),
+  db: z.string().default('data/recon.duckdb'),
+  reports: z.string().default('data/reports'),
+  published: z.string().optional(),
+  logFile: z.string().optional(),
+  ratePerMinute: int(1).default(450),
+  concurrency: int(1).max(64).default(6),
+  perPage: int(1).max(1000).default(100),
+  lookbackDays: int(0).default(7),
+  since: z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'expected YYYY-MM-DD').optional(),
+  full: z.coerce.boolean().default(false),
+  timeoutMs: int(100).default(10_000),
+  maxFileMb: z.coerce.number().positive().default(50),
+  sampleBudget: int(0).default(100),
+  insecureHttp: z.coerce.boolean().default(false),
+  cron: z.string().default('30 2 * * *'),
+  tz: z.string().default('UTC'),
+  config: z.string().optional(),
+});
+export type Config = z.infer<typeof ConfigSchema> & { published: string };
+
+export interface Parsed {
+  config: Config;
+  positionals: string[];
+  extra: Record<string, string | boolean | undefined>;
+}
+
+/**
+ * Parse argv for a command that accepts `keys` plus its own `extraFlags`. Env and the config file fill
+ * what flags leave out; validation errors name the flag and the variable.
+ */
+export function parseCommandArgs(
+  argv: string[],
+  keys: readonly OptionKey[],
+  extraFlags: Record<string, { type: 'string' | 'boolean'; short?: string }> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Parsed {
+  const all = [...new Set<OptionKey>([...keys, 'config'])];
+  const flagOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = { ...extraFlags };
+  for (const k of all) flagOptions[OPTIONS[k].flag] = { type: OPTIONS[k].type };
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: argv, options: flagOptions, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const envOf = (k: OptionKey) => ('env' in OPTIONS[k] ? env[(OPTIONS[k] as Option).env!] : undefined);
+  const configPath = (values.config as string | undefined) ?? envOf('config');
+  const fromFile = configPath ? readConfigFile(configPath) : {};
+  const merged: Record<string, unknown> = {};
+  for (const k of all) {
+    const v = values[OPTIONS[k].flag] ?? envOf(k) ?? fromFile[k];
+    if (v !== undefined && v !== '') merged[k] = OPTIONS[k].type === 'boolean' && typeof v === 'string' ? v === 'true' || v === '1' : v;
+  }
+  const result = ConfigSchema.safeParse(merged);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const key = String(issue.path[0]) as OptionKey;
+    const o = OPTIONS[key] as Option | undefined;
+    const where = o ? `--${o.flag}${o.env ? ` / ${o.env}` : ''}` : key;
+    throw new UsageError(`invalid ${where}: ${issue.message}`);
+  }
+  const config = result.data as Config;
+  config.published = config.published ?? path.join(path.dirname(config.db), 'published', 'recon.duckdb');
+  const extra: Record<string, string | boolean | undefined> = {};
+  for (const name of Object.keys(extraFlags)) extra[name] = values[name];
+  return { config, positionals: parsed.positionals, extra };
+}
+
+function readConfigFile(file: string): Record<string, unknown> {
+  try {
+    return z.record(z.string(), z.unknown()).parse(JSON.parse(readFileSync(file, 'utf8')));
+  } catch (err) {
+    throw new UsageError(`cannot read the config file ${file} (--config / RECON_CONFIG): ${(err as Error).message}`);
+  }
+}
+
+/** The service settings a command that talks to the service needs, or a message saying what to set. */
+export function requireService(config: Config): { apiUrl: string; apiKey: string } {
+  if (!config.apiUrl) throw new UsageError('no service URL: pass --api-url or set PAYMENTS_API_URL (the base URL, without /payments/v1)');
+  if (!config.apiKey) throw new UsageError('no API key: pass --api-key or set PAYMENTS_API_KEY');
+  const url = new URL(config.apiUrl);
+  const loopback = ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(url.hostname) || url.hostname.startsWith('127.');
+  if (url.protocol === 'http:' && !loopback && !config.insecureHttp) {
+    throw new UsageError(`refusing to send the API key over plain http:// to ${url.host}; use https:// or pass --insecure-http (RECON_INSECURE_HTTP=1)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--api-url must be http(s), got ${url.protocol}`);
+  return { apiUrl: config.apiUrl.replace(/\/+$/, '').replace(/\/payments\/v1$/, ''), apiKey: config.apiKey };
+}
+
+/** Usage text lines for a set of options. */
+export function optionsHelp(keys: readonly OptionKey[]): string {
+  return keys
+    .map((k) => {
+      const o = OPTIONS[k] as Option;
+      const left = `--${o.flag}${o.type === 'string' ? ' X' : ''}`;
+      return `  ${left.padEnd(22)} ${(o.env ?? '').padEnd(22)} ${o.help}`;
+    })
+    .join('\n');
+}

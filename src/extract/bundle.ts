@@ -1,0 +1,55 @@
+// What extract hands to load for one disbursement: the record, every line (valid ones typed, invalid ones
+// quarantined with their reason), the files, and a content hash to detect restatements.
+import { createHash } from 'node:crypto';
+import type { Adjustment, Disbursement, Payout, Refund } from '../api/schemas.js';
+import type { FileResult } from './files.js';
+
+export interface Line<T> {
+  lineNo: number; // position in the service's list, from 1
+  value: T;
+  raw: string;
+}
+
+export interface QuarantinedRecord {
+  resource: 'disbursement' | 'payout' | 'refund' | 'adjustment' | 'file' | 'page';
+  lineNo: number | null;
+  reason: string;
+  raw: string;
+}
+
+export type SyncStatus = 'complete' | 'invalid' | 'incomplete';
+
+export interface DisbursementBundle {
+  record: Disbursement;
+  raw: string;
+  payouts: Line<Payout>[];
+  refunds: Line<Refund>[];
+  adjustments: Line<Adjustment>[];
+  files: FileResult[];
+  quarantine: QuarantinedRecord[];
+  syncStatus: SyncStatus;
+  syncNote: string | null;
+  contentHash: string;
+}
+
+/** Hash of what the service says about a disbursement (typed fields of record and lines, not field order). */
+export function contentHash(b: Omit<DisbursementBundle, 'contentHash' | 'raw'>): string {
+  const h = createHash('sha256');
+  const r = b.record;
+  h.update(JSON.stringify([r.disbursement_id, r.recipient_id, r.status, r.delivered_at, r.number_of_payments,
+    r.number_of_refunds, r.number_of_adjustments, r.amount, r.currency, r.bank_account_number ?? null]));
+  for (const p of b.payouts) h.update(JSON.stringify(['p', p.lineNo, p.value.reference, p.value.payment_id, p.value.amount, p.value.currency, p.value.status ?? null]));
+  for (const x of b.refunds) h.update(JSON.stringify(['r', x.lineNo, x.value.refund_id, x.value.payment.id, x.value.amount, x.value.currency]));
+  for (const a of b.adjustments) h.update(JSON.stringify(['a', a.lineNo, a.value.reference, a.value.entry_type, a.value.amount, a.value.currency, a.value.category ?? null]));
+  for (const q of b.quarantine) h.update(JSON.stringify(['q', q.resource, q.lineNo, q.raw]));
+  for (const f of b.files) h.update(JSON.stringify(['f', f.fileNo, f.sha256, f.parseStatus]));
+  return h.digest('hex');
+}
+
+/** Hash of the list record alone: a change seen in the list means the disbursement must be re-read. */
+export function recordHash(r: Disbursement): string {
+  return createHash('sha256')
+    .update(JSON.stringify([r.disbursement_id, r.recipient_id, r.delivered_at, r.number_of_payments, r.number_of_refunds,
+      r.number_of_adjustments, r.amount, r.currency, r.bank_account_number ?? null]))
+    .digest('hex');
+}

@@ -1,0 +1,63 @@
+// The runs table: one row per command run with its status and counters (requests, retries, 429s …).
+import { randomBytes } from 'node:crypto';
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+export type RunStatus = 'running' | 'succeeded' | 'failed' | 'interrupted';
+
+/** Sortable, readable run id: UTC time + random suffix, e.g. 20261122T023000Z-4f2a. */
+export function newRunId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+export async function startRun(
+  c: DuckDBConnection,
+  run: { runId: string; command: string; serviceUrl: string | null; options: Record<string, unknown>; startedAt?: Date },
+): Promise<void> {
+  await c.run(
+    `INSERT INTO runs (run_id, command, started_at, status, service_url, options) VALUES ($1, $2, $3::TIMESTAMPTZ, 'running', $4, $5::JSON)`,
+    [run.runId, run.command, (run.startedAt ?? new Date()).toISOString(), run.serviceUrl, JSON.stringify(run.options)],
+  );
+}
+
+export interface RunCounters {
+  disbursements_listed?: number;
+  disbursements_loaded?: number;
+  disbursements_skipped?: number;
+  lines_loaded?: number;
+  files_downloaded?: number;
+  quarantined?: number;
+  restated?: number;
+  requests?: number;
+  retries?: number;
+  rate_limited?: number;
+}
+
+export async function finishRun(
+  c: DuckDBConnection,
+  runId: string,
+  status: RunStatus,
+  counters: RunCounters,
+  error?: string,
+): Promise<void> {
+  const entries = Object.entries(counters).filter(([, v]) => v !== undefined);
+  const sets = entries.map(([k], i) => `${k} = $${i + 4}`);
+  await c.run(
+    `UPDATE runs SET status = $1, finished_at = now(), error = $2${sets.length ? ', ' + sets.join(', ') : ''} WHERE run_id = $3`,
+    [status, error ?? null, runId, ...entries.map(([, v]) => v as number)],
+  );
+}
+
+/** Runs left 'running' by a process that died: they were interrupted (called at start, under the lock). */
+export async function markAbandonedRuns(c: DuckDBConnection): Promise<void> {
+  await c.run(`UPDATE runs SET status = 'interrupted', error = coalesce(error, 'process ended without finishing the run') WHERE status = 'running'`);
+}
+
+export async function lastSuccessfulRun(c: DuckDBConnection, commands: string[] = ['run']): Promise<Date | null> {
+  const reader = await c.runAndReadAll(
+    `SELECT epoch_ms(max(finished_at)) FROM runs WHERE status = 'succeeded' AND command IN (${commands.map((_, i) => `$${i + 1}`).join(', ')})`,
+    commands,
+  );
+  const v = reader.getRows()[0]?.[0];
+  return v === null || v === undefined ? null : new Date(Number(v));
+}

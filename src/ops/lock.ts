@@ -1,0 +1,217 @@
+// One recon run at a time: a lock file created atomically with O_EXCL ('wx'). A holder that died
+// (same host, pid gone) or a lock file that is garbage and older than a minute is taken over; anything
+// else is respected and reported as LockHeldError, which the CLI maps to exit code 3 (EXIT.LOCKED).
+import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { hostname as osHostname } from 'node:os';
+import { z } from 'zod';
+
+const LockFileSchema = z.object({
+  pid: z.number().int().positive(),
+  hostname: z.string(),
+  startedAt: z.string(),
+  command: z.string(),
+});
+export type LockFile = z.infer<typeof LockFileSchema>;
+
+/** A lock file younger than this that cannot be parsed is probably being written right now. */
+const GARBAGE_GRACE_MS = 60_000;
+/** Contenders that see a takeover in progress wait this long between looks. */
+const RETRY_DELAY_MS = 20;
+const MAX_ATTEMPTS = 50;
+
+export interface RunLock {
+  readonly lockPath: string;
+  readonly holder: LockFile;
+  /** Removes the lock file if it is still ours; safe to call twice. */
+  release(): Promise<void>;
+}
+
+export interface LockDeps {
+  now?: () => Date;
+  hostname?: string;
+  pid?: number;
+  /** Liveness probe for a pid on this host; the default sends signal 0. */
+  isAlive?: (pid: number) => boolean;
+}
+
+export class LockHeldError extends Error {
+  override readonly name = 'LockHeldError';
+  /** Matches EXIT.LOCKED in src/cli/exit-codes.ts. */
+  readonly exitCode = 3;
+
+  constructor(
+    readonly lockPath: string,
+    readonly holderPid: number | null,
+    readonly holderStartedAt: string | null,
+    readonly holderCommand: string | null,
+    readonly holderHostname: string | null = null,
+  ) {
+    super(LockHeldError.describe(lockPath, holderPid, holderStartedAt, holderCommand, holderHostname));
+  }
+
+  private static describe(
+    lockPath: string, pid: number | null, startedAt: string | null, command: string | null, host: string | null,
+  ): string {
+    if (pid === null) {
+      return `another recon run is creating the lock ${lockPath} right now; it exits 3 — retry in a minute`;
+    }
+    const where = host !== null && host !== osHostname() ? ` on host ${host}` : '';
+    return `another recon run holds the lock (pid ${pid}${where}, \`${command ?? '?'}\`, since ${startedAt ?? '?'}); `
+      + `it exits 3 — wait for it or stop it (lock file: ${lockPath})`;
+  }
+}
+
+/** Takes the run lock or throws LockHeldError. The caller releases it; nothing is registered globally. */
+export async function acquireLock(
+  lockPath: string, info: { command: string } = { command: 'recon' }, deps: LockDeps = {},
+): Promise<RunLock> {
+  const now = deps.now ?? (() => new Date());
+  const isAlive = deps.isAlive ?? pidIsAlive;
+  const ours: LockFile = {
+    pid: deps.pid ?? process.pid,
+    hostname: deps.hostname ?? osHostname(),
+    startedAt: now().toISOString(),
+    command: info.command,
+  };
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+    const ino = await tryCreate(lockPath, ours);
+    if (ino !== null) return heldLock(lockPath, ours, ino);
+
+    const found = await readHolder(lockPath);
+    if (found.kind === 'gone') continue; // released between our open and our read
+    const stale = found.kind === 'garbage'
+      ? now().getTime() - found.mtimeMs > GARBAGE_GRACE_MS
+      : found.holder.hostname === ours.hostname && !isAlive(found.holder.pid);
+    if (!stale) throw heldError(lockPath, found);
+    if (!(await takeOverStale(lockPath, found.ino, now))) await delay(RETRY_DELAY_MS);
+  }
+  throw new Error(`could not take the lock ${lockPath} after ${MAX_ATTEMPTS} attempts; remove it if no recon run is active`);
+}
+
+/** Creates the lock file with O_EXCL; returns its inode, or null when the file already exists. */
+async function tryCreate(lockPath: string, record: LockFile): Promise<number | null> {
+  let handle;
+  try {
+    handle = await open(lockPath, 'wx');
+  } catch (error) {
+    if (errorCode(error) === 'EEXIST') return null;
+    throw error;
+  }
+  try {
+    await handle.writeFile(`${JSON.stringify(record)}\n`);
+    await handle.sync();
+    return (await handle.stat()).ino;
+  } finally {
+    await handle.close();
+  }
+}
+
+type Holder =
+  | { kind: 'gone' }
+  | { kind: 'garbage'; ino: number; mtimeMs: number }
+  | { kind: 'held'; ino: number; holder: LockFile };
+
+async function readHolder(lockPath: string): Promise<Holder> {
+  let ino: number;
+  let mtimeMs: number;
+  let text: string;
+  try {
+    ({ ino, mtimeMs } = await stat(lockPath));
+    text = await readFile(lockPath, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return { kind: 'gone' };
+    throw error;
+  }
+  const parsed = LockFileSchema.safeParse(parseJson(text));
+  return parsed.success ? { kind: 'held', ino, holder: parsed.data } : { kind: 'garbage', ino, mtimeMs };
+}
+
+/**
+ * Moves a stale lock aside. A short-lived guard file (also 'wx') makes the check-and-move exclusive:
+ * without it, a contender that judged the old file stale could move aside the fresh lock a faster
+ * contender has just created, and both would run. Returns false when another contender holds the guard.
+ */
+async function takeOverStale(lockPath: string, staleIno: number, now: () => Date): Promise<boolean> {
+  const guardPath = `${lockPath}.takeover`;
+  let guard;
+  try {
+    guard = await open(guardPath, 'wx');
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw error;
+    await removeIfOlderThan(guardPath, GARBAGE_GRACE_MS, now); // a contender that died mid-takeover
+    return false;
+  }
+  try {
+    const current = await stat(lockPath).catch((error: unknown) => {
+      if (errorCode(error) === 'ENOENT') return null;
+      throw error;
+    });
+    // Only the file we judged stale may be moved; a new one was created by someone who is alive.
+    if (current === null || current.ino !== staleIno) return true;
+    const aside = `${lockPath}.stale-${process.pid}-${now().getTime()}`;
+    await rename(lockPath, aside);
+    await unlink(aside);
+    return true;
+  } finally {
+    await guard.close();
+    await unlink(guardPath).catch(() => undefined);
+  }
+}
+
+function heldLock(lockPath: string, holder: LockFile, ino: number): RunLock {
+  let released = false;
+  return {
+    lockPath,
+    holder,
+    async release() {
+      if (released) return;
+      released = true;
+      const found = await readHolder(lockPath);
+      const stillOurs = found.kind === 'held' && found.ino === ino
+        && found.holder.pid === holder.pid && found.holder.startedAt === holder.startedAt;
+      if (stillOurs) await unlink(lockPath).catch(() => undefined);
+    },
+  };
+}
+
+function heldError(lockPath: string, found: Exclude<Holder, { kind: 'gone' }>): LockHeldError {
+  if (found.kind === 'garbage') return new LockHeldError(lockPath, null, null, null);
+  const { pid, startedAt, command, hostname } = found.holder;
+  return new LockHeldError(lockPath, pid, startedAt, command, hostname);
+}
+
+/** Signal 0 checks existence only. EPERM means it exists under another user, so it is alive. */
+export function pidIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errorCode(error) !== 'ESRCH';
+  }
+}
+
+async function removeIfOlderThan(path: string, ageMs: number, now: () => Date): Promise<void> {
+  try {
+    const { mtimeMs } = await stat(path);
+    if (now().getTime() - mtimeMs > ageMs) await unlink(path);
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw error;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

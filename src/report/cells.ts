@@ -1,0 +1,104 @@
+// How one value becomes one cell. Every writer goes through these so amounts, dates and untrusted
+// text look and behave the same in every workbook.
+import type ExcelJS from 'exceljs';
+import { excelNumberFormat, formatMajor, toMajorNumber } from '../money.js';
+import { safeText } from './safe-text.js';
+import type { FindingStatus, Severity } from './types.js';
+
+type Cell = ExcelJS.Cell;
+
+/** Dates are written as UTC serials (exceljs converts with getTime()), so headers say "(UTC)". */
+export const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm';
+export const DATE_FORMAT = 'yyyy-mm-dd';
+export const COUNT_FORMAT = '#,##0';
+const SUBUNITS_FORMAT = '#,##0" subunits"';
+
+// Excel keeps 15 significant digits; a longer amount written as a number would be silently rounded.
+const EXCEL_SIGNIFICANT_DIGITS = 15;
+
+const SOLID = (argb: string): ExcelJS.Fill => ({ type: 'pattern', pattern: 'solid', fgColor: { argb } });
+
+// Excel's own "light red fill with dark red text" / "yellow fill with dark yellow text" pairs.
+const SEVERITY_STYLE: Record<Severity, { fill: ExcelJS.Fill; font: Partial<ExcelJS.Font> }> = {
+  error: { fill: SOLID('FFFFC7CE'), font: { color: { argb: 'FF9C0006' } } },
+  warning: { fill: SOLID('FFFFEB9C'), font: { color: { argb: 'FF9C5700' } } },
+};
+
+const HEADER_FONT: Partial<ExcelJS.Font> = { bold: true };
+const HEADER_FILL = SOLID('FFD9E1F2');
+const HEADER_BORDER: Partial<ExcelJS.Borders> = { bottom: { style: 'thin', color: { argb: 'FF8EA9DB' } } };
+
+/** Untrusted or free text. Always a string-typed cell; empty when null. */
+export function setText(cell: Cell, value: string | null | undefined): void {
+  if (value === null || value === undefined || value === '') return;
+  cell.value = safeText(value);
+}
+
+/**
+ * Integer subunits as a major-unit number with the currency's decimals (JPY 0, EUR 2, KWD 3,
+ * MGA 1). Null stays empty. Without a currency the factor is unknown, so the raw subunits are
+ * shown and labelled. An amount too long for Excel's precision is written as exact text instead.
+ */
+export function setAmount(cell: Cell, subunits: bigint | null, currency: string | null): void {
+  if (subunits === null) return;
+  if (currency === null) {
+    setExactNumber(cell, subunits, SUBUNITS_FORMAT);
+    return;
+  }
+  const exact = formatMajor(subunits, currency);
+  if (significantDigits(exact) > EXCEL_SIGNIFICANT_DIGITS) {
+    cell.value = exact;
+    cell.alignment = { horizontal: 'right' };
+    return;
+  }
+  cell.value = toMajorNumber(subunits, currency);
+  cell.numFmt = excelNumberFormat(currency);
+}
+
+export function setCount(cell: Cell, value: number | bigint): void {
+  setExactNumber(cell, value, COUNT_FORMAT);
+}
+
+export function setDate(cell: Cell, value: Date | null, numFmt = DATE_TIME_FORMAT): void {
+  if (value === null || Number.isNaN(value.getTime())) return;
+  cell.value = value;
+  cell.numFmt = numFmt;
+}
+
+export function setSeverity(cell: Cell, severity: Severity): void {
+  cell.value = severity;
+  cell.fill = SEVERITY_STYLE[severity].fill;
+  cell.font = SEVERITY_STYLE[severity].font;
+}
+
+/** New findings are bold so the morning reader sees what changed since yesterday. */
+export function setStatus(cell: Cell, status: FindingStatus): void {
+  cell.value = status;
+  if (status === 'new') cell.font = { bold: true };
+  if (status === 'resolved') cell.font = { color: { argb: 'FF808080' } };
+}
+
+export function styleHeader(cell: Cell): void {
+  cell.font = HEADER_FONT;
+  cell.fill = HEADER_FILL;
+  cell.border = HEADER_BORDER;
+}
+
+export function styleTitle(cell: Cell): void {
+  cell.font = { bold: true, size: 14 };
+}
+
+function setExactNumber(cell: Cell, value: number | bigint, numFmt: string): void {
+  const text = value.toString();
+  if (significantDigits(text) > EXCEL_SIGNIFICANT_DIGITS) {
+    cell.value = text;
+    cell.alignment = { horizontal: 'right' };
+    return;
+  }
+  cell.value = Number(value);
+  cell.numFmt = numFmt;
+}
+
+function significantDigits(decimal: string): number {
+  return decimal.replace(/[^0-9]/g, '').replace(/^0+/, '').length;
+}

@@ -1,0 +1,142 @@
+// The monthly close workbook: per recipient × currency summary, the month's disbursements, the
+// findings still open, and a journal that is proven balanced before anything is written.
+import type ExcelJS from 'exceljs';
+import { setAmount, setCount, setDate, setText, styleHeader, styleTitle } from './cells.js';
+import { DISBURSEMENT_COLUMNS, FINDING_COLUMNS } from './columns.js';
+import { assertJournalBalanced, type CurrencyBalance } from './journal.js';
+import { addSheet, writeFields, writeHeaderRow, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
+import type { CloseInput, CloseLine, JournalEntry } from './types.js';
+import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
+
+export { buildJournal } from './journal.js';
+
+export interface WrittenCloseWorkbook {
+  path: string;
+  lines: number;
+  disbursements: number;
+  openFindings: number;
+  journalEntries: number;
+}
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/**
+ * Writes the close workbook to `path` (temp file + rename). Throws before touching the file system
+ * if the journal does not balance in every currency.
+ */
+export async function writeCloseWorkbook(path: string, input: CloseInput): Promise<WrittenCloseWorkbook> {
+  if (!MONTH.test(input.month)) throw new Error(`close month must be YYYY-MM, got "${input.month}"`);
+  const balances = assertJournalBalanced(input.journal);
+  return writeWorkbookFile(path, async (workbook) => {
+    const lines = await writeSummarySheet(workbook, input);
+    const disbursements = await writeTableSheet(workbook, 'Disbursements', DISBURSEMENT_COLUMNS, input.disbursements);
+    const openFindings = await writeTableSheet(workbook, 'Open findings', FINDING_COLUMNS, input.openFindings);
+    writeJournalSheet(workbook, input.journal, balances);
+    return { path, lines, disbursements, openFindings, journalEntries: input.journal.length };
+  });
+}
+
+type LineColumn = ColumnSpec<CloseLine>;
+const amount = (header: string, pick: (l: CloseLine) => bigint): LineColumn =>
+  ({ header, width: 16, write: (c, l) => setAmount(c, pick(l), l.currency) });
+
+const AMOUNT_COLUMNS: LineColumn[] = [
+  { header: 'Disbursements', width: 14, write: (c, l) => setCount(c, l.disbursements) },
+  amount('Payouts', (l) => l.payouts),
+  amount('Refunds', (l) => l.refunds),
+  amount('Credit adjustments', (l) => l.creditAdjustments),
+  amount('Debit adjustments', (l) => l.debitAdjustments),
+  amount('Computed net', (l) => l.computedNet),
+  amount('Disbursed total', (l) => l.disbursedTotal),
+  { header: 'Variance', width: 14, write: writeVariance },
+];
+
+const LINE_COLUMNS: LineColumn[] = [
+  { header: 'Recipient', width: 22, write: (c, l) => setText(c, l.recipientId) },
+  { header: 'Currency', width: 10, write: (c, l) => setText(c, l.currency) },
+  ...AMOUNT_COLUMNS,
+];
+
+function writeVariance(cell: ExcelJS.Cell, line: CloseLine): void {
+  setAmount(cell, line.variance, line.currency);
+  if (line.variance !== 0n) cell.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } };
+}
+
+const FIELDS_START = 3;
+const FIELD_COUNT = 4;
+const LINES_HEADER_ROW = FIELDS_START + FIELD_COUNT + 1;
+
+async function writeSummarySheet(workbook: StreamingWorkbook, input: CloseInput): Promise<number> {
+  const sheet = addSheet(workbook, 'Summary', LINE_COLUMNS.map((c) => c.width), LINES_HEADER_ROW);
+  const title = sheet.getRow(1);
+  title.getCell(1).value = `Monthly close ${input.month}`;
+  styleTitle(title.getCell(1));
+  title.commit();
+  writeFields(sheet, FIELDS_START, [
+    ['Month', (c) => setText(c, input.month)],
+    ['Version', (c) => setCount(c, input.version)],
+    ['Generated (UTC)', (c) => setDate(c, input.generatedAt)],
+    ['Service', (c) => setText(c, input.serviceUrl)],
+  ]);
+  const lines = await writeTable(sheet, LINES_HEADER_ROW, LINE_COLUMNS, input.lines);
+  const totalsHeader = LINES_HEADER_ROW + Math.max(lines, 1) + 2;
+  writeTotalsByCurrency(sheet, totalsHeader, input.lines);
+  sheet.commit();
+  return lines;
+}
+
+/** Per-currency totals under the lines, summed as bigint; the line columns are reused below them. */
+function writeTotalsByCurrency(sheet: ExcelJS.Worksheet, headerRow: number, lines: readonly CloseLine[]): void {
+  const totals = new Map<string, CloseLine>();
+  for (const l of lines) {
+    const t = totals.get(l.currency);
+    totals.set(l.currency, t ? {
+      recipientId: '', currency: l.currency, disbursements: t.disbursements + l.disbursements,
+      payouts: t.payouts + l.payouts, refunds: t.refunds + l.refunds,
+      creditAdjustments: t.creditAdjustments + l.creditAdjustments,
+      debitAdjustments: t.debitAdjustments + l.debitAdjustments, computedNet: t.computedNet + l.computedNet,
+      disbursedTotal: t.disbursedTotal + l.disbursedTotal, variance: t.variance + l.variance,
+    } : { ...l, recipientId: '' });
+  }
+  writeHeaderRow(sheet, headerRow, ['Totals by currency', 'Currency', ...AMOUNT_COLUMNS.map((c) => c.header)]);
+  [...totals.values()].forEach((total, i) => {
+    const row = sheet.getRow(headerRow + 1 + i);
+    row.getCell(1).value = 'Total';
+    row.getCell(1).font = { bold: true };
+    LINE_COLUMNS.slice(1).forEach((column, j) => column.write(row.getCell(j + 2), total));
+    row.commit();
+  });
+}
+
+const JOURNAL_HEADERS = ['Currency', 'Account', 'Description', 'Debit', 'Credit', 'Balanced?'];
+
+/** Entries grouped by currency (input order kept within a currency), each group closed by a total row. */
+function writeJournalSheet(workbook: StreamingWorkbook, journal: readonly JournalEntry[], balances: CurrencyBalance[]): void {
+  const sheet = addSheet(workbook, 'Journal', [10, 30, 40, 16, 16, 11], 1);
+  writeHeaderRow(sheet, 1, JOURNAL_HEADERS);
+  let rowNumber = 2;
+  for (const balance of balances) {
+    for (const entry of journal.filter((e) => e.currency === balance.currency)) {
+      const row = sheet.getRow(rowNumber++);
+      setText(row.getCell(1), entry.currency);
+      setText(row.getCell(2), entry.account);
+      setText(row.getCell(3), entry.description);
+      if (entry.debit !== 0n) setAmount(row.getCell(4), entry.debit, entry.currency);
+      if (entry.credit !== 0n) setAmount(row.getCell(5), entry.credit, entry.currency);
+      row.commit();
+    }
+    const total = sheet.getRow(rowNumber++);
+    setText(total.getCell(1), balance.currency);
+    setText(total.getCell(2), `Total ${balance.currency}`);
+    setAmount(total.getCell(4), balance.debit, balance.currency);
+    setAmount(total.getCell(5), balance.credit, balance.currency);
+    total.getCell(6).value = balance.balanced ? 'Yes' : 'No';
+    for (let col = 1; col <= JOURNAL_HEADERS.length; col++) {
+      const cell = total.getCell(col);
+      styleHeader(cell);
+    }
+    total.commit();
+  }
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(rowNumber - 1, 2), column: JOURNAL_HEADERS.length } };
+  sheet.commit();
+}

@@ -1,0 +1,35 @@
+// Column layouts shared by the daily exception workbook and the monthly close, so a finding or a
+// disbursement reads the same in both.
+import { DATE_FORMAT, setAmount, setCount, setDate, setSeverity, setStatus, setText } from './cells.js';
+import type { ColumnSpec } from './table-sheet.js';
+import type { DisbursementRow, FindingRow } from './types.js';
+
+export const FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
+  { header: 'Status', width: 13, write: (c, f) => setStatus(c, f.status) },
+  { header: 'Age (days)', width: 10, write: (c, f) => setCount(c, f.ageDays) },
+  { header: 'Check', width: 24, write: (c, f) => setText(c, f.checkId) },
+  { header: 'Severity', width: 10, write: (c, f) => setSeverity(c, f.severity) },
+  { header: 'Recipient', width: 18, write: (c, f) => setText(c, f.recipientId) },
+  { header: 'Disbursement', width: 20, write: (c, f) => setText(c, f.disbursementId) },
+  { header: 'Subject', width: 24, write: (c, f) => setText(c, f.subject) },
+  { header: 'Currency', width: 9, write: (c, f) => setText(c, f.currency) },
+  { header: 'Expected', width: 14, write: (c, f) => setAmount(c, f.expected, f.currency) },
+  { header: 'Actual', width: 14, write: (c, f) => setAmount(c, f.actual, f.currency) },
+  { header: 'Difference', width: 14, write: (c, f) => setAmount(c, f.difference, f.currency) },
+  { header: 'Detail', width: 60, write: (c, f) => setText(c, f.detail) },
+  { header: 'Key', width: 36, write: (c, f) => setText(c, f.key) },
+  { header: 'First seen', width: 12, write: (c, f) => setDate(c, f.firstSeen, DATE_FORMAT) },
+  { header: 'Note', width: 30, write: (c, f) => setText(c, f.ackNote) },
+];
+
+export const DISBURSEMENT_COLUMNS: ReadonlyArray<ColumnSpec<DisbursementRow>> = [
+  { header: 'Disbursement', width: 20, write: (c, d) => setText(c, d.disbursementId) },
+  { header: 'Recipient', width: 18, write: (c, d) => setText(c, d.recipientId) },
+  { header: 'Delivered at (UTC)', width: 17, write: (c, d) => setDate(c, d.deliveredAt) },
+  { header: 'Currency', width: 9, write: (c, d) => setText(c, d.currency) },
+  { header: 'Reported total', width: 15, write: (c, d) => setAmount(c, d.reported, d.currency) },
+  { header: 'Computed total', width: 15, write: (c, d) => setAmount(c, d.computed, d.currency) },
+  { header: 'Difference', width: 14, write: (c, d) => setAmount(c, d.difference, d.currency) },
+  { header: 'Status', width: 12, write: (c, d) => setText(c, d.status) },
+  { header: 'Findings', width: 9, write: (c, d) => setCount(c, d.findings) },
+];

@@ -1,0 +1,125 @@
+// Month-end journal from the close lines, one balanced set of entries per currency.
+//
+// The books are the recipient's: what the payments service settled is income cleared through a
+// clearing account, and the disbursement is cash arriving in the bank. Per currency, summed over
+// recipients (all amounts integer subunits, all components non-negative magnitudes):
+//
+//   Dr Bank                        disbursed total            cash that actually arrived
+//   Dr Refunds                     refunds                    sales given back
+//   Dr Fees and debit adjustments  debit adjustments          what the service kept
+//   Cr Payments clearing           payouts                    gross sales settled
+//   Cr Credit adjustments          credit adjustments         what the service added
+//   Dr/Cr Reconciliation suspense  |variance|                 Cr when more cash arrived than computed
+//
+// Debits − credits = disbursed − (payouts − refunds + credit − debit adj.) − variance = 0, because
+// variance = disbursed − computed net. So every currency balances exactly, and any unexplained money
+// sits visibly on suspense instead of being folded into another account.
+import type { CloseLine, JournalEntry } from './types.js';
+
+export const ACCOUNTS = {
+  bank: 'Bank',
+  refunds: 'Refunds',
+  fees: 'Fees and debit adjustments',
+  clearing: 'Payments clearing',
+  credits: 'Credit adjustments',
+  suspense: 'Reconciliation suspense',
+} as const;
+
+interface CurrencyTotals {
+  payouts: bigint;
+  refunds: bigint;
+  creditAdjustments: bigint;
+  debitAdjustments: bigint;
+  disbursedTotal: bigint;
+  variance: bigint;
+}
+
+/** Balanced journal entries per currency, currencies in code order. Throws on an inconsistent line. */
+export function buildJournal(lines: readonly CloseLine[]): JournalEntry[] {
+  const totals = new Map<string, CurrencyTotals>();
+  for (const line of lines) {
+    checkLine(line);
+    const t = totals.get(line.currency) ?? {
+      payouts: 0n, refunds: 0n, creditAdjustments: 0n, debitAdjustments: 0n, disbursedTotal: 0n, variance: 0n,
+    };
+    t.payouts += line.payouts;
+    t.refunds += line.refunds;
+    t.creditAdjustments += line.creditAdjustments;
+    t.debitAdjustments += line.debitAdjustments;
+    t.disbursedTotal += line.disbursedTotal;
+    t.variance += line.variance;
+    totals.set(line.currency, t);
+  }
+  return [...totals]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .flatMap(([currency, t]) => entriesFor(currency, t));
+}
+
+function entriesFor(currency: string, t: CurrencyTotals): JournalEntry[] {
+  const dr = (account: string, description: string, amount: bigint): JournalEntry =>
+    ({ currency, account, description, debit: amount, credit: 0n });
+  const cr = (account: string, description: string, amount: bigint): JournalEntry =>
+    ({ currency, account, description, debit: 0n, credit: amount });
+  const entries = [
+    dr(ACCOUNTS.bank, 'Disbursements received', t.disbursedTotal),
+    dr(ACCOUNTS.refunds, 'Refunds deducted from disbursements', t.refunds),
+    dr(ACCOUNTS.fees, 'Fees and debit adjustments deducted', t.debitAdjustments),
+    cr(ACCOUNTS.clearing, 'Gross sales settled (payouts)', t.payouts),
+    cr(ACCOUNTS.credits, 'Credit adjustments added', t.creditAdjustments),
+  ];
+  if (t.variance > 0n) entries.push(cr(ACCOUNTS.suspense, 'Disbursed more than computed', t.variance));
+  if (t.variance < 0n) entries.push(dr(ACCOUNTS.suspense, 'Disbursed less than computed', -t.variance));
+  // The bank line stays even at zero so every currency shows where its cash went.
+  return entries.filter((e) => e.account === ACCOUNTS.bank || e.debit !== 0n || e.credit !== 0n);
+}
+
+/** The sign conventions above only hold if the line agrees with them; a mismatch is a bug upstream. */
+function checkLine(line: CloseLine): void {
+  const where = `close line ${line.recipientId} ${line.currency}`;
+  for (const field of ['payouts', 'refunds', 'creditAdjustments', 'debitAdjustments'] as const) {
+    if (line[field] < 0n) {
+      throw new Error(`${where}: ${field} is ${line[field]}; buildJournal expects non-negative magnitudes`);
+    }
+  }
+  const net = line.payouts - line.refunds + line.creditAdjustments - line.debitAdjustments;
+  if (line.computedNet !== net) {
+    throw new Error(`${where}: computedNet ${line.computedNet} ≠ payouts − refunds + creditAdjustments − debitAdjustments (${net})`);
+  }
+  if (line.variance !== line.disbursedTotal - line.computedNet) {
+    throw new Error(`${where}: variance ${line.variance} ≠ disbursedTotal − computedNet (${line.disbursedTotal - line.computedNet})`);
+  }
+}
+
+export interface CurrencyBalance {
+  currency: string;
+  debit: bigint;
+  credit: bigint;
+  balanced: boolean;
+}
+
+/** Debit and credit totals per currency, in first-seen order, with integer arithmetic only. */
+export function journalBalances(journal: readonly JournalEntry[]): CurrencyBalance[] {
+  const sums = new Map<string, { debit: bigint; credit: bigint }>();
+  for (const entry of journal) {
+    const s = sums.get(entry.currency) ?? { debit: 0n, credit: 0n };
+    s.debit += entry.debit;
+    s.credit += entry.credit;
+    sums.set(entry.currency, s);
+  }
+  return [...sums].map(([currency, s]) => ({ currency, ...s, balanced: s.debit === s.credit }));
+}
+
+/** Throws unless every currency's debits equal its credits and no amount is negative. */
+export function assertJournalBalanced(journal: readonly JournalEntry[]): CurrencyBalance[] {
+  const negative = journal.find((e) => e.debit < 0n || e.credit < 0n);
+  if (negative) {
+    throw new Error(`journal entry ${negative.currency} "${negative.account}" has a negative amount; post it on the other side`);
+  }
+  const balances = journalBalances(journal);
+  const off = balances.filter((b) => !b.balanced);
+  if (off.length > 0) {
+    const detail = off.map((b) => `${b.currency} debits ${b.debit} ≠ credits ${b.credit}`).join('; ');
+    throw new Error(`journal is not balanced (${detail} subunits); the close workbook was not written`);
+  }
+  return balances;
+}

@@ -1,0 +1,32 @@
+// Text that came from the payments service (ids, subjects, details, notes, URLs) is untrusted.
+// In xlsx it is always written as a string-typed cell, so `=HYPERLINK(...)` is shown, never run.
+// CSV has no cell types: Excel and LibreOffice evaluate a field that starts with a formula trigger,
+// so there (and only there) such text gets a leading apostrophe (OWASP "CSV injection").
+
+/** Excel refuses cells longer than this; longer text is cut and marked rather than corrupting the file. */
+export const MAX_CELL_CHARS = 32_767;
+
+const TRUNCATION_MARK = ' …[truncated]';
+
+// `=`, `+`, `-`, `@`, tab and CR start a formula or DDE call in common spreadsheets; the full-width
+// forms are folded to ASCII by some East Asian Excel locales, so they count too.
+const FORMULA_TRIGGER = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+export type TextTarget = 'xlsx' | 'csv';
+
+/** True when a spreadsheet opening this text from CSV would treat it as a formula. */
+export function looksLikeFormula(text: string): boolean {
+  return FORMULA_TRIGGER.test(text);
+}
+
+/**
+ * Untrusted text ready for a cell. For 'xlsx' the text is kept exactly (only cut at Excel's cell
+ * limit); the caller writes it as a JS string, which exceljs stores as a string cell. For 'csv' a
+ * formula-looking value is prefixed with a single quote.
+ */
+export function safeText(value: string | null | undefined, target: TextTarget = 'xlsx'): string {
+  if (value === null || value === undefined) return '';
+  if (target === 'csv') return looksLikeFormula(value) ? `'${value}` : value;
+  if (value.length <= MAX_CELL_CHARS) return value;
+  return value.slice(0, MAX_CELL_CHARS - TRUNCATION_MARK.length) + TRUNCATION_MARK;
+}

@@ -1,0 +1,116 @@
+// A sheet that is one table: bold frozen header, autofilter over the written range, fixed column
+// widths (a streamed sheet cannot measure its rows before writing them), one committed row per item.
+import type ExcelJS from 'exceljs';
+import { styleHeader } from './cells.js';
+import type { RowSource } from './types.js';
+import { pace, type StreamingWorkbook } from './workbook-file.js';
+
+/** Excel's sheet limit; a longer sheet opens truncated or not at all. */
+export const EXCEL_MAX_ROWS = 1_048_576;
+
+export interface ColumnSpec<R> {
+  header: string;
+  width: number;
+  write: (cell: ExcelJS.Cell, row: R) => void;
+}
+
+/**
+ * Adds a sheet whose first `frozenRows` rows stay visible when scrolling. Panes must be given
+ * here: the streaming writer emits the sheet view as soon as the sheet is created.
+ */
+export function addSheet(
+  workbook: StreamingWorkbook,
+  name: string,
+  widths: number[],
+  frozenRows: number,
+): ExcelJS.Worksheet {
+  const views: Array<Partial<ExcelJS.WorksheetView>> =
+    frozenRows > 0 ? [{ state: 'frozen', xSplit: 0, ySplit: frozenRows }] : [];
+  const sheet = workbook.addWorksheet(name, { views });
+  sheet.columns = widths.map((width) => ({ width }));
+  return sheet;
+}
+
+export function writeHeaderRow(sheet: ExcelJS.Worksheet, rowNumber: number, headers: string[]): void {
+  const row = sheet.getRow(rowNumber);
+  headers.forEach((header, i) => {
+    const cell = row.getCell(i + 1);
+    cell.value = header;
+    styleHeader(cell);
+  });
+  row.commit();
+}
+
+/**
+ * Writes header + one row per item from `rows` starting at `headerRow`, sets the autofilter over
+ * the whole table and returns the number of data rows. Rows are committed as they are written.
+ */
+export async function writeTable<R>(
+  sheet: ExcelJS.Worksheet,
+  headerRow: number,
+  columns: ReadonlyArray<ColumnSpec<R>>,
+  rows: RowSource<R>,
+): Promise<number> {
+  writeHeaderRow(sheet, headerRow, columns.map((c) => c.header));
+  let count = 0;
+  for await (const item of rows) {
+    if (headerRow + 1 + count > EXCEL_MAX_ROWS) {
+      throw new Error(`sheet "${sheet.name}" would pass Excel's ${EXCEL_MAX_ROWS} rows; narrow the query or use CSV`);
+    }
+    const row = sheet.getRow(headerRow + 1 + count);
+    columns.forEach((column, i) => column.write(row.getCell(i + 1), item));
+    row.commit();
+    count += 1;
+    await pace(sheet, count);
+  }
+  sheet.autoFilter = {
+    from: { row: headerRow, column: 1 },
+    to: { row: headerRow + Math.max(count, 1), column: columns.length },
+  };
+  return count;
+}
+
+/** A whole sheet that is just one table with its header on row 1. Commits the sheet. */
+export async function writeTableSheet<R>(
+  workbook: StreamingWorkbook,
+  name: string,
+  columns: ReadonlyArray<ColumnSpec<R>>,
+  rows: RowSource<R>,
+): Promise<number> {
+  const sheet = addSheet(workbook, name, columns.map((c) => c.width), 1);
+  const count = await writeTable(sheet, 1, columns, rows);
+  sheet.commit();
+  return count;
+}
+
+/** Label/value pairs down columns A and B (the top of a Summary sheet). Returns the next free row. */
+export function writeFields(
+  sheet: ExcelJS.Worksheet,
+  startRow: number,
+  fields: Array<[label: string, write: (cell: ExcelJS.Cell) => void]>,
+): number {
+  fields.forEach(([label, write], i) => {
+    const row = sheet.getRow(startRow + i);
+    row.getCell(1).value = label;
+    row.getCell(1).font = { bold: true };
+    write(row.getCell(2));
+    row.commit();
+  });
+  return startRow + fields.length;
+}
+
+/** A small fixed table inside a sheet (no autofilter). Returns the next free row. */
+export function writeSmallTable<R>(
+  sheet: ExcelJS.Worksheet,
+  headerRow: number,
+  columns: ReadonlyArray<Omit<ColumnSpec<R>, 'width'>>,
+  rows: readonly R[],
+): number {
+  writeHeaderRow(sheet, headerRow, columns.map((c) => c.header));
+  rows.forEach((item, i) => {
+    const row = sheet.getRow(headerRow + 1 + i);
+    columns.forEach((column, j) => column.write(row.getCell(j + 1), item));
+    row.commit();
+  });
+  return headerRow + 1 + rows.length;
+}

@@ -1,0 +1,97 @@
+// Plain rows the workbook writers take. They are filled by whoever reads DuckDB; the writers never
+// query anything themselves. Money is integer subunits (bigint) until the moment a cell is written.
+
+export type Severity = 'error' | 'warning';
+export type FindingStatus = 'new' | 'open' | 'acknowledged' | 'resolved';
+
+/** Rows may come from a DuckDB reader page by page; writers consume them once, in order. */
+export type RowSource<T> = AsyncIterable<T> | Iterable<T>;
+
+export interface FindingRow {
+  key: string;
+  status: FindingStatus;
+  ageDays: number;
+  checkId: string;
+  severity: Severity;
+  recipientId: string | null;
+  disbursementId: string | null;
+  subject: string | null;
+  currency: string | null;
+  expected: bigint | null;
+  actual: bigint | null;
+  difference: bigint | null;
+  detail: string;
+  firstSeen: Date;
+  ackNote?: string | null;
+}
+
+export type DisbursementStatus = 'reconciled' | 'exceptions' | 'incomplete' | 'invalid';
+
+export interface DisbursementRow {
+  disbursementId: string;
+  recipientId: string;
+  deliveredAt: Date;
+  currency: string;
+  reported: bigint;
+  computed: bigint | null;
+  difference: bigint | null;
+  status: DisbursementStatus;
+  findings: number;
+}
+
+export interface RunSummary {
+  runId: string;
+  startedAt: Date;
+  finishedAt: Date | null;
+  serviceUrl: string;
+  disbursementsChecked: number;
+  byCheck: Array<{ checkId: string; severity: Severity; count: number }>;
+  byStatus: { new: number; open: number; acknowledged: number; resolved: number };
+  totalsByCurrency: Array<{
+    currency: string;
+    disbursements: number;
+    reported: bigint;
+    computed: bigint;
+    difference: bigint;
+  }>;
+}
+
+/**
+ * One recipient × currency line of the monthly close. All four components are non-negative
+ * magnitudes, so computedNet = payouts − refunds + creditAdjustments − debitAdjustments and
+ * variance = disbursedTotal − computedNet. buildJournal checks both identities per line.
+ */
+export interface CloseLine {
+  recipientId: string;
+  currency: string;
+  payouts: bigint;
+  refunds: bigint;
+  creditAdjustments: bigint;
+  debitAdjustments: bigint;
+  computedNet: bigint;
+  disbursedTotal: bigint;
+  variance: bigint;
+  disbursements: number;
+}
+
+/** A journal line: exactly one of debit/credit is non-zero in what buildJournal produces. */
+export interface JournalEntry {
+  currency: string;
+  account: string;
+  description: string;
+  debit: bigint;
+  credit: bigint;
+}
+
+export interface CloseInput {
+  /** 'YYYY-MM' */
+  month: string;
+  /** Re-running a close for the same month produces version 2, 3, … */
+  version: number;
+  generatedAt: Date;
+  serviceUrl: string;
+  lines: CloseLine[];
+  disbursements: RowSource<DisbursementRow>;
+  openFindings: RowSource<FindingRow>;
+  journal: JournalEntry[];
+}

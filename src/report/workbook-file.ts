@@ -1,0 +1,89 @@
+// Workbooks are written to a temp file beside the target and renamed into place, so the path an
+// accountant opens is either yesterday's complete workbook or today's complete workbook — never a
+// half-written one after a crash.
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import ExcelJS from 'exceljs';
+
+export type StreamingWorkbook = ExcelJS.stream.xlsx.WorkbookWriter;
+
+/**
+ * Creates the directory if needed, lets `fill` add and commit sheets on a streaming workbook,
+ * then commits, fsyncs and renames. Any failure removes the temp file and rethrows.
+ */
+export async function writeWorkbookFile<T>(
+  path: string,
+  fill: (workbook: StreamingWorkbook) => Promise<T>,
+): Promise<T> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const tempPath = join(dir, `.${basename(path)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
+  const out = createWriteStream(tempPath, { flags: 'wx' });
+  const closed = new Promise<void>((resolve, reject) => {
+    out.once('close', resolve);
+    out.once('error', reject);
+  });
+  closed.catch(() => undefined); // awaited below; this only stops an early error going unhandled
+  try {
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+      stream: out,
+      useStyles: true,
+      useSharedStrings: false,
+    });
+    workbook.creator = 'recon';
+    const result = await fill(workbook);
+    await workbook.commit();
+    await closed;
+    await fsync(tempPath);
+    await rename(tempPath, path);
+    return result;
+  } catch (error) {
+    out.destroy();
+    await rm(tempPath, { force: true });
+    throw error;
+  }
+}
+
+async function fsync(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+const PACE_EVERY_ROWS = 200;
+const MAX_BACKLOG_BYTES = 1 << 20;
+const STALLED_AFTER_POLLS = 500;
+
+/**
+ * exceljs's sheet stream ignores backpressure: it writes every committed row into the zip entry's
+ * PassThrough whatever its fill, so a fast row source buffers the whole uncompressed sheet (about
+ * 600 bytes a row) before deflate catches up. Every few hundred rows this waits until that buffer
+ * is under 1 MB. The buffer is exceljs 4.x internals, so when it cannot be found this only yields
+ * a turn; if it stops shrinking (nothing is consuming it) this gives up rather than hang the run.
+ */
+export async function pace(sheet: ExcelJS.Worksheet, rowsWritten: number): Promise<void> {
+  if (rowsWritten % PACE_EVERY_ROWS !== 0) return;
+  await tick();
+  let last = Infinity;
+  for (let polls = 0; polls < STALLED_AFTER_POLLS; polls++) {
+    const backlog = sheetBacklog(sheet);
+    if (backlog <= MAX_BACKLOG_BYTES) return;
+    if (backlog < last) polls = 0;
+    last = backlog;
+    await new Promise<void>((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+const tick = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Bytes committed to the sheet but not yet taken by the zip; 0 when exceljs internals differ. */
+export function sheetBacklog(sheet: ExcelJS.Worksheet): number {
+  const internal = sheet as unknown as { stream?: { pipes?: Array<{ _writableState?: { length?: unknown } }> } };
+  const length = internal.stream?.pipes?.[0]?._writableState?.length;
+  return typeof length === 'number' ? length : 0;
+}
