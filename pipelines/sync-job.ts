@@ -29,7 +29,7 @@ export async function syncStep(ctx: JobContext, config: Config, logger: Logger, 
     logger,
     timeoutMs: config.timeoutMs,
     blockMs: tuning.blockMs,
-    retry: tuning.retryBaseMs === undefined ? undefined : { maxAttempts: 6, baseMs: tuning.retryBaseMs, capMs: tuning.retryBaseMs * 20 },
+    retry: tuning.retryBaseMs === undefined ? undefined : { maxAttempts: 10, baseMs: tuning.retryBaseMs, capMs: tuning.retryBaseMs * 20 },
     connections: config.concurrency * 2,
   });
   const progress = progressReporter(process.stderr);

@@ -57,7 +57,9 @@ export function shouldRead(record: Disbursement, prior: StoredState | undefined,
 export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResult> {
   const { connection, client, logger } = deps;
   const stored = await loadStoredState(connection);
-  const writer = new StoreWriter(connection, deps.runId, stored);
+  const writer = new StoreWriter(connection, deps.runId, stored, {
+    onCommit: (ids) => logger.info({ disbursements: ids.length }, 'batch committed'),
+  });
   const seen = new Set<string>();
   const queue: Array<{ record: Disbursement; raw: string }> = [];
   const result: SyncResult = { listed: 0, fetched: 0, skipped: 0, written: 0, restated: 0, quarantined: 0, lines: 0, files: 0, sampled: 0, interrupted: false, listComplete: true };

@@ -11,6 +11,9 @@ import { FileListSchema, describeIssues, type FileLink } from '../api/schemas.js
 import type { Layout } from './layouts.js';
 import { parseDisbursementFile, type FileLine } from './parse-file.js';
 
+/** Fresh links asked for per file before giving up on it (reported as download_failed). */
+const MAX_LINK_REFRESHES = 5;
+
 export interface FileResult {
   fileNo: number;
   name: string;
@@ -77,7 +80,7 @@ export async function fetchFiles(deps: FileDeps, disbursementId: string): Promis
   const results: FileResult[] = [];
   for (let i = 0; i < links.length; i += 1) {
     let result: FileResult | null = null;
-    for (let refresh = 0; refresh <= 2 && result === null; refresh += 1) {
+    for (let refresh = 0; refresh <= MAX_LINK_REFRESHES && result === null; refresh += 1) {
       const link = links[i]!;
       const expiry = linkExpiry(link.url);
       if (expiry !== null && expiry <= deps.now() + 1000) {
@@ -87,7 +90,7 @@ export async function fetchFiles(deps: FileDeps, disbursementId: string): Promis
       result = await downloadOne(deps, link, i + 1);
       if (result === null) links = await refreshLinks(deps, disbursementId, links); // 403: expired or revoked
     }
-    results.push(result ?? failed(links[i]!, i + 1, 'the download link kept expiring or being refused (403) after asking /files for fresh links twice'));
+    results.push(result ?? failed(links[i]!, i + 1, `the download link kept expiring or being refused (403) after asking /files for fresh links ${MAX_LINK_REFRESHES} times`));
   }
   return results;
 }

@@ -30,6 +30,11 @@ export interface WriterOptions {
   flushLines?: number;
   /** …or this many disbursements (default 200). */
   flushDisbursements?: number;
+  /** …or when the oldest buffered disbursement waited this long (default 1000 ms): a crash loses little work. */
+  flushIntervalMs?: number;
+  /** Called after each commit with the disbursements it made visible. */
+  onCommit?: (ids: string[]) => void;
+  now?: () => number;
 }
 
 export class StoreWriter {
@@ -39,15 +44,20 @@ export class StoreWriter {
   private flushing: Promise<void> = Promise.resolve();
   private readonly flushLines: number;
   private readonly flushDisbursements: number;
+  private readonly flushIntervalMs: number;
+  private readonly now: () => number;
+  private bufferedSince = 0;
 
   constructor(
     private readonly connection: DuckDBConnection,
     private readonly runId: string,
     private readonly stored: Map<string, StoredState>,
-    options: WriterOptions = {},
+    private readonly options: WriterOptions = {},
   ) {
     this.flushLines = options.flushLines ?? 20_000;
     this.flushDisbursements = options.flushDisbursements ?? 200;
+    this.flushIntervalMs = options.flushIntervalMs ?? 1000;
+    this.now = options.now ?? Date.now;
   }
 
   /** Buffer a bundle; flushes (awaited) when thresholds are reached, so memory stays bounded. */
@@ -57,10 +67,17 @@ export class StoreWriter {
       this.counts.unchanged += 1;
       return;
     }
+    if (this.buffer.length === 0) this.bufferedSince = this.now();
     this.buffer.push(bundle);
     this.bufferedLines += bundle.payouts.length + bundle.refunds.length + bundle.adjustments.length +
       bundle.files.reduce((n, f) => n + f.lines.length, 0);
-    if (this.buffer.length >= this.flushDisbursements || this.bufferedLines >= this.flushLines) await this.flush();
+    if (
+      this.buffer.length >= this.flushDisbursements ||
+      this.bufferedLines >= this.flushLines ||
+      this.now() - this.bufferedSince >= this.flushIntervalMs
+    ) {
+      await this.flush();
+    }
   }
 
   /** Commit everything buffered. Serialised: one flush at a time on the single writer connection. */
@@ -110,6 +127,7 @@ export class StoreWriter {
       this.counts.files += b.files.length;
       this.counts.lines += b.payouts.length + b.refunds.length + b.adjustments.length;
     }
+    this.options.onCommit?.(batch.map((b) => b.record.disbursement_id));
   }
 
   /** Keep the version being replaced (with its lines) in disbursement_history, then remove its rows. */

@@ -74,17 +74,19 @@ export async function acquireLock(
     command: info.command,
   };
 
+  // A holder on another host cannot be probed, so it is always respected.
+  const isStale = (found: Exclude<Holder, { kind: 'gone' }>): boolean => (found.kind === 'garbage'
+    ? now().getTime() - found.mtimeMs > GARBAGE_GRACE_MS
+    : found.holder.hostname === ours.hostname && !isAlive(found.holder.pid));
+
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     const ino = await tryCreate(lockPath, ours);
     if (ino !== null) return heldLock(lockPath, ours, ino);
 
     const found = await readHolder(lockPath);
     if (found.kind === 'gone') continue; // released between our open and our read
-    const stale = found.kind === 'garbage'
-      ? now().getTime() - found.mtimeMs > GARBAGE_GRACE_MS
-      : found.holder.hostname === ours.hostname && !isAlive(found.holder.pid);
-    if (!stale) throw heldError(lockPath, found);
-    if (!(await takeOverStale(lockPath, found.ino, now))) await delay(RETRY_DELAY_MS);
+    if (!isStale(found)) throw heldError(lockPath, found);
+    if (!(await takeOverStale(lockPath, isStale, now))) await delay(RETRY_DELAY_MS);
   }
   throw new Error(`could not take the lock ${lockPath} after ${MAX_ATTEMPTS} attempts; remove it if no recon run is active`);
 }
@@ -102,6 +104,9 @@ async function tryCreate(lockPath: string, record: LockFile): Promise<number | n
     await handle.writeFile(`${JSON.stringify(record)}\n`);
     await handle.sync();
     return (await handle.stat()).ino;
+  } catch (error) {
+    await unlink(lockPath).catch(() => undefined); // an empty lock file would block others for a minute
+    throw error;
   } finally {
     await handle.close();
   }
@@ -128,11 +133,15 @@ async function readHolder(lockPath: string): Promise<Holder> {
 }
 
 /**
- * Moves a stale lock aside. A short-lived guard file (also 'wx') makes the check-and-move exclusive:
+ * Moves a stale lock aside. A short-lived guard file (also 'wx') makes judge-and-move exclusive:
  * without it, a contender that judged the old file stale could move aside the fresh lock a faster
- * contender has just created, and both would run. Returns false when another contender holds the guard.
+ * contender has just created, and both would run. The file is judged again inside the guard, by its
+ * content: comparing inode numbers is not enough, because the fresh lock may reuse the stale one's
+ * inode. Returns false when another contender holds the guard.
  */
-async function takeOverStale(lockPath: string, staleIno: number, now: () => Date): Promise<boolean> {
+async function takeOverStale(
+  lockPath: string, isStale: (found: Exclude<Holder, { kind: 'gone' }>) => boolean, now: () => Date,
+): Promise<boolean> {
   const guardPath = `${lockPath}.takeover`;
   let guard;
   try {
@@ -143,12 +152,9 @@ async function takeOverStale(lockPath: string, staleIno: number, now: () => Date
     return false;
   }
   try {
-    const current = await stat(lockPath).catch((error: unknown) => {
-      if (errorCode(error) === 'ENOENT') return null;
-      throw error;
-    });
-    // Only the file we judged stale may be moved; a new one was created by someone who is alive.
-    if (current === null || current.ino !== staleIno) return true;
+    // While we hold the guard, only a stale file's owner could remove it, and that owner is gone.
+    const found = await readHolder(lockPath);
+    if (found.kind === 'gone' || !isStale(found)) return true;
     const aside = `${lockPath}.stale-${process.pid}-${now().getTime()}`;
     await rename(lockPath, aside);
     await unlink(aside);

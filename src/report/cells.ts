@@ -16,15 +16,19 @@ const SUBUNITS_FORMAT = '#,##0" subunits"';
 // Excel keeps 15 significant digits; a longer amount written as a number would be silently rounded.
 const EXCEL_SIGNIFICANT_DIGITS = 15;
 
+// A cell font without a name makes LibreOffice fall back to a serif face; always name the default.
+const BASE_FONT: Partial<ExcelJS.Font> = { name: 'Calibri', size: 11 };
+export const font = (over: Partial<ExcelJS.Font>): Partial<ExcelJS.Font> => ({ ...BASE_FONT, ...over });
+export const BOLD = font({ bold: true });
+
 const SOLID = (argb: string): ExcelJS.Fill => ({ type: 'pattern', pattern: 'solid', fgColor: { argb } });
 
 // Excel's own "light red fill with dark red text" / "yellow fill with dark yellow text" pairs.
 const SEVERITY_STYLE: Record<Severity, { fill: ExcelJS.Fill; font: Partial<ExcelJS.Font> }> = {
-  error: { fill: SOLID('FFFFC7CE'), font: { color: { argb: 'FF9C0006' } } },
-  warning: { fill: SOLID('FFFFEB9C'), font: { color: { argb: 'FF9C5700' } } },
+  error: { fill: SOLID('FFFFC7CE'), font: font({ color: { argb: 'FF9C0006' } }) },
+  warning: { fill: SOLID('FFFFEB9C'), font: font({ color: { argb: 'FF9C5700' } }) },
 };
 
-const HEADER_FONT: Partial<ExcelJS.Font> = { bold: true };
 const HEADER_FILL = SOLID('FFD9E1F2');
 const HEADER_BORDER: Partial<ExcelJS.Borders> = { bottom: { style: 'thin', color: { argb: 'FF8EA9DB' } } };
 
@@ -74,18 +78,18 @@ export function setSeverity(cell: Cell, severity: Severity): void {
 /** New findings are bold so the morning reader sees what changed since yesterday. */
 export function setStatus(cell: Cell, status: FindingStatus): void {
   cell.value = status;
-  if (status === 'new') cell.font = { bold: true };
-  if (status === 'resolved') cell.font = { color: { argb: 'FF808080' } };
+  if (status === 'new') cell.font = BOLD;
+  if (status === 'resolved') cell.font = font({ color: { argb: 'FF808080' } });
 }
 
 export function styleHeader(cell: Cell): void {
-  cell.font = HEADER_FONT;
+  cell.font = BOLD;
   cell.fill = HEADER_FILL;
   cell.border = HEADER_BORDER;
 }
 
 export function styleTitle(cell: Cell): void {
-  cell.font = { bold: true, size: 14 };
+  cell.font = font({ bold: true, size: 14 });
 }
 
 function setExactNumber(cell: Cell, value: number | bigint, numFmt: string): void {

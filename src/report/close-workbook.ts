@@ -1,7 +1,7 @@
 // The monthly close workbook: per recipient × currency summary, the month's disbursements, the
 // findings still open, and a journal that is proven balanced before anything is written.
 import type ExcelJS from 'exceljs';
-import { setAmount, setCount, setDate, setText, styleHeader, styleTitle } from './cells.js';
+import { BOLD, setAmount, setCount, setDate, setText, styleHeader, styleTitle } from './cells.js';
 import { DISBURSEMENT_COLUMNS, FINDING_COLUMNS } from './columns.js';
 import { assertJournalBalanced, type CurrencyBalance } from './journal.js';
 import { addSheet, writeFields, writeHeaderRow, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
@@ -38,22 +38,23 @@ export async function writeCloseWorkbook(path: string, input: CloseInput): Promi
 
 type LineColumn = ColumnSpec<CloseLine>;
 const amount = (header: string, pick: (l: CloseLine) => bigint): LineColumn =>
-  ({ header, width: 16, write: (c, l) => setAmount(c, pick(l), l.currency) });
+  ({ header, numeric: true, width: Math.max(16, header.length + 3), write: (c, l) => setAmount(c, pick(l), l.currency) });
 
 const AMOUNT_COLUMNS: LineColumn[] = [
-  { header: 'Disbursements', width: 14, write: (c, l) => setCount(c, l.disbursements) },
+  { header: 'Disbursements', numeric: true, width: 15, write: (c, l) => setCount(c, l.disbursements) },
   amount('Payouts', (l) => l.payouts),
   amount('Refunds', (l) => l.refunds),
   amount('Credit adjustments', (l) => l.creditAdjustments),
   amount('Debit adjustments', (l) => l.debitAdjustments),
   amount('Computed net', (l) => l.computedNet),
   amount('Disbursed total', (l) => l.disbursedTotal),
-  { header: 'Variance', width: 14, write: writeVariance },
+  { header: 'Variance', numeric: true, width: 14, write: writeVariance },
 ];
 
 const LINE_COLUMNS: LineColumn[] = [
   { header: 'Recipient', width: 22, write: (c, l) => setText(c, l.recipientId) },
-  { header: 'Currency', width: 10, write: (c, l) => setText(c, l.currency) },
+  // Wide enough for the "Generated (UTC)" date that shares this column above the table.
+  { header: 'Currency', width: 17, write: (c, l) => setText(c, l.currency) },
   ...AMOUNT_COLUMNS,
 ];
 
@@ -98,17 +99,18 @@ function writeTotalsByCurrency(sheet: ExcelJS.Worksheet, headerRow: number, line
       disbursedTotal: t.disbursedTotal + l.disbursedTotal, variance: t.variance + l.variance,
     } : { ...l, recipientId: '' });
   }
-  writeHeaderRow(sheet, headerRow, ['Totals by currency', 'Currency', ...AMOUNT_COLUMNS.map((c) => c.header)]);
+  writeHeaderRow(sheet, headerRow, ['Totals by currency', 'Currency', ...AMOUNT_COLUMNS]);
   [...totals.values()].forEach((total, i) => {
     const row = sheet.getRow(headerRow + 1 + i);
     row.getCell(1).value = 'Total';
-    row.getCell(1).font = { bold: true };
+    row.getCell(1).font = BOLD;
     LINE_COLUMNS.slice(1).forEach((column, j) => column.write(row.getCell(j + 2), total));
     row.commit();
   });
 }
 
-const JOURNAL_HEADERS = ['Currency', 'Account', 'Description', 'Debit', 'Credit', 'Balanced?'];
+const JOURNAL_HEADERS = ['Currency', 'Account', 'Description',
+  { header: 'Debit', numeric: true }, { header: 'Credit', numeric: true }, { header: 'Balanced?', numeric: true }];
 
 /** Entries grouped by currency (input order kept within a currency), each group closed by a total row. */
 function writeJournalSheet(workbook: StreamingWorkbook, journal: readonly JournalEntry[], balances: CurrencyBalance[]): void {
@@ -131,10 +133,8 @@ function writeJournalSheet(workbook: StreamingWorkbook, journal: readonly Journa
     setAmount(total.getCell(4), balance.debit, balance.currency);
     setAmount(total.getCell(5), balance.credit, balance.currency);
     total.getCell(6).value = balance.balanced ? 'Yes' : 'No';
-    for (let col = 1; col <= JOURNAL_HEADERS.length; col++) {
-      const cell = total.getCell(col);
-      styleHeader(cell);
-    }
+    for (let col = 1; col <= JOURNAL_HEADERS.length; col++) styleHeader(total.getCell(col));
+    total.getCell(6).alignment = { horizontal: 'right' };
     total.commit();
   }
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(rowNumber - 1, 2), column: JOURNAL_HEADERS.length } };

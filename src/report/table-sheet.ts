@@ -1,7 +1,7 @@
 // A sheet that is one table: bold frozen header, autofilter over the written range, fixed column
 // widths (a streamed sheet cannot measure its rows before writing them), one committed row per item.
 import type ExcelJS from 'exceljs';
-import { styleHeader } from './cells.js';
+import { BOLD, styleHeader } from './cells.js';
 import type { RowSource } from './types.js';
 import { pace, type StreamingWorkbook } from './workbook-file.js';
 
@@ -11,6 +11,8 @@ export const EXCEL_MAX_ROWS = 1_048_576;
 export interface ColumnSpec<R> {
   header: string;
   width: number;
+  /** Right-aligns the header over right-aligned numbers. */
+  numeric?: boolean;
   write: (cell: ExcelJS.Cell, row: R) => void;
 }
 
@@ -26,17 +28,24 @@ export function addSheet(
 ): ExcelJS.Worksheet {
   const views: Array<Partial<ExcelJS.WorksheetView>> =
     frozenRows > 0 ? [{ state: 'frozen', xSplit: 0, ySplit: frozenRows }] : [];
-  const sheet = workbook.addWorksheet(name, { views });
+  // Printed or exported to PDF, a wide table reads best landscape and one page wide.
+  const pageSetup: Partial<ExcelJS.PageSetup> = {
+    orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0,
+  };
+  const sheet = workbook.addWorksheet(name, { views, pageSetup });
   sheet.columns = widths.map((width) => ({ width }));
   return sheet;
 }
 
-export function writeHeaderRow(sheet: ExcelJS.Worksheet, rowNumber: number, headers: string[]): void {
+export type Header = string | { header: string; numeric?: boolean };
+
+export function writeHeaderRow(sheet: ExcelJS.Worksheet, rowNumber: number, headers: readonly Header[]): void {
   const row = sheet.getRow(rowNumber);
   headers.forEach((header, i) => {
     const cell = row.getCell(i + 1);
-    cell.value = header;
+    cell.value = typeof header === 'string' ? header : header.header;
     styleHeader(cell);
+    if (typeof header !== 'string' && header.numeric) cell.alignment = { horizontal: 'right' };
   });
   row.commit();
 }
@@ -51,7 +60,7 @@ export async function writeTable<R>(
   columns: ReadonlyArray<ColumnSpec<R>>,
   rows: RowSource<R>,
 ): Promise<number> {
-  writeHeaderRow(sheet, headerRow, columns.map((c) => c.header));
+  writeHeaderRow(sheet, headerRow, columns);
   let count = 0;
   for await (const item of rows) {
     if (headerRow + 1 + count > EXCEL_MAX_ROWS) {
@@ -92,7 +101,7 @@ export function writeFields(
   fields.forEach(([label, write], i) => {
     const row = sheet.getRow(startRow + i);
     row.getCell(1).value = label;
-    row.getCell(1).font = { bold: true };
+    row.getCell(1).font = BOLD;
     write(row.getCell(2));
     row.commit();
   });
@@ -106,7 +115,7 @@ export function writeSmallTable<R>(
   columns: ReadonlyArray<Omit<ColumnSpec<R>, 'width'>>,
   rows: readonly R[],
 ): number {
-  writeHeaderRow(sheet, headerRow, columns.map((c) => c.header));
+  writeHeaderRow(sheet, headerRow, columns);
   rows.forEach((item, i) => {
     const row = sheet.getRow(headerRow + 1 + i);
     columns.forEach((column, j) => column.write(row.getCell(j + 1), item));

@@ -86,7 +86,7 @@ export function buildModel(ds: Dataset, index: number, generation: number): Mode
 export class ModelCache {
   private readonly map = new Map<string, Model>();
 
-  constructor(private readonly ds: Dataset, private readonly size = 128) {}
+  constructor(private readonly ds: Dataset, private readonly size = 32) {}
 
   get(index: number, generation: number): Model {
     const key = `${generation}:${index}`;

@@ -77,7 +77,7 @@ export const command: Command = {
       options = parseSandboxFlags(argv);
     } catch (err) {
       if (!(err instanceof FlagError)) throw err;
-      process.stderr.write(`recon sandbox: ${err.message}\n\n${usage}\n`);
+      process.stderr.write(`recon sandbox: ${err.message} (recon sandbox --help lists the options)\n`);
       return EXIT.FAILED;
     }
     const sb = await startSandbox({ ...options, host: '127.0.0.1' });

@@ -1,0 +1,129 @@
+// Reading a run's findings for the workbook: the run's exceptions joined to their lifecycle, page by
+// page so that 100k findings never sit in memory at once.
+// Pages are separate keyset queries rather than one streaming result: the caller may query the same
+// connection between pages (a streaming result would be invalidated by that), and each page costs one
+// scan of the run's rows.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { FindingStatus, Severity } from './runner.js';
+
+/** Shaped like the report stage's FindingRow (src/report/types.ts), which it feeds. */
+export interface LatestFinding {
+  key: string;
+  status: FindingStatus;
+  ageDays: number;
+  checkId: string;
+  severity: Severity;
+  recipientId: string | null;
+  disbursementId: string | null;
+  subject: string | null;
+  currency: string | null;
+  expected: bigint | null;
+  actual: bigint | null;
+  difference: bigint | null;
+  detail: string;
+  firstSeen: Date;
+  lastSeen: Date;
+  ackNote: string | null;
+  ackBy: string | null;
+  ackAt: Date | null;
+}
+
+export interface LatestFindingsOptions {
+  /** Age is counted to this instant; the run's own check time by default (reproducible workbooks). */
+  now?: Date;
+  pageSize?: number;
+  /** Also yield, after the run's findings, the findings this run resolved (status 'resolved'). */
+  includeResolved?: boolean;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Whole days from firstSeen to now, never negative. */
+export function ageInDays(firstSeen: Date, now: Date): number {
+  return Math.max(0, Math.floor((now.getTime() - firstSeen.getTime()) / DAY_MS));
+}
+
+// Order: errors before warnings, then by check, disbursement and subject; the key makes it total.
+const SORT = `f.severity, f.check_id, COALESCE(f.disbursement_id, ''), COALESCE(f.subject, ''), f.finding_key`;
+
+const RUN_PAGE = `
+SELECT f.finding_key, f.status, f.check_id, f.severity, f.recipient_id, f.disbursement_id, f.subject,
+  f.currency, f.expected, f.actual, f.difference, f.detail,
+  COALESCE(l.first_seen, f.created_at) AS first_seen, COALESCE(l.last_seen, f.created_at) AS last_seen,
+  l.ack_note, l.ack_by, l.ack_at
+FROM exceptions AS f
+LEFT JOIN findings AS l ON l.finding_key = f.finding_key
+WHERE f.run_id = $1 AND (${SORT}) > ($2, $3, $4, $5, $6)
+ORDER BY ${SORT}
+LIMIT $7`;
+
+const RESOLVED_PAGE = `
+SELECT f.finding_key, 'resolved' AS status, f.check_id, f.severity, f.recipient_id, f.disbursement_id,
+  f.subject, f.currency, f.expected, f.actual, f.difference, f.detail, f.first_seen, f.last_seen,
+  f.ack_note, f.ack_by, f.ack_at
+FROM findings AS f
+WHERE f.resolved_run_id = $1 AND (${SORT}) > ($2, $3, $4, $5, $6)
+ORDER BY ${SORT}
+LIMIT $7`;
+
+/** The findings of run `runId`, in pages (arrays) of rows, errors first. */
+export async function* latestFindings(
+  connection: DuckDBConnection,
+  runId: string,
+  opts: LatestFindingsOptions = {},
+): AsyncGenerator<LatestFinding[]> {
+  const pageSize = opts.pageSize ?? 5000;
+  const now = opts.now ?? (await runClock(connection, runId));
+  yield* pages(connection, RUN_PAGE, runId, pageSize, now);
+  if (opts.includeResolved) yield* pages(connection, RESOLVED_PAGE, runId, pageSize, now);
+}
+
+async function runClock(connection: DuckDBConnection, runId: string): Promise<Date> {
+  const reader = await connection.runAndReadAll('SELECT checked_at FROM check_runs WHERE run_id = $1', [runId]);
+  const at = reader.getRowsJS()[0]?.[0];
+  if (!(at instanceof Date)) throw new Error(`no check run ${runId}; run the checks first (SELECT run_id FROM check_runs)`);
+  return at;
+}
+
+async function* pages(
+  connection: DuckDBConnection,
+  sql: string,
+  runId: string,
+  pageSize: number,
+  now: Date,
+): AsyncGenerator<LatestFinding[]> {
+  // The keyset starts below every real sort key ('' sorts first; severity is never empty).
+  let after: [string, string, string, string, string] = ['', '', '', '', ''];
+  for (;;) {
+    const reader = await connection.runAndReadAll(sql, [runId, ...after, pageSize]);
+    const rows = reader.getRowObjectsJS().map((r) => toFinding(r, now));
+    if (rows.length > 0) yield rows;
+    if (rows.length < pageSize) return;
+    const last = rows[rows.length - 1]!;
+    after = [last.severity, last.checkId, last.disbursementId ?? '', last.subject ?? '', last.key];
+  }
+}
+
+function toFinding(r: Record<string, unknown>, now: Date): LatestFinding {
+  const firstSeen = r.first_seen as Date;
+  return {
+    key: r.finding_key as string,
+    status: r.status as FindingStatus,
+    ageDays: ageInDays(firstSeen, now),
+    checkId: r.check_id as string,
+    severity: r.severity as Severity,
+    recipientId: (r.recipient_id as string | null) ?? null,
+    disbursementId: (r.disbursement_id as string | null) ?? null,
+    subject: (r.subject as string | null) ?? null,
+    currency: (r.currency as string | null) ?? null,
+    expected: (r.expected as bigint | null) ?? null,
+    actual: (r.actual as bigint | null) ?? null,
+    difference: (r.difference as bigint | null) ?? null,
+    detail: r.detail as string,
+    firstSeen,
+    lastSeen: r.last_seen as Date,
+    ackNote: (r.ack_note as string | null) ?? null,
+    ackBy: (r.ack_by as string | null) ?? null,
+    ackAt: (r.ack_at as Date | null) ?? null,
+  };
+}

@@ -1,0 +1,10 @@
+// The checks stage: run sql/checks against the store, keep the exception lifecycle, read it back.
+export { runChecks, RunChecksError } from './runner.js';
+export type { CheckRunResult, RunChecksOptions, Severity, FindingStatus } from './runner.js';
+export { ackFinding } from './ack.js';
+export type { AckOptions, AckResult } from './ack.js';
+export { latestFindings, ageInDays } from './findings.js';
+export type { LatestFinding, LatestFindingsOptions } from './findings.js';
+export { CHECK_COLUMNS, loadChecks, validateCheckColumns, DEFAULT_CHECKS_DIR } from './contract.js';
+export type { CheckFile } from './contract.js';
+export { CheckFileError, AckError } from './errors.js';

@@ -1,0 +1,126 @@
+// Runs every sql/checks/*.sql against the store and records the findings with their lifecycle, all in
+// one transaction: a run either leaves its complete set of exceptions or nothing at all.
+// Set-based throughout: each check is one INSERT … SELECT into a staging table, the lifecycle a few
+// statements over whole tables, so the work stays in DuckDB whatever the number of payouts.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { CheckFileError } from './errors.js';
+import { loadChecks, validateCheckColumns, type CheckFile } from './contract.js';
+import { applyLifecycle, CREATE_STAGE, STAGE_PROBLEM, STAGE_TABLE } from './lifecycle.js';
+
+export type Severity = 'error' | 'warning';
+export type FindingStatus = 'new' | 'open' | 'acknowledged' | 'resolved';
+
+export interface RunChecksOptions {
+  runId: string;
+  /** The lifecycle's clock (first_seen, last_seen, resolved_at); injected by tests. */
+  now?: Date;
+  /** Folder of <check_id>.sql files; sql/checks of the package by default. */
+  checksDir?: string;
+  /** Run only these checks; findings of the others keep their state. */
+  only?: string[];
+}
+
+export interface CheckRunResult {
+  runId: string;
+  checkedAt: Date;
+  /** The checks that ran, in order, with their number of findings and time taken. */
+  checks: Array<{ checkId: string; findings: number; ms: number }>;
+  /** Findings produced by this run. */
+  findings: number;
+  byCheck: Array<{ checkId: string; severity: Severity; count: number }>;
+  /** new/open/acknowledged: this run's findings; resolved: findings this run closed. */
+  byStatus: Record<FindingStatus, number>;
+  /** new + open: what still needs a person (drives the exit code). */
+  actionable: number;
+}
+
+export class RunChecksError extends Error {
+  override readonly name = 'RunChecksError';
+  constructor(
+    readonly runId: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function runChecks(connection: DuckDBConnection, opts: RunChecksOptions): Promise<CheckRunResult> {
+  const now = opts.now ?? new Date();
+  const checks = await loadChecks(opts.checksDir, opts.only);
+  const done = await connection.runAndReadAll('SELECT 1 FROM check_runs WHERE run_id = $1', [opts.runId]);
+  if (done.currentRowCount > 0) {
+    throw new RunChecksError(opts.runId, `checks already ran for run ${opts.runId}; every check run needs its own run id`);
+  }
+  // Bind every file before touching anything, so a broken file fails fast and names itself.
+  for (const check of checks) await validateCheckColumns(connection, check);
+
+  const timings: CheckRunResult['checks'] = [];
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    await connection.run(CREATE_STAGE);
+    for (const check of checks) timings.push(await stageCheck(connection, check));
+    await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
+    await connection.run(
+      `INSERT INTO check_runs (run_id, checked_at, checks, findings)
+       SELECT $1, CAST($2 AS TIMESTAMPTZ), $3, COUNT(*) FROM ${STAGE_TABLE}`,
+      [opts.runId, now.toISOString(), checks.map((c) => c.id).join(',')],
+    );
+    await connection.run(`DROP TABLE ${STAGE_TABLE}`);
+    await connection.run('COMMIT');
+  } catch (err) {
+    await connection.run('ROLLBACK');
+    throw err;
+  }
+  return summarise(connection, opts.runId, now, timings);
+}
+
+async function stageCheck(
+  connection: DuckDBConnection,
+  check: CheckFile,
+): Promise<{ checkId: string; findings: number; ms: number }> {
+  const started = performance.now();
+  let inserted: number;
+  try {
+    const result = await connection.run(
+      `INSERT INTO ${STAGE_TABLE}
+       SELECT $1, r.check_id, r.severity, r.disbursement_id, r.recipient_id, r.subject, r.currency,
+              r.expected, r.actual, r.difference, r.detail
+       FROM (\n${check.sql}\n) AS r`,
+      [check.id],
+    );
+    inserted = result.rowsChanged;
+  } catch (err) {
+    throw new CheckFileError(check.id, check.file, `failed: ${(err as Error).message}`, { cause: err });
+  }
+  const problem = (await connection.runAndReadAll(STAGE_PROBLEM, [check.id])).getRows()[0]?.[0];
+  if (typeof problem === 'string') throw new CheckFileError(check.id, check.file, problem);
+  return { checkId: check.id, findings: inserted, ms: Math.round(performance.now() - started) };
+}
+
+async function summarise(
+  connection: DuckDBConnection,
+  runId: string,
+  checkedAt: Date,
+  checks: CheckRunResult['checks'],
+): Promise<CheckRunResult> {
+  const byCheckRows = await connection.runAndReadAll(
+    `SELECT check_id, severity, COUNT(*) FROM exceptions WHERE run_id = $1
+     GROUP BY check_id, severity ORDER BY check_id, severity`,
+    [runId],
+  );
+  const byCheck = byCheckRows.getRows().map(([checkId, severity, count]) => ({
+    checkId: String(checkId),
+    severity: severity as Severity,
+    count: Number(count),
+  }));
+  const statusRows = await connection.runAndReadAll(
+    `SELECT status, COUNT(*) FROM exceptions WHERE run_id = $1 GROUP BY status
+     UNION ALL
+     SELECT 'resolved', COUNT(*) FROM findings WHERE resolved_run_id = $1`,
+    [runId],
+  );
+  const byStatus: Record<FindingStatus, number> = { new: 0, open: 0, acknowledged: 0, resolved: 0 };
+  for (const [status, count] of statusRows.getRows()) byStatus[status as FindingStatus] = Number(count);
+  const findings = byCheck.reduce((sum, c) => sum + c.count, 0);
+  return { runId, checkedAt, checks, findings, byCheck, byStatus, actionable: byStatus.new + byStatus.open };
+}

@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { fingerprints, query, syncOnce, tempDir, type Fingerprints } from '../helpers/recon.js';
+import { logCount, startCli, waitFor } from '../helpers/child.js';
+
+// issue 6 asks for ≥ 20 kill points in the reliability soak; the fast suite kills at a few.
+const KILLS = process.env.RECON_SOAK ? 20 : 3;
+const DATASET = { seed: 21, disbursements: 80, payoutsPerDisbursement: 15, latencyMs: [10, 30] as [number, number] };
+
+let sb: Sandbox;
+let clean: Fingerprints;
+const dirs: Array<() => void> = [];
+beforeAll(async () => {
+  sb = await startSandbox(DATASET);
+  const t = tempDir();
+  dirs.push(t.cleanup);
+  await syncOnce(sb, path.join(t.dir, 'recon.duckdb'));
+  clean = await fingerprints(path.join(t.dir, 'recon.duckdb'));
+});
+afterAll(async () => {
+  await sb.close();
+  dirs.forEach((d) => d());
+});
+
+/** Every stored disbursement has exactly the lines the service serves: never a record without its children. */
+async function assertNoPartialDisbursement(file: string): Promise<number> {
+  const truth = new Map([...sb.truth.disbursements()].map((t) => [t.disbursement_id, t.expected]));
+  const rows = await query(file, `SELECT d.disbursement_id,
+      (SELECT count(*) FROM payouts p WHERE p.disbursement_id = d.disbursement_id) AS p,
+      (SELECT count(*) FROM refunds r WHERE r.disbursement_id = d.disbursement_id) AS r,
+      (SELECT count(*) FROM adjustments a WHERE a.disbursement_id = d.disbursement_id) AS a,
+      (SELECT count(*) FROM file_lines l WHERE l.disbursement_id = d.disbursement_id) AS l
+    FROM disbursements d`);
+  for (const r of rows) {
+    const e = truth.get(String(r.disbursement_id))!;
+    expect([Number(r.p), Number(r.r), Number(r.a), Number(r.l)], String(r.disbursement_id)).toEqual([
+      e.payouts.count, e.refunds.count, e.adjustments.count, e.file_lines]);
+  }
+  return rows.length;
+}
+
+describe('sync killed with SIGKILL', () => {
+  it(`resumes after being killed at ${KILLS} points and ends identical to an uninterrupted run`, async () => {
+    const t = tempDir();
+    dirs.push(t.cleanup);
+    const file = path.join(t.dir, 'recon.duckdb');
+    const log = path.join(t.dir, 'sync.log');
+    let stored = 0;
+    for (let k = 0; k < KILLS; k += 1) {
+      const before = logCount(log, 'batch committed');
+      const { child, done } = startCli(['sync', '--api-url', sb.url, '--api-key', sb.apiKey, '--db', file, '--log-file', log,
+        '--rate-per-minute', '60000', '--sample-budget', '0', '--concurrency', '2']);
+      // after at least one commit of this child, at a random moment inside the next batch
+      await waitFor(() => logCount(log, 'batch committed') > before, 20_000, 2);
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 900)));
+      child.kill('SIGKILL');
+      const ended = await done;
+      if (ended.code === 0) break; // finished before the kill landed
+      stored = await assertNoPartialDisbursement(file);
+    }
+    expect(stored).toBeGreaterThan(0);
+    const rerun = await syncOnce(sb, file);
+    expect(rerun.code).toBe(0);
+    await assertNoPartialDisbursement(file);
+    expect(await fingerprints(file)).toEqual(clean);
+  });
+});

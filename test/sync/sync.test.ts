@@ -1,0 +1,163 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { fingerprints, query, syncOnce, tempDir } from '../helpers/recon.js';
+
+const BASE: SandboxOptions = { seed: 11, disbursements: 40, payoutsPerDisbursement: 12 };
+const open: Array<{ close(): Promise<void> | void }> = [];
+afterEach(async () => {
+  for (const o of open.splice(0)) await o.close();
+});
+
+async function sandbox(extra: SandboxOptions = {}): Promise<Sandbox> {
+  const sb = await startSandbox({ ...BASE, ...extra });
+  open.push(sb);
+  return sb;
+}
+function db(): string {
+  const t = tempDir();
+  open.push({ close: t.cleanup });
+  return path.join(t.dir, 'recon.duckdb');
+}
+
+let cleanPrints: Awaited<ReturnType<typeof fingerprints>> | null = null;
+async function cleanFingerprints() {
+  if (!cleanPrints) {
+    const sb = await sandbox();
+    const file = db();
+    expect((await syncOnce(sb, file)).code).toBe(0);
+    cleanPrints = await fingerprints(file);
+  }
+  return cleanPrints;
+}
+
+describe('sync', () => {
+  it('backfills the sandbox so every disbursement matches the ground truth, table by table', async () => {
+    const sb = await sandbox();
+    const file = db();
+    const run = await syncOnce(sb, file);
+    expect(run.code).toBe(0);
+    const rows = await query(file, `
+      SELECT d.disbursement_id, d.sync_status,
+        (SELECT count(*) FROM payouts p WHERE p.disbursement_id = d.disbursement_id) AS pc,
+        (SELECT coalesce(sum(amount), 0) FROM payouts p WHERE p.disbursement_id = d.disbursement_id) AS ps,
+        (SELECT count(*) FROM refunds r WHERE r.disbursement_id = d.disbursement_id) AS rc,
+        (SELECT coalesce(sum(amount), 0) FROM refunds r WHERE r.disbursement_id = d.disbursement_id) AS rs,
+        (SELECT count(*) FROM adjustments a WHERE a.disbursement_id = d.disbursement_id) AS ac,
+        (SELECT coalesce(sum(amount), 0) FROM adjustments a WHERE a.disbursement_id = d.disbursement_id AND entry_type = 'credit') AS acs,
+        (SELECT coalesce(sum(amount), 0) FROM adjustments a WHERE a.disbursement_id = d.disbursement_id AND entry_type = 'debit') AS ads,
+        (SELECT count(*) FROM disbursement_files f WHERE f.disbursement_id = d.disbursement_id AND parse_status = 'parsed') AS fc,
+        (SELECT count(*) FROM file_lines l WHERE l.disbursement_id = d.disbursement_id) AS lc
+      FROM disbursements d`);
+    const stored = new Map(rows.map((r) => [String(r.disbursement_id), r]));
+    const truth = [...sb.truth.disbursements()];
+    expect(stored.size).toBe(truth.length);
+    for (const t of truth) {
+      const r = stored.get(t.disbursement_id)!;
+      expect(r, t.disbursement_id).toBeDefined();
+      expect(r.sync_status).toBe('complete');
+      expect([Number(r.pc), BigInt(String(r.ps))]).toEqual([t.expected.payouts.count, t.expected.payouts.sum]);
+      expect([Number(r.rc), BigInt(String(r.rs))]).toEqual([t.expected.refunds.count, t.expected.refunds.sum]);
+      expect([Number(r.ac), BigInt(String(r.acs)), BigInt(String(r.ads))]).toEqual([
+        t.expected.adjustments.count, t.expected.adjustments.credit_sum, t.expected.adjustments.debit_sum]);
+      expect(Number(r.fc)).toBe(t.expected.files);
+      expect(Number(r.lc)).toBe(t.expected.file_lines);
+    }
+  });
+
+  it('records in runs exactly the number of requests the sandbox counted', async () => {
+    const sb = await sandbox();
+    const file = db();
+    sb.resetStats();
+    const run = await syncOnce(sb, file, ['--sample-budget', '5']);
+    const [r] = await query(file, `SELECT requests, retries, rate_limited, status FROM runs WHERE run_id = '${run.runId}'`);
+    expect(r!.status).toBe('succeeded');
+    expect(Number(r!.requests)).toBe(sb.stats().requests.total);
+    expect(sb.stats().requests.byEndpoint.payment).toBe(5);
+  });
+
+  it('adds nothing when re-run and spends only the list pages on unchanged disbursements', async () => {
+    const sb = await sandbox();
+    const file = db();
+    await syncOnce(sb, file);
+    const before = await fingerprints(file);
+    sb.resetStats();
+    const again = await syncOnce(sb, file);
+    expect(again.code).toBe(0);
+    expect(await fingerprints(file)).toEqual(before);
+    expect(sb.stats().requests.total).toBe(1); // 40 disbursements fit one page of 100
+    expect(again.result!.skipped).toBe(40);
+  });
+
+  it('asks /files again for fresh links when a pre-signed link has expired', async () => {
+    const sb = await sandbox({ faults: { expiredLinkRate: 0.25 } });
+    const file = db();
+    const run = await syncOnce(sb, file);
+    expect(run.code).toBe(0);
+    const withFiles = [...sb.truth.disbursements()].filter((t) => t.expected.files > 0).length;
+    expect(sb.stats().requests.byEndpoint.files).toBeGreaterThan(withFiles);
+    expect(await fingerprints(file)).toEqual(await cleanFingerprints());
+  });
+
+  it('pauses every request for the block after a 429, then completes the run', async () => {
+    const sb = await sandbox({ rateLimit: { limit: 40, windowMs: 1000, blockMs: 400 } });
+    const file = db();
+    const run = await syncOnce(sb, file, [], { blockMs: 450 });
+    expect(run.code).toBe(0);
+    const [r] = await query(file, `SELECT rate_limited FROM runs WHERE run_id = '${run.runId}'`);
+    expect(Number(r!.rate_limited)).toBeGreaterThan(0);
+    expect(sb.stats().rateLimited).toBeGreaterThan(0);
+    expect(await fingerprints(file)).toEqual(await cleanFingerprints());
+  });
+
+  it('retries 500, 502, 503, HTML pages, resets and time-outs and ends with the same content', async () => {
+    const sb = await sandbox({ serverTimeoutMs: 100, faults: { rate: 0.2, kinds: ['500', '502', '503', 'html', 'slow', 'reset'] } });
+    const file = db();
+    const run = await syncOnce(sb, file);
+    expect(run.code).toBe(0);
+    const [r] = await query(file, `SELECT retries FROM runs WHERE run_id = '${run.runId}'`);
+    expect(Number(r!.retries)).toBeGreaterThan(0);
+    expect(await fingerprints(file)).toEqual(await cleanFingerprints());
+  });
+
+  it('retries truncated JSON bodies', async () => {
+    const sb = await sandbox({ faults: { rate: 0.25, kinds: ['truncated'] } });
+    const file = db();
+    const run = await syncOnce(sb, file);
+    expect(run.code).toBe(0);
+    expect(sb.stats().faults.truncated).toBeGreaterThan(0);
+    expect(await fingerprints(file)).toEqual(await cleanFingerprints());
+  });
+
+  it('quarantines an invalid record with its reason and goes on', async () => {
+    const sb = await sandbox({ anomalies: { plant: [{ index: 12, kind: 'invalid_record' }] } });
+    const file = db();
+    const run = await syncOnce(sb, file);
+    expect(run.code).toBe(0);
+    const id = [...sb.truth.disbursements()].find((t) => t.index === 12)!.disbursement_id;
+    const q = await query(file, `SELECT disbursement_id, resource, reason, raw FROM quarantine`);
+    expect(q).toHaveLength(1);
+    expect(q[0]!.disbursement_id).toBe(id);
+    expect(q[0]!.resource).toBe('payout');
+    expect(String(q[0]!.reason)).toMatch(/amount|reference/);
+    const [d] = await query(file, `SELECT sync_status FROM disbursements WHERE disbursement_id = '${id}'`);
+    expect(d!.sync_status).toBe('invalid');
+    expect(Number((await query(file, 'SELECT count(*) AS n FROM disbursements'))[0]!.n)).toBe(40);
+  });
+
+  it('keeps the earlier version in history when a re-read finds a restatement', async () => {
+    const sb = await sandbox({ anomalies: { plant: [{ index: 39, kind: 'restated' }] } });
+    const file = db();
+    await syncOnce(sb, file);
+    sb.setGeneration(1);
+    const again = await syncOnce(sb, file);
+    expect(again.result!.restated).toBe(1);
+    const id = [...sb.truth.disbursements()].find((t) => t.index === 39)!.disbursement_id;
+    const h = await query(file, `SELECT version, amount FROM disbursement_history WHERE disbursement_id = '${id}'`);
+    const [d] = await query(file, `SELECT version, amount FROM disbursements WHERE disbursement_id = '${id}'`);
+    expect(h).toHaveLength(1);
+    expect(Number(h[0]!.version)).toBe(1);
+    expect(Number(d!.version)).toBe(2);
+    expect(d!.amount).not.toEqual(h[0]!.amount);
+  });
+});
