@@ -13,39 +13,25 @@ CREATE OR REPLACE MACRO currency_factor(ccy) AS
     ELSE 100
   END;
 
--- Digits after the decimal point needed to show any subunit amount exactly (MGA: 1 subunit = 0.2).
-CREATE OR REPLACE MACRO currency_decimals(ccy) AS
-  CASE currency_factor(ccy) WHEN 1 THEN 0 WHEN 5 THEN 1 WHEN 10 THEN 1 WHEN 1000 THEN 3 ELSE 2 END;
-
--- The subunit digits of |amt| scaled so that exactly `decimals` of them follow the decimal point
--- (10^decimals / factor is a whole number for every factor: MGA ×2), left-padded to at least
--- decimals + 1 digits so that a point can be placed.
-CREATE OR REPLACE MACRO amount_digits(amt, ccy) AS
-  lpad(
-    CAST(abs(amt) * (CASE WHEN currency_factor(ccy) = 5 THEN 2 ELSE 1 END) AS VARCHAR),
-    CAST(greatest(
-      length(CAST(abs(amt) * (CASE WHEN currency_factor(ccy) = 5 THEN 2 ELSE 1 END) AS VARCHAR)),
-      currency_decimals(ccy) + 1) AS INTEGER),
-    '0');
-
-CREATE OR REPLACE MACRO place_point(digits, decimals) AS
-  CASE
-    WHEN decimals = 0 THEN digits
-    ELSE substr(digits, 1, length(digits) - decimals) || '.' || substr(digits, length(digits) - decimals + 1)
-  END;
-
 -- format_amount(subunits, code) → exact major-unit text: '1234.56', JPY '1234', KWD '1.234', MGA '1.2';
--- 'n/a' for NULL. For the detail sentences only: numeric columns stay integer subunits.
+-- 'n/a' for NULL. For the detail sentences only: numeric columns stay integer subunits. Exact decimal
+-- arithmetic (DECIMAL(38,0) × 0.01 is DECIMAL(38,2)), never floating point; kept to one CASE because
+-- the checks call it many times per row and DuckDB expands macros inline.
 CREATE OR REPLACE MACRO format_amount(amt, ccy) AS
   CASE
     WHEN amt IS NULL THEN 'n/a'
-    ELSE (CASE WHEN amt < 0 THEN '-' ELSE '' END)
-      || place_point(amount_digits(amt, ccy), currency_decimals(ccy))
+    ELSE CASE currency_factor(ccy)
+      WHEN 1 THEN CAST(CAST(amt AS DECIMAL(38, 0)) AS VARCHAR)
+      WHEN 5 THEN CAST(CAST(amt AS DECIMAL(38, 0)) * CAST(0.2 AS DECIMAL(2, 1)) AS VARCHAR)
+      WHEN 10 THEN CAST(CAST(amt AS DECIMAL(38, 0)) * CAST(0.1 AS DECIMAL(2, 1)) AS VARCHAR)
+      WHEN 1000 THEN CAST(CAST(amt AS DECIMAL(38, 0)) * CAST(0.001 AS DECIMAL(4, 3)) AS VARCHAR)
+      ELSE CAST(CAST(amt AS DECIMAL(38, 0)) * CAST(0.01 AS DECIMAL(3, 2)) AS VARCHAR)
+    END
   END;
 
 -- The listed codes (all others are unsupported): the reference list for unlisted_currency.
 CREATE OR REPLACE VIEW currencies AS
-SELECT code, currency_factor(code) AS factor, currency_decimals(code) AS decimals
+SELECT code, currency_factor(code) AS factor
 FROM (VALUES
   ('AED'), ('AFN'), ('AMD'), ('ANG'), ('AOA'), ('ARS'), ('AUD'), ('AWG'),
   ('AZN'), ('BAM'), ('BBD'), ('BDT'), ('BGN'), ('BHD'), ('BIF'), ('BMD'),

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { fingerprints, query, syncOnce, tempDir } from '../helpers/recon.js';
 
-const BASE: SandboxOptions = { seed: 11, disbursements: 40, payoutsPerDisbursement: 12 };
+const BASE: SandboxOptions = { seed: 11, disbursements: 40, payoutsPerDisbursement: 12, rateLimit: { limit: 1_000_000 } };
 const open: Array<{ close(): Promise<void> | void }> = [];
 afterEach(async () => {
   for (const o of open.splice(0)) await o.close();
