@@ -32,7 +32,12 @@ export async function withJob(
   config: Config,
   logger: Logger,
   fn: (ctx: JobContext) => Promise<ExitCode>,
-  opts: { serviceUrl?: string | null; handleSignals?: boolean } = {},
+  opts: {
+    serviceUrl?: string | null;
+    handleSignals?: boolean;
+    /** Runs after the run is recorded as succeeded, still under the lock (e.g. publishing the snapshot). */
+    afterSuccess?: (ctx: JobContext) => Promise<void>;
+  } = {},
 ): Promise<ExitCode> {
   let lock;
   try {
@@ -64,7 +69,16 @@ export async function withJob(
       const code = await fn(ctx);
       const status = controller.signal.aborted ? 'interrupted' : ctx.status;
       await finishRun(store.connection, runId, status, ctx.counters, status === 'interrupted' ? 'stopped by a signal' : undefined);
-      return status === 'interrupted' ? EXIT.FAILED : code;
+      if (status === 'interrupted') return EXIT.FAILED;
+      if (status === 'succeeded' && opts.afterSuccess) {
+        try {
+          await opts.afterSuccess(ctx);
+        } catch (err) {
+          await finishRun(store.connection, runId, 'failed', ctx.counters, (err as Error).message).catch(() => undefined);
+          throw err;
+        }
+      }
+      return code;
     } catch (err) {
       const message = redactSecret(err instanceof Error ? err.message : String(err), config.apiKey);
       await finishRun(store.connection, runId, 'failed', ctx.counters, message).catch(() => undefined);

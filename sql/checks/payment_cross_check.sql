@@ -11,7 +11,7 @@ WITH payout_line AS (
   SELECT disbursement_id, payment_id, reference, line_no, amount, currency,
     ROW_NUMBER() OVER (PARTITION BY disbursement_id, payment_id, reference ORDER BY line_no) AS rn
   FROM payouts
-  WHERE payment_id IS NOT NULL
+  WHERE payment_id IN (SELECT payment_id FROM payment_samples)
 ),
 samples AS (
   SELECT

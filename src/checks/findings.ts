@@ -4,7 +4,7 @@
 // connection between pages (a streaming result would be invalidated by that), and each page costs one
 // scan of the run's rows.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { FindingStatus, Severity } from './runner.js';
+import { RunChecksError, type FindingStatus, type Severity } from './runner.js';
 
 /** Shaped like the report stage's FindingRow (src/report/types.ts), which it feeds. */
 export interface LatestFinding {
@@ -81,7 +81,9 @@ export async function* latestFindings(
 async function runClock(connection: DuckDBConnection, runId: string): Promise<Date> {
   const reader = await connection.runAndReadAll('SELECT checked_at FROM check_runs WHERE run_id = $1', [runId]);
   const at = reader.getRowsJS()[0]?.[0];
-  if (!(at instanceof Date)) throw new Error(`no check run ${runId}; run the checks first (SELECT run_id FROM check_runs)`);
+  if (!(at instanceof Date)) {
+    throw new RunChecksError(runId, `no check run ${runId}; run the checks first (SELECT run_id FROM check_runs)`);
+  }
   return at;
 }
 

@@ -3,7 +3,7 @@
 // rename(2) is atomic on one filesystem: a reader that already has the old file open keeps reading the
 // old inode, and the next connection opens the new file. Nobody ever sees a half-written snapshot.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { open, readdir, rename as fsRename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename as fsRename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pidIsAlive } from './lock.js';
 
@@ -48,6 +48,7 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishedSn
 
   let step: PublishError['step'] = 'copy';
   try {
+    await mkdir(dirname(publishedPath), { recursive: true });
     await copyDatabase(db, tmpPath, now);
     step = 'sync';
     const bytes = await syncFile(tmpPath);

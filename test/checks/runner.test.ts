@@ -81,14 +81,19 @@ describe('runChecks', () => {
     const all = await runChecks(t.connection, { runId: 'c1', now: new Date('2026-07-01T00:00:00Z') });
     expect(all.byCheck).toEqual([
       { checkId: 'count_payments', severity: 'error', count: 1 },
+      { checkId: 'file_vs_api', severity: 'error', count: 1 }, // the footer's count vs number_of_*
       { checkId: 'total_identity', severity: 'error', count: 1 },
     ]);
     const one = await runChecks(t.connection, { runId: 'c2', only: ['total_identity'] });
     expect(one.checks.map((c) => c.checkId)).toEqual(['total_identity']);
     expect(one.byStatus).toEqual({ new: 0, open: 1, acknowledged: 0, resolved: 0 });
+    await t.connection.run(`UPDATE disbursements SET amount = 14550 WHERE disbursement_id = 'D-JP-1'`);
+    const fixed = await runChecks(t.connection, { runId: 'c3', only: ['total_identity'] });
+    expect(fixed.byStatus.resolved).toBe(1);
     expect(await rows(t.connection, `SELECT check_id, state FROM findings ORDER BY check_id`)).toEqual([
       { check_id: 'count_payments', state: 'open' },
-      { check_id: 'total_identity', state: 'open' },
+      { check_id: 'file_vs_api', state: 'open' },
+      { check_id: 'total_identity', state: 'resolved' },
     ]);
   });
 

@@ -1,0 +1,62 @@
+// The nightly job: sync → checks → exception workbook → publish the read-only snapshot.
+// Exit 0 when everything reconciles, 1 when findings need a person (workbook written), 2 on failure.
+import type { Logger } from 'pino';
+import { EXIT, type ExitCode } from '../src/cli/exit-codes.js';
+import type { Config } from '../src/config.js';
+import { requireService } from '../src/config.js';
+import { runChecks, type CheckRunResult } from '../src/checks/index.js';
+import { writeRunWorkbook } from '../src/report/run-report.js';
+import { publishSnapshot } from '../src/ops/publish.js';
+import { withJob } from './job.js';
+import { recordSyncCounters, syncStep, type SyncTuning } from './sync-job.js';
+import type { SyncResult } from './sync.js';
+
+export interface NightlyOutcome {
+  code: ExitCode;
+  runId: string | null;
+  sync: SyncResult | null;
+  checks: CheckRunResult | null;
+  workbook: string | null;
+  published: string | null;
+}
+
+export async function runNightly(
+  config: Config,
+  logger: Logger,
+  opts: { tuning?: SyncTuning; handleSignals?: boolean } = {},
+): Promise<NightlyOutcome> {
+  const service = requireService(config);
+  const outcome: NightlyOutcome = { code: EXIT.FAILED, runId: null, sync: null, checks: null, workbook: null, published: null };
+  outcome.code = await withJob(
+    'run',
+    config,
+    logger,
+    async (ctx) => {
+      outcome.runId = ctx.runId;
+      outcome.sync = await syncStep(ctx, config, logger, opts.tuning);
+      recordSyncCounters(ctx, outcome.sync);
+      if (ctx.signal.aborted) return EXIT.FAILED; // interrupted: no checks on a partial night
+      outcome.checks = await runChecks(ctx.store.connection, { runId: ctx.runId });
+      const written = await writeRunWorkbook(ctx.store.connection, {
+        runId: ctx.runId,
+        reportsDir: config.reports,
+        serviceUrl: service.apiUrl,
+        checks: outcome.checks,
+      });
+      outcome.workbook = written.path;
+      logger.info({ runId: ctx.runId, findings: outcome.checks.findings, actionable: outcome.checks.actionable, workbook: written.path }, 'checks done, workbook written');
+      return outcome.checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
+    },
+    {
+      serviceUrl: service.apiUrl,
+      handleSignals: opts.handleSignals,
+      afterSuccess: async (ctx) => {
+        await ctx.store.connection.run('CHECKPOINT');
+        const snap = await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published });
+        outcome.published = snap.path;
+        logger.info({ runId: ctx.runId, published: snap.path, bytes: snap.bytes }, 'snapshot published');
+      },
+    },
+  );
+  return outcome;
+}

@@ -1,0 +1,82 @@
+// The morning workbook of a run, read from the store: summary, the run's findings (with their lifecycle)
+// and every disbursement's reconciliation. Rows stream page by page; nothing is held whole.
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { latestFindings, type CheckRunResult } from '../checks/index.js';
+import { writeExceptionWorkbook, type WrittenWorkbook } from './exceptions-workbook.js';
+import type { DisbursementRow, FindingRow, RunSummary } from './types.js';
+
+export function workbookPath(reportsDir: string, runId: string, at: Date): string {
+  return path.join(reportsDir, `recon-${at.toISOString().slice(0, 10)}-${runId}.xlsx`);
+}
+
+async function* flatten<T>(pages: AsyncIterable<T[]>): AsyncGenerator<T> {
+  for await (const page of pages) yield* page;
+}
+
+/** Every disbursement with its reconciliation status, by keyset pages of the reconciliation view. */
+export async function* reconciliationRows(connection: DuckDBConnection, where = 'TRUE', pageSize = 5000): AsyncGenerator<DisbursementRow> {
+  let after = '';
+  for (;;) {
+    const reader = await connection.runAndReadAll(
+      `SELECT disbursement_id, recipient_id, delivered_at, currency, reported, computed, difference, status,
+              open_findings + acknowledged_findings AS findings
+         FROM reconciliation WHERE disbursement_id > $1 AND (${where}) ORDER BY disbursement_id LIMIT ${pageSize}`,
+      [after],
+    );
+    const rows = reader.getRowObjectsJS();
+    for (const r of rows) {
+      yield {
+        disbursementId: String(r.disbursement_id),
+        recipientId: String(r.recipient_id ?? ''),
+        deliveredAt: r.delivered_at as Date,
+        currency: String(r.currency ?? ''),
+        reported: BigInt(r.reported as bigint),
+        computed: r.computed === null ? null : BigInt(r.computed as bigint),
+        difference: r.difference === null ? null : BigInt(r.difference as bigint),
+        status: r.status as DisbursementRow['status'],
+        findings: Number(r.findings),
+      };
+    }
+    if (rows.length < pageSize) return;
+    after = String(rows[rows.length - 1]!.disbursement_id);
+  }
+}
+
+export async function runSummary(connection: DuckDBConnection, runId: string, serviceUrl: string, checks: CheckRunResult): Promise<RunSummary> {
+  const run = (await connection.runAndReadAll('SELECT started_at, finished_at FROM runs WHERE run_id = $1', [runId])).getRowObjectsJS()[0];
+  const totals = (await connection.runAndReadAll(
+    `SELECT currency, count(*) AS n, CAST(sum(reported) AS HUGEINT) AS reported, CAST(coalesce(sum(computed), 0) AS HUGEINT) AS computed,
+            CAST(coalesce(sum(difference), 0) AS HUGEINT) AS difference
+       FROM reconciliation GROUP BY currency ORDER BY currency`,
+  )).getRowObjectsJS();
+  return {
+    runId,
+    startedAt: (run?.started_at as Date | undefined) ?? checks.checkedAt,
+    finishedAt: (run?.finished_at as Date | null | undefined) ?? null,
+    serviceUrl,
+    disbursementsChecked: totals.reduce((n, t) => n + Number(t.n), 0),
+    byCheck: checks.byCheck,
+    byStatus: { new: checks.byStatus.new, open: checks.byStatus.open, acknowledged: checks.byStatus.acknowledged, resolved: checks.byStatus.resolved },
+    totalsByCurrency: totals.map((t) => ({
+      currency: String(t.currency),
+      disbursements: Number(t.n),
+      reported: BigInt(t.reported as bigint),
+      computed: BigInt(t.computed as bigint),
+      difference: BigInt(t.difference as bigint),
+    })),
+  };
+}
+
+export async function writeRunWorkbook(
+  connection: DuckDBConnection,
+  opts: { runId: string; reportsDir: string; serviceUrl: string; checks: CheckRunResult },
+): Promise<WrittenWorkbook> {
+  const summary = await runSummary(connection, opts.runId, opts.serviceUrl, opts.checks);
+  const findings: AsyncIterable<FindingRow> = flatten(latestFindings(connection, opts.runId, { includeResolved: true }));
+  return writeExceptionWorkbook(workbookPath(opts.reportsDir, opts.runId, opts.checks.checkedAt), {
+    summary,
+    findings,
+    disbursements: reconciliationRows(connection),
+  });
+}
