@@ -91,3 +91,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
   };
 }
+export { plantEveryKind } from './plant.js';
