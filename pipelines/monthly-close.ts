@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { EXIT, UsageError, type ExitCode } from '../src/cli/exit-codes.js';
 import type { Config } from '../src/config.js';
 import { MONTH, inMonth, writeMonthClose } from '../src/report/close-report.js';
+import { publishSnapshot } from '../src/ops/publish.js';
 import { withJob } from './job.js';
 
 export interface CloseOutcome {
@@ -52,6 +53,13 @@ export async function runMonthlyClose(
     Object.assign(out, { version, workbook: written.path, disbursements: count });
     logger.info({ month: opts.month, version, workbook: written.path, disbursements: count }, 'month closed');
     return EXIT.OK;
-  }, { handleSignals: opts.handleSignals });
+  }, {
+    handleSignals: opts.handleSignals,
+    // accountants see the close in the published snapshot too
+    afterSuccess: async (ctx) => {
+      await ctx.store.connection.run('CHECKPOINT');
+      await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published });
+    },
+  });
   return out;
 }

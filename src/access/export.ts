@@ -1,0 +1,57 @@
+// Every table and view as Parquet, partitioned by month of the disbursement's delivered_at (UTC), so a
+// warehouse engine (Spark, Trino, Athena, DuckDB elsewhere) reads the same data: <dir>/<name>/month=YYYY-MM/*.parquet.
+// Tables with no link to a disbursement are written whole (<dir>/<name>/data.parquet).
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+const MONTH_OF = (col: string) => `strftime(${col} AT TIME ZONE 'UTC', '%Y-%m')`;
+
+export interface ExportedObject {
+  name: string;
+  kind: 'table' | 'view';
+  partitioned: boolean;
+  rows: number;
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+function quoteLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+export async function exportParquet(c: DuckDBConnection, dir: string): Promise<ExportedObject[]> {
+  const objects = (await c.runAndReadAll(
+    `SELECT table_name, table_type FROM information_schema.tables
+      WHERE table_schema = 'main' AND table_catalog = current_database() AND table_name NOT LIKE '\\_%' ESCAPE '\\'
+      ORDER BY table_name`,
+  )).getRowsJS();
+  const done: ExportedObject[] = [];
+  for (const [rawName, type] of objects) {
+    const name = String(rawName);
+    const columns = (await c.runAndReadAll(
+      `SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' AND table_name = $1`, [name])).getRowsJS().map((r) => String(r[0]));
+    let select: string;
+    let partitioned = true;
+    if (columns.includes('month')) select = `SELECT * FROM ${quoteIdent(name)}`;
+    else if (columns.includes('delivered_at')) select = `SELECT *, ${MONTH_OF('delivered_at')} AS month FROM ${quoteIdent(name)}`;
+    else if (columns.includes('disbursement_id') && name !== 'disbursements') {
+      select = `SELECT t.*, coalesce(${MONTH_OF('d.delivered_at')}, 'none') AS month FROM ${quoteIdent(name)} t
+                LEFT JOIN disbursements d ON d.disbursement_id = t.disbursement_id`;
+    } else {
+      select = `SELECT * FROM ${quoteIdent(name)}`;
+      partitioned = false;
+    }
+    const target = path.join(dir, name);
+    await rm(target, { recursive: true, force: true });
+    await mkdir(partitioned ? target : target, { recursive: true });
+    const to = partitioned ? quoteLiteral(target) : quoteLiteral(path.join(target, 'data.parquet'));
+    const options = partitioned ? '(FORMAT parquet, PARTITION_BY (month), OVERWRITE_OR_IGNORE true)' : '(FORMAT parquet)';
+    await c.run(`COPY (${select}) TO ${to} ${options}`);
+    const rows = Number((await c.runAndReadAll(`SELECT count(*) FROM ${quoteIdent(name)}`)).getRowsJS()[0]?.[0] ?? 0);
+    done.push({ name, kind: String(type) === 'VIEW' ? 'view' : 'table', partitioned, rows });
+  }
+  return done;
+}

@@ -1,0 +1,26 @@
+import type { Command } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
+import { createLogger } from '../../log.js';
+import { runChecks } from '../../checks/index.js';
+import { withJob } from '../../../pipelines/job.js';
+
+const KEYS: OptionKey[] = ['db', 'logFile'];
+
+export const command: Command = {
+  name: 'check',
+  summary: 'Run every SQL check over the store',
+  usage: `Usage: recon check [--only id,id] [options]\n\nRuns every sql/checks/<check_id>.sql over the store and updates the exception lifecycle.\nExit 0 nothing to look at, 1 findings new or open (not acknowledged), 2 failure.\n\n  --only ID,ID           run only these checks\n${optionsHelp(KEYS)}`,
+  async run(argv) {
+    const { config, extra } = parseCommandArgs(argv, KEYS, { only: { type: 'string' } });
+    const logger = createLogger({ logFile: config.logFile });
+    const only = typeof extra.only === 'string' ? extra.only.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+    return withJob('check', config, logger, async (ctx) => {
+      const result = await runChecks(ctx.store.connection, { runId: ctx.runId, only });
+      for (const b of result.byCheck) process.stdout.write(`${b.checkId.padEnd(24)} ${b.severity.padEnd(8)} ${b.count}\n`);
+      process.stdout.write(`run ${ctx.runId}: ${result.findings} findings (${result.byStatus.new} new, ${result.byStatus.open} open, `
+        + `${result.byStatus.acknowledged} acknowledged, ${result.byStatus.resolved} resolved)\n`);
+      return result.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
+    });
+  },
+};

@@ -1,0 +1,33 @@
+import type { Command } from '../command.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
+import { openReadOnly, SnapshotMissingError } from '../../ops/publish.js';
+import { exportParquet } from '../../access/export.js';
+
+const KEYS: OptionKey[] = ['db', 'published'];
+
+export const command: Command = {
+  name: 'export',
+  summary: 'Export every table and view as Parquet',
+  usage: `Usage: recon export --parquet DIR [options]\n\nWrites every table and view of the published snapshot as Parquet under DIR, partitioned by month\n(DIR/<name>/month=YYYY-MM/…). Read them with Spark, Trino, Athena or DuckDB (read_parquet('DIR/payouts/**/*.parquet', hive_partitioning=true)).\n\n  --parquet DIR          target folder\n${optionsHelp(KEYS)}`,
+  async run(argv) {
+    const { config, extra } = parseCommandArgs(argv, KEYS, { parquet: { type: 'string' } });
+    if (typeof extra.parquet !== 'string') throw new UsageError('recon export needs --parquet DIR');
+    let db;
+    try {
+      db = await openReadOnly(config.published);
+    } catch (err) {
+      if (err instanceof SnapshotMissingError) throw new UsageError(err.message);
+      throw err;
+    }
+    try {
+      for (const o of await exportParquet(db.connection, extra.parquet)) {
+        process.stdout.write(`${o.kind.padEnd(5)} ${o.name.padEnd(24)} ${String(o.rows).padStart(10)} rows${o.partitioned ? ', by month' : ''}\n`);
+      }
+    } finally {
+      db.connection.closeSync();
+      db.instance.closeSync();
+    }
+    return EXIT.OK;
+  },
+};

@@ -1,0 +1,47 @@
+import type { Command } from '../command.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
+import { createLogger } from '../../log.js';
+import type { CheckRunResult } from '../../checks/index.js';
+import { writeRunWorkbook } from '../../report/run-report.js';
+import { withJob } from '../../../pipelines/job.js';
+
+const KEYS: OptionKey[] = ['db', 'reports', 'apiUrl', 'logFile'];
+
+export const command: Command = {
+  name: 'report',
+  summary: 'Write the exception workbook of the latest check run',
+  usage: `Usage: recon report [--run RUN_ID] [options]\n\nWrites <reports>/recon-<date>-<run_id>.xlsx for the latest check run (or --run).\nExit 0 no findings to look at, 1 findings new or open, 2 failure.\n\n  --run RUN_ID           a given check run\n${optionsHelp(KEYS)}`,
+  async run(argv) {
+    const { config, extra } = parseCommandArgs(argv, KEYS, { run: { type: 'string' } });
+    const logger = createLogger({ logFile: config.logFile });
+    return withJob('report', config, logger, async (ctx) => {
+      const c = ctx.store.connection;
+      const where = typeof extra.run === 'string' ? 'WHERE run_id = $1' : '';
+      const rows = (await c.runAndReadAll(`SELECT run_id, checked_at FROM check_runs ${where} ORDER BY checked_at DESC LIMIT 1`,
+        typeof extra.run === 'string' ? [extra.run] : [])).getRowObjectsJS();
+      const run = rows[0];
+      if (!run) throw new UsageError(typeof extra.run === 'string' ? `no check run ${extra.run}` : 'no check run yet: run recon check (or recon run) first');
+      const runId = String(run.run_id);
+      const summary = (await c.runAndReadAll(
+        `SELECT check_id, severity, status, count(*) AS n FROM exceptions WHERE run_id = $1 GROUP BY ALL`, [runId])).getRowObjectsJS();
+      const resolved = Number((await c.runAndReadAll('SELECT count(*) FROM findings WHERE resolved_run_id = $1', [runId])).getRowsJS()[0]?.[0] ?? 0);
+      const byCheck = new Map<string, { checkId: string; severity: 'error' | 'warning'; count: number }>();
+      const byStatus = { new: 0, open: 0, acknowledged: 0, resolved };
+      for (const r of summary) {
+        const key = `${r.check_id}|${r.severity}`;
+        const e = byCheck.get(key) ?? { checkId: String(r.check_id), severity: r.severity as 'error' | 'warning', count: 0 };
+        e.count += Number(r.n);
+        byCheck.set(key, e);
+        byStatus[r.status as 'new' | 'open' | 'acknowledged'] += Number(r.n);
+      }
+      const checks: CheckRunResult = {
+        runId, checkedAt: run.checked_at as Date, checks: [], findings: [...byCheck.values()].reduce((n, b) => n + b.count, 0),
+        byCheck: [...byCheck.values()], byStatus, actionable: byStatus.new + byStatus.open,
+      };
+      const written = await writeRunWorkbook(c, { runId, reportsDir: config.reports, serviceUrl: config.apiUrl ?? '', checks });
+      process.stdout.write(`${written.path}\n`);
+      return checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
+    });
+  },
+};

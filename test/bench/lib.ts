@@ -1,0 +1,66 @@
+// What every benchmark stage shares: a temp folder, a sync run in-process (as `recon sync` would run it),
+// peak RSS of this process, and the one line of JSON a stage prints for the runner.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseCommandArgs, type OptionKey } from '../../src/config.js';
+import { silentLogger } from '../../src/log.js';
+import { withJob } from '../../pipelines/job.js';
+import { recordSyncCounters, syncStep, type SyncTuning } from '../../pipelines/sync-job.js';
+import type { SyncResult } from '../../pipelines/sync.js';
+
+export function tempDir(prefix = 'recon-bench-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** High-water mark of this process's resident set, in MB (maxRSS is in KB on Linux). */
+export function peakRssMb(): number {
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+export const seconds = (startMs: number): number => (performance.now() - startMs) / 1000;
+
+/** The stage's result: the last line on stdout is what the runner reads. */
+export function emit(result: Record<string, unknown>): void {
+  process.stdout.write(`\n${JSON.stringify(result, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
+}
+
+/** Stage entry point: run, emit, exit non-zero with the message on failure. */
+export function stage(fn: (args: string[]) => Promise<Record<string, unknown>>): void {
+  fn(process.argv.slice(2)).then(
+    (r) => {
+      emit(r);
+      process.exit(0);
+    },
+    (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+const SYNC_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute',
+  'timeoutMs', 'maxFileMb', 'sampleBudget', 'insecureHttp', 'logFile'];
+
+export interface Service {
+  url: string;
+  apiKey: string;
+}
+
+/** `recon sync` in-process: flags as a user would pass them, tuning to compress the budget window. */
+export async function runSyncJob(service: Service, db: string, args: string[], tuning: SyncTuning = {}): Promise<{ runId: string; result: SyncResult; counters: Record<string, unknown> }> {
+  const { config } = parseCommandArgs(['--api-url', service.url, '--api-key', service.apiKey, '--db', db, ...args], SYNC_KEYS, {}, {});
+  let runId = '';
+  let result: SyncResult | null = null;
+  let counters: Record<string, unknown> = {};
+  const code = await withJob('sync', config, silentLogger, async (ctx) => {
+    runId = ctx.runId;
+    result = await syncStep(ctx, config, silentLogger, tuning);
+    recordSyncCounters(ctx, result);
+    counters = ctx.counters;
+    return 0;
+  }, { serviceUrl: service.url, handleSignals: false });
+  if (code !== 0 || result === null) throw new Error(`sync failed with exit code ${code}`);
+  return { runId, result, counters };
+}

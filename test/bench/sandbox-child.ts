@@ -1,0 +1,76 @@
+// The sandbox in a process of its own (forked with an IPC channel), as the real service would be: the
+// client's CPU and memory stay apart from the server's, and the runner can sample the server's RSS.
+// Options arrive as JSON in argv[2]; the parent asks over IPC for stats, the request log, the minimum
+// number of requests the dataset needs, and the peak RSS.
+import { readFileSync } from 'node:fs';
+import { startSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+
+export type SandboxRequest =
+  | { id: number; type: 'stats' }
+  | { id: number; type: 'reset-stats' }
+  | { id: number; type: 'log' }
+  | { id: number; type: 'minimum'; perPage: number }
+  | { id: number; type: 'rss' };
+
+/** Requests the dataset needs at `perPage` (see test/bench/README in docs/performance.md: the convention). */
+export interface Minimum {
+  disbursements: number;
+  list: number;
+  files: number;
+  payouts: number;
+  refunds: number;
+  adjustments: number;
+  downloads: number;
+  payoutLines: number;
+}
+
+export function vmHwmMb(pid: number | 'self' = 'self'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+async function main(): Promise<void> {
+  const options = JSON.parse(process.argv[2] ?? '{}') as SandboxOptions;
+  const sb = await startSandbox(options);
+  const pages = (n: number, perPage: number) => Math.max(1, Math.ceil(n / perPage));
+  const answer = (req: SandboxRequest): unknown => {
+    switch (req.type) {
+      case 'stats':
+        return sb.stats();
+      case 'reset-stats':
+        sb.resetStats();
+        return null;
+      case 'log':
+        return sb.requestLog().map((e) => [e.t, e.endpoint, e.status]);
+      case 'rss':
+        return { vmHwmMb: vmHwmMb(), maxRssMb: process.resourceUsage().maxRSS / 1024 };
+      case 'minimum': {
+        const m: Minimum = { disbursements: 0, list: 0, files: 0, payouts: 0, refunds: 0, adjustments: 0, downloads: 0, payoutLines: 0 };
+        for (const d of sb.truth.disbursements()) {
+          if (!d.visible) continue;
+          const e = d.expected;
+          m.disbursements += 1;
+          m.files += 1;
+          // a list is proven empty by one page; invalid records are served (and must be read) too
+          m.payouts += pages(e.payouts.count + e.invalid, req.perPage);
+          m.refunds += pages(e.refunds.count, req.perPage);
+          m.adjustments += pages(e.adjustments.count, req.perPage);
+          m.downloads += e.files;
+          m.payoutLines += e.payouts.count + e.invalid;
+        }
+        m.list = Math.max(1, Math.ceil(m.disbursements / req.perPage));
+        return m;
+      }
+    }
+  };
+  process.on('message', (req: SandboxRequest) => {
+    process.send!({ id: req.id, value: answer(req) });
+  });
+  process.on('disconnect', () => {
+    void sb.close().finally(() => process.exit(0));
+  });
+  process.send!({ id: 0, value: { url: sb.url, apiKey: sb.apiKey, pid: process.pid } });
+}
+
+void main();

@@ -1,0 +1,62 @@
+// budget_use: how much of its configured budget recon actually spends against a sandbox that enforces
+// the service's limit (500 per window, sliding) with the window compressed to W ms and 100–300 ms of
+// latency per request, the client budgeted at 450 per W like the default 450/min.
+// Args: windowMs disbursements concurrency
+import path from 'node:path';
+import { runSyncJob, seconds, stage, tempDir } from '../lib.js';
+import { startSandboxProcess } from '../sandbox-process.js';
+
+const SERVICE_LIMIT = 500;
+const BUDGET = 450;
+
+stage(async ([windowArg = '6000', disbursementsArg = '900', concurrencyArg = '6']) => {
+  const W = Number(windowArg);
+  const sb = await startSandboxProcess({
+    seed: 'bench-budget',
+    disbursements: Number(disbursementsArg),
+    latencyMs: [100, 300],
+    rateLimit: { limit: SERVICE_LIMIT, windowMs: W, blockMs: 10 * W },
+  });
+  const tmp = tempDir();
+  try {
+    const started = performance.now();
+    const { counters } = await runSyncJob(sb, path.join(tmp.dir, 'recon.duckdb'),
+      ['--rate-per-minute', String(BUDGET), '--sample-budget', '0', '--concurrency', concurrencyArg],
+      { intervalMs: W, blockMs: 10 * W, retryBaseMs: 50 });
+    const elapsed = seconds(started);
+    const stats = await sb.stats();
+    const times = (await sb.log()).map(([t]) => t).sort((a, b) => a - b);
+    return { windowMs: W, budgetPerWindow: BUDGET, serviceLimit: SERVICE_LIMIT, concurrency: Number(concurrencyArg), elapsed,
+      clientRateLimited: counters.rate_limited, sandboxRateLimited: stats.rateLimited, requests: stats.requests.total,
+      ...rates(times, W) };
+  } finally {
+    await sb.close();
+    tmp.cleanup();
+  }
+});
+
+/**
+ * Achieved rate over the whole windows from the first request (the tail — the last disbursements
+ * finishing with fewer requests in flight — falls in the incomplete last window and is left out), the
+ * overall rate, and the most requests seen in any sliding window (what the service would count).
+ */
+function rates(times: number[], W: number) {
+  const first = times[0] ?? 0;
+  const last = times[times.length - 1] ?? 0;
+  const windows = Math.floor((last - first) / W);
+  const steadyEnd = first + windows * W;
+  const steadyCount = times.filter((t) => t < steadyEnd).length;
+  let peakInWindow = 0;
+  for (let i = 0, j = 0; i < times.length; i += 1) {
+    while (times[i]! - times[j]! >= W) j += 1;
+    peakInWindow = Math.max(peakInWindow, i - j + 1);
+  }
+  const perWindow = (count: number, ms: number) => (ms > 0 ? (count / ms) * W : 0);
+  return {
+    windows,
+    steadyPerWindow: perWindow(steadyCount, windows * W),
+    overallPerWindow: perWindow(times.length, last - first),
+    peakInWindow,
+    spanS: (last - first) / 1000,
+  };
+}
