@@ -1,6 +1,7 @@
 // The monthly close read from the store: per recipient × currency lines (monthly_summary), the month's
 // disbursements, the findings open at close, and the journal built from the lines.
 import path from 'node:path';
+import { addMonths, formatISO } from 'date-fns';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ageInDays } from '../checks/index.js';
 import { writeCloseWorkbook } from './close-workbook.js';
@@ -18,7 +19,7 @@ export function closeWorkbookPath(reportsDir: string, month: string, version: nu
 export function inMonth(month: string): string {
   if (!MONTH.test(month)) throw new Error(`month must be YYYY-MM, got ${month}`);
   const [y, m] = month.split('-').map(Number) as [number, number];
-  const next = m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+  const next = formatISO(addMonths(new Date(y, m - 1, 1), 1), { representation: 'date' }).slice(0, 7);
   return `delivered_at >= TIMESTAMPTZ '${month}-01 00:00:00+00' AND delivered_at < TIMESTAMPTZ '${next}-01 00:00:00+00'`;
 }
 

@@ -58,7 +58,7 @@ export async function runSyncJob(service: Service, db: string, args: string[], t
     runId = ctx.runId;
     result = await syncStep(ctx, config, silentLogger, tuning);
     recordSyncCounters(ctx, result);
-    counters = ctx.counters;
+    counters = { ...ctx.counters };
     return 0;
   }, { serviceUrl: service.url, handleSignals: false });
   if (code !== 0 || result === null) throw new Error(`sync failed with exit code ${code}`);

@@ -1,0 +1,73 @@
+// The `recon` CLI: a thin dispatcher. Each command lives in commands/<name>.ts and is loaded lazily
+// so `recon --help` stays fast and a broken command cannot break the others.
+import { EXIT, type ExitCode } from './exit-codes.js';
+import type { Command } from './command.js';
+
+interface Entry {
+  summary: string;
+}
+
+const COMMANDS: Record<string, Entry> = {
+  run: { summary: 'Nightly job once: sync → checks → workbook → publish' },
+  sync: { summary: 'Pull delivered disbursements and their lines and files into DuckDB' },
+  check: { summary: 'Run every SQL check in sql/checks over the store' },
+  report: { summary: 'Write the exception workbook of the latest check run' },
+  close: { summary: 'Monthly close workbook: recon close --month YYYY-MM' },
+  schedule: { summary: 'Run the nightly job on a cron schedule (RECON_CRON, RECON_TZ)' },
+  sql: { summary: 'Ad-hoc read-only SQL on the published snapshot' },
+  ack: { summary: 'Acknowledge a finding: recon ack <key> --note "…"' },
+  export: { summary: 'Export every table and view as Parquet: recon export --parquet DIR' },
+  sandbox: { summary: 'Serve the embedded sandbox of the payments service on 127.0.0.1' },
+  demo: { summary: 'Start the sandbox in-process, run the nightly job and a monthly close, print a summary' },
+};
+
+export function helpText(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const lines = Object.entries(COMMANDS).map(([name, e]) => `  ${name.padEnd(width)}  ${e.summary}`);
+  return [
+    'Usage: recon <command> [options]     (recon <command> --help for its options)',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Common options (flags override environment variables):',
+    '  --api-url URL    PAYMENTS_API_URL   service base URL, without /payments/v1',
+    '  --api-key KEY    PAYMENTS_API_KEY   X-Authentication-Key',
+    '  --db FILE        RECON_DB           DuckDB store (default data/recon.duckdb)',
+    '  --reports DIR    RECON_REPORTS_DIR  workbooks (default data/reports)',
+    '',
+    'Exit codes: 0 reconciled, 1 exceptions found, 2 failed or misused, 3 another run holds the lock.',
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<ExitCode> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${helpText()}\n`);
+    return name ? EXIT.OK : EXIT.FAILED;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) {
+    process.stderr.write(`recon: unknown command '${name}'\n\n${helpText()}\n`);
+    return EXIT.FAILED;
+  }
+  let mod: { command: Command };
+  try {
+    mod = (await import(`./commands/${name}.js`)) as { command: Command };
+  } catch (err) {
+    if (isModuleNotFound(err)) {
+      process.stderr.write(`recon ${name}: not built yet in this version\n`);
+      return EXIT.FAILED;
+    }
+    throw err;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${mod.command.usage}\n`);
+    return EXIT.OK;
+  }
+  return mod.command.run(rest);
+}
+
+function isModuleNotFound(err: unknown): boolean {
+  return err instanceof Error && ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND');
+}

@@ -1,0 +1,185 @@
+// `make bench`: every stage measured against its own limit, as ratios taken side by side in one run.
+// Each stage runs in a fresh process (test/bench/stages/*); this prints the table and writes
+// data/bench/latest.json. `--large` (make bench-large) runs the 10M-payout checks instead and merges that
+// figure into latest.json. docs/performance.md explains each figure.
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../src/paths.js';
+import { runStage, type StageResult } from './child.js';
+import { type Figure, printTable } from './table.js';
+
+const OUT_DIR = path.join(PROJECT_ROOT, 'data', 'bench');
+const num = (r: StageResult, k: string): number => Number(r[k]);
+
+type Measure = () => Promise<Figure[]>;
+
+/** A stage that fails leaves its figures missed with the reason, never absent. */
+async function measure(keys: Array<Pick<Figure, 'key' | 'target'>>, fn: Measure): Promise<Figure[]> {
+  try {
+    return await fn();
+  } catch (err) {
+    const reason = `not measured: ${(err as Error).message}`;
+    return keys.map((k) => ({ ...k, value: null, met: false, note: reason }));
+  }
+}
+
+const requestEfficiency: Measure = async () => {
+  const r = await runStage('requests', [2000, 60]);
+  const by = r.byEndpoint as Record<string, number>;
+  const min = r.minimum as Record<string, number>;
+  const issued = by.list! + by.files! + by.payouts! + by.refunds! + by.adjustments! + by.disbursement!;
+  const needed = min.list! + min.files! + min.payouts! + min.refunds! + min.adjustments!;
+  return [{
+    key: 'request_efficiency', target: '≤ 1.02', value: issued / needed, met: issued / needed <= 1.02,
+    note: `${issued} API requests for a minimum of ${needed} (${min.disbursements} disbursements, ${min.payoutLines} payouts; ` +
+      `list ${by.list}/${min.list}, files ${by.files}/${min.files}, payouts ${by.payouts}/${min.payouts}, refunds ${by.refunds}/${min.refunds}, ` +
+      `adjustments ${by.adjustments}/${min.adjustments}, by id ${by.disbursement}/0). Minimum: list pages = ceil(N/100); per disbursement ` +
+      `1 files + max(1, ceil(n/100)) pages of payouts, refunds, adjustments (an empty list takes one page to prove). ` +
+      `Apart: downloads ${by.download}/${min.downloads} files offered, payment look-ups ${by.payment} (sample budget 0). ${fmt(num(r, 'elapsed'))} s.`,
+    detail: r,
+  }];
+};
+
+const budgetUse = (concurrency: number): Measure => async () => {
+  const r = await runStage('budget', [6000, 900, concurrency]);
+  const value = num(r, 'steadyPerWindow') / num(r, 'budgetPerWindow');
+  const limited = Math.max(num(r, 'sandboxRateLimited'), num(r, 'clientRateLimited'));
+  return [{
+    key: 'budget_use', target: '≥ 0.95', value, met: value >= 0.95,
+    note: `${fmt(num(r, 'steadyPerWindow'))} requests per 6 s window achieved over ${r.windows} whole windows for a budget of 450 ` +
+      `(service limit 500 sliding, latency 100–300 ms, --concurrency ${concurrency}); overall ${fmt(num(r, 'overallPerWindow'))}/window ` +
+      `over ${fmt(num(r, 'spanS'))} s; busiest sliding window ${r.peakInWindow}/500.`,
+    detail: r,
+  }, {
+    key: 'rate_limited', target: '0', value: limited, met: limited === 0,
+    note: `429s answered by the sandbox during the budget run (client counted ${r.clientRateLimited}).`,
+  }];
+};
+
+const load: Measure = async () => {
+  const r = await runStage('load', [10_000, 100, 2]);
+  const rows = num(r, 'rows');
+  const value = num(r, 'reconS') / num(r, 'duckdbS');
+  return [{
+    key: 'load_ratio', target: '≤ 1.5', value, met: value <= 1.5,
+    note: `StoreWriter ${fmt(num(r, 'reconS'))} s (${rate(rows, num(r, 'reconS'))} rows/s) vs read_json ${fmt(num(r, 'duckdbS'))} s ` +
+      `(${rate(rows, num(r, 'duckdbS'))} rows/s) for ${rows} payouts of 10 000 disbursements; best of 2 fresh stores each.`,
+    detail: r,
+  }];
+};
+
+const checks = (disbursements: number, label: string): Measure => async () => {
+  const r = await runStage('checks', [disbursements, 100], 1_200_000);
+  const value = num(r, 'checksS') / num(r, 'bareS');
+  const slow = (r.slowestChecks as Array<{ checkId: string; ms: number }>).map((c) => `${c.checkId} ${fmt(c.ms / 1000)}`).join(', ');
+  return [{
+    key: 'checks_ratio', target: '≤ 2', value, met: value <= 2, scale: label,
+    note: `runChecks ${fmt(num(r, 'checksS'))} s vs bare scans ${fmt(num(r, 'bareS'))} s (${(r.bareScansS as number[]).map(fmt).join(' + ')}) ` +
+      `over ${r.payouts} payouts / ${r.disbursements} disbursements built in SQL (${rate(num(r, 'payouts'), num(r, 'checksS'))} payouts/s checked); ` +
+      `slowest checks (s): ${slow}; peak RSS ${fmt(num(r, 'peakRssMb'))} MB.`,
+    detail: r,
+  }];
+};
+
+const excel: Measure = async () => {
+  const recon = await runStage('excel', ['recon', 100_000]);
+  const bare = await runStage('excel', ['bare', 100_000]);
+  const value = num(recon, 'seconds') / num(bare, 'seconds');
+  const rss = num(recon, 'peakRssMb');
+  return [{
+    key: 'excel_ratio', target: '≤ 1.5', value, met: value <= 1.5,
+    note: `writeExceptionWorkbook ${fmt(num(recon, 'seconds'))} s (${rate(100_000, num(recon, 'seconds'))} rows/s) vs bare exceljs ` +
+      `${fmt(num(bare, 'seconds'))} s for the same ${bare.cells} cell values (100 000 findings × 15 columns, empty cells left out); ` +
+      `bare peak RSS ${fmt(num(bare, 'peakRssMb'))} MB.`,
+    detail: { recon, bare },
+  }, {
+    key: 'excel_peak_rss_mb', target: '< 400', value: rss, met: rss < 400, note: 'maxRSS of the process writing the workbook.',
+  }];
+};
+
+const scaling: Measure = async () => {
+  const runs: StageResult[] = [];
+  for (const d of [100, 1000, 10_000]) runs.push(await runStage('sync-scale', [d, 100], 900_000));
+  const big = runs[2]!;
+  const total = (r: StageResult) => num(r, 'syncS') + num(r, 'checksS');
+  const timeGrowth = [total(runs[1]!) / total(runs[0]!), total(runs[2]!) / total(runs[1]!)];
+  const rssGrowth = [num(runs[1]!, 'peakRssMb') / num(runs[0]!, 'peakRssMb'), num(runs[2]!, 'peakRssMb') / num(runs[1]!, 'peakRssMb')];
+  const met = timeGrowth.every((g) => g <= 12) && rssGrowth.every((g) => g <= 1.5);
+  const steps = runs.map((r) => `${r.payouts} payouts: sync ${fmt(num(r, 'syncS'))} s + checks ${fmt(num(r, 'checksS'))} s, ` +
+    `${rate(num(r, 'payouts'), num(r, 'syncS'))} payouts/s synced, ${r.requests} requests, peak RSS ${fmt(num(r, 'peakRssMb'))} MB`);
+  return [{
+    key: 'sync_peak_rss_mb', target: '< 400', value: num(big, 'syncRssMb'), met: num(big, 'syncRssMb') < 400,
+    note: `maxRSS after a full sync of ${big.payouts} payouts (${big.disbursements} disbursements, ${big.files} files) in ${fmt(num(big, 'syncS'))} s; sandbox in its own process.`,
+  }, {
+    key: 'scaling', target: '≈ 10× time, flat RSS', value: { timeGrowthPer10x: timeGrowth, rssGrowthPer10x: rssGrowth }, met,
+    note: `sync+checks at 10k/100k/1M payouts: time ×${timeGrowth.map(fmt).join(', ×')} per 10×, RSS ×${rssGrowth.map(fmt).join(', ×')} ` +
+      `(met: time ≤ 12× and RSS ≤ 1.5× per step). ${steps.join('; ')}.`,
+    detail: runs,
+  }];
+};
+
+const sandboxRss: Measure = async () => {
+  const r = await runStage('sandbox-rss', [100_000, 100, 25, 45]);
+  return [{
+    key: 'sandbox_peak_rss_mb', target: '< 200', value: num(r, 'peakMb'), met: num(r, 'peakMb') < 200,
+    note: `VmHWM of the sandbox process serving 100 000 disbursements × ~100 payouts (10M) while a client walked every list page and ` +
+      `${r.walkedDisbursements} disbursements' payouts, files and downloads (${r.requests} requests); ${fmt(num(r, 'afterStartMb'))} MB after start-up ` +
+      `(${fmt(num(r, 'startupS'))} s).`,
+    detail: r,
+  }];
+};
+
+function fmt(x: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  return Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(2);
+}
+const rate = (rows: number, s: number): string => Math.round(rows / s).toLocaleString('en-US');
+
+function machine(): Record<string, unknown> {
+  return {
+    cores: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    ramGb: Math.round(os.totalmem() / 1024 ** 3),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    date: new Date().toISOString(),
+  };
+}
+
+async function main(): Promise<void> {
+  const large = process.argv.includes('--large');
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+  const started = performance.now();
+  const plan: Array<[string, Array<Pick<Figure, 'key' | 'target'>>, Measure]> = large
+    ? [['checks', [{ key: 'checks_ratio', target: '≤ 2' }], checks(100_000, '10M payouts / 100k disbursements')]]
+    : [
+        ['requests', [{ key: 'request_efficiency', target: '≤ 1.02' }], requestEfficiency],
+        ['budget', [{ key: 'budget_use', target: '≥ 0.95' }, { key: 'rate_limited', target: '0' }], budgetUse(6)],
+        ['load', [{ key: 'load_ratio', target: '≤ 1.5' }], load],
+        ['checks', [{ key: 'checks_ratio', target: '≤ 2' }], checks(10_000, '1M payouts / 10k disbursements (10M: make bench-large)')],
+        ['excel', [{ key: 'excel_ratio', target: '≤ 1.5' }, { key: 'excel_peak_rss_mb', target: '< 400' }], excel],
+        ['scaling', [{ key: 'sync_peak_rss_mb', target: '< 400' }, { key: 'scaling', target: '≈ 10× time, flat RSS' }], scaling],
+        ['sandbox', [{ key: 'sandbox_peak_rss_mb', target: '< 200' }], sandboxRss],
+      ];
+  process.stderr.write(`recon bench${large ? ' (large)' : ''}: each stage in its own process\n`);
+  const figures: Figure[] = [];
+  for (const [name, keys, fn] of plan) {
+    if (only && !only.includes(name)) continue;
+    figures.push(...(await measure(keys, fn)));
+  }
+  const durationS = (performance.now() - started) / 1000;
+  printTable(figures, durationS);
+
+  mkdirSync(OUT_DIR, { recursive: true });
+  const file = path.join(OUT_DIR, 'latest.json');
+  const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  const entries = Object.fromEntries(figures.map((f) => [f.key, f]));
+  const out = large
+    ? { ...previous, checks_ratio_1m: previous.checks_ratio_1m ?? previous.checks_ratio, ...entries, large: { machine: machine(), durationS } }
+    : { ...(only ? previous : {}), ...entries, machine: machine(), durationS };
+  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+  process.stderr.write(`wrote ${path.relative(process.cwd(), file)} (${fmt(durationS)} s)\n`);
+}
+
+void main();

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { parseCommandArgs, requireService } from '../../src/config.js';
+import { currencyDecimals, formatMajor, parseMajor } from '../../src/money.js';
+import { main } from '../../src/cli/dispatch.js';
+
+describe('configuration', () => {
+  it('takes flags over environment over defaults', () => {
+    const env = { PAYMENTS_API_URL: 'https://env.example', RECON_DB: '/env/recon.duckdb', RECON_LOOKBACK_DAYS: '3' };
+    const { config } = parseCommandArgs(['--db', '/flag/x.duckdb'], ['apiUrl', 'db', 'lookbackDays', 'published'], {}, env);
+    expect(config.apiUrl).toBe('https://env.example');
+    expect(config.db).toBe('/flag/x.duckdb');
+    expect(config.lookbackDays).toBe(3);
+    expect(config.published).toBe('/flag/published/recon.duckdb');
+  });
+
+  it('names the flag and the variable of an invalid value', () => {
+    expect(() => parseCommandArgs(['--lookback-days', 'soon'], ['lookbackDays'], {}, {})).toThrow(/--lookback-days \/ RECON_LOOKBACK_DAYS/);
+  });
+
+  it('says what to set when the service is not configured, and refuses the key over plain http to a remote host', () => {
+    const { config } = parseCommandArgs([], ['apiUrl', 'apiKey'], {}, {});
+    expect(() => requireService(config)).toThrow(/--api-url or set PAYMENTS_API_URL/);
+    const remote = parseCommandArgs(['--api-url', 'http://pay.example.com', '--api-key', 'k'], ['apiUrl', 'apiKey', 'insecureHttp'], {}, {}).config;
+    expect(() => requireService(remote)).toThrow(/--insecure-http/);
+    expect(requireService({ ...remote, insecureHttp: true }).apiUrl).toBe('http://pay.example.com');
+    const local = parseCommandArgs(['--api-url', 'http://127.0.0.1:9/payments/v1', '--api-key', 'k'], ['apiUrl', 'apiKey'], {}, {}).config;
+    expect(requireService(local).apiUrl).toBe('http://127.0.0.1:9');
+  });
+});
+
+describe('money', () => {
+  it('formats subunits exactly with the currency decimals', () => {
+    expect([currencyDecimals('JPY'), currencyDecimals('VND'), currencyDecimals('EUR'), currencyDecimals('KWD'), currencyDecimals('MGA')]).toEqual([0, 1, 2, 3, 1]);
+    expect(formatMajor(6n, 'MGA')).toBe('1.2');
+    expect(formatMajor(-1234n, 'EUR')).toBe('-12.34');
+    expect(formatMajor(1234n, 'KWD')).toBe('1.234');
+  });
+  it('parses major units back exactly and refuses amounts that are not whole subunits', () => {
+    expect(parseMajor('1,234.50', 'EUR')).toBe(123450n);
+    expect(parseMajor('0.3', 'MGA')).toBeNull();
+    expect(parseMajor('abc', 'EUR')).toBeNull();
+  });
+});
+
+describe('the recon CLI', () => {
+  it('lists every command in --help and exits 2 on an unknown command', async () => {
+    expect(await main(['--help'])).toBe(0);
+    expect(await main(['frobnicate'])).toBe(2);
+  });
+});

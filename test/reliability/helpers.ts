@@ -1,0 +1,128 @@
+// Shared by the reliability suites: run the sync against the fake service, look inside xlsx files
+// (a zip: every entry inflated with node:zlib), read every byte a run wrote, check that no stored
+// disbursement lacks any of its lines, and record the figures of the README's Reliability table.
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { expect } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import type { SyncTuning } from '../../pipelines/sync-job.js';
+import { query, syncOnce, type Fingerprints } from '../helpers/recon.js';
+import { ROOT } from '../helpers/child.js';
+import type { FakeService } from './fake-service.js';
+
+/** syncOnce only reads `url` and `apiKey` of the sandbox it is given. */
+export function syncFake(fake: FakeService, db: string, args: string[] = [], tuning: SyncTuning = {}) {
+  return syncOnce({ url: fake.url, apiKey: fake.apiKey } as unknown as Sandbox, db, args, tuning);
+}
+
+/** The entries of a zip file (xlsx), inflated. */
+export function unzip(file: string): Map<string, Buffer> {
+  const zip = readFileSync(file);
+  const out = new Map<string, Buffer>();
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0) throw new Error(`${file} is not a zip file`);
+  const entries = zip.readUInt16LE(eocd + 10);
+  let p = zip.readUInt32LE(eocd + 16);
+  for (let i = 0; i < entries; i += 1) {
+    const method = zip.readUInt16LE(p + 10);
+    const compressed = zip.readUInt32LE(p + 20);
+    const nameLen = zip.readUInt16LE(p + 28);
+    const extraLen = zip.readUInt16LE(p + 30);
+    const commentLen = zip.readUInt16LE(p + 32);
+    const local = zip.readUInt32LE(p + 42);
+    const name = zip.subarray(p + 46, p + 46 + nameLen).toString('utf8');
+    const dataStart = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const data = zip.subarray(dataStart, dataStart + compressed);
+    out.set(name, method === 0 ? Buffer.from(data) : inflateRawSync(data));
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return out;
+}
+
+/** Every regular file under dir (recursively). */
+export function walk(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    const st = statSync(full);
+    if (st.isDirectory()) out.push(...walk(full));
+    else if (st.isFile()) out.push(full);
+  }
+  return out;
+}
+
+/** Files under dir whose bytes (for xlsx: any inflated entry's bytes) contain `needle`. */
+export function filesContaining(dir: string, needle: string): string[] {
+  const hits: string[] = [];
+  const n = Buffer.from(needle);
+  for (const file of walk(dir)) {
+    const bytes = readFileSync(file);
+    if (bytes.includes(n)) hits.push(file);
+    if (file.endsWith('.xlsx')) {
+      for (const [entry, content] of unzip(file)) if (content.includes(n)) hits.push(`${file}!${entry}`);
+    }
+  }
+  return hits;
+}
+
+/** Formula cells (`<f>` elements) in the sheets of a workbook. */
+export function formulaCells(xlsx: string): string[] {
+  const found: string[] = [];
+  for (const [entry, content] of unzip(xlsx)) {
+    if (!entry.startsWith('xl/worksheets/')) continue;
+    for (const m of content.toString('utf8').matchAll(/<c [^>]*>(?:(?!<\/c>).)*<f[ >](?:(?!<\/c>).)*<\/c>/gs)) found.push(`${entry}: ${m[0].slice(0, 120)}`);
+  }
+  return found;
+}
+
+/** Every text a workbook holds: shared strings and inline strings. */
+export function workbookText(xlsx: string): string {
+  const parts: string[] = [];
+  for (const [entry, content] of unzip(xlsx)) {
+    if (entry === 'xl/sharedStrings.xml' || entry.startsWith('xl/worksheets/')) parts.push(content.toString('utf8'));
+  }
+  return parts.join('\n').replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&apos;', "'");
+}
+
+export interface LineCounts { payouts: number; refunds: number; adjustments: number; file_lines: number }
+
+/**
+ * Every stored disbursement has all its lines: the counts the service serves (expected, by id), and a
+ * 'complete' one has exactly them. Returns how many disbursements were looked at.
+ */
+export async function assertWholeDisbursements(db: string, expected: Map<string, LineCounts>): Promise<number> {
+  const rows = await query(db, `SELECT d.disbursement_id, d.sync_status,
+      (SELECT count(*) FROM payouts p WHERE p.disbursement_id = d.disbursement_id) AS payouts,
+      (SELECT count(*) FROM refunds r WHERE r.disbursement_id = d.disbursement_id) AS refunds,
+      (SELECT count(*) FROM adjustments a WHERE a.disbursement_id = d.disbursement_id) AS adjustments,
+      (SELECT count(*) FROM file_lines l WHERE l.disbursement_id = d.disbursement_id) AS file_lines
+    FROM disbursements d`);
+  for (const r of rows) {
+    const e = expected.get(String(r.disbursement_id));
+    expect(e, `unknown disbursement ${String(r.disbursement_id)}`).toBeDefined();
+    expect({ payouts: Number(r.payouts), refunds: Number(r.refunds), adjustments: Number(r.adjustments), file_lines: Number(r.file_lines) },
+      String(r.disbursement_id)).toEqual(e);
+  }
+  return rows.length;
+}
+
+export function sandboxLineCounts(sb: Sandbox): Map<string, LineCounts> {
+  return new Map([...sb.truth.disbursements()].map((t) => [t.disbursement_id, {
+    payouts: t.expected.payouts.count, refunds: t.expected.refunds.count, adjustments: t.expected.adjustments.count, file_lines: t.expected.file_lines,
+  }]));
+}
+
+export function totalRows(f: Fingerprints): number {
+  return Object.values(f).reduce((n, t) => n + t.rows, 0);
+}
+
+/**
+ * Figures for the README's Reliability table, one JSON file per suite under data/reliability/ (ignored
+ * by git). Written by the tests so the numbers quoted are the numbers measured.
+ */
+export function recordFigures(suite: string, figures: Record<string, number | string>): void {
+  const dir = path.join(ROOT, 'data', 'reliability');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `${suite}${process.env.RECON_SOAK ? '.soak' : ''}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+}
