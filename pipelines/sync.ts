@@ -69,6 +69,7 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
   const wakeups: Array<() => void> = [];
   const wake = () => wakeups.splice(0).forEach((f) => f());
   const stopping = () => deps.signal?.aborted === true || failure !== null;
+  deps.signal?.addEventListener('abort', wake, { once: true }); // idle workers and the lister must notice
 
   const worker = async () => {
     for (;;) {

@@ -49,7 +49,7 @@ export interface Service {
 }
 
 /** `recon sync` in-process: flags as a user would pass them, tuning to compress the budget window. */
-export async function runSyncJob(service: Service, db: string, args: string[], tuning: SyncTuning = {}): Promise<{ runId: string; result: SyncResult; counters: Record<string, unknown> }> {
+export async function runSyncJob(service: Service, db: string, args: string[], tuning: SyncTuning = {}): Promise<{ runId: string; result: SyncResult; counters: Record<string, unknown>; concurrency: number }> {
   const { config } = parseCommandArgs(['--api-url', service.url, '--api-key', service.apiKey, '--db', db, ...args], SYNC_KEYS, {}, {});
   let runId = '';
   let result: SyncResult | null = null;
@@ -62,5 +62,5 @@ export async function runSyncJob(service: Service, db: string, args: string[], t
     return 0;
   }, { serviceUrl: service.url, handleSignals: false });
   if (code !== 0 || result === null) throw new Error(`sync failed with exit code ${code}`);
-  return { runId, result, counters };
+  return { runId, result, counters, concurrency: config.concurrency };
 }

@@ -41,14 +41,15 @@ const requestEfficiency: Measure = async () => {
   }];
 };
 
-const budgetUse = (concurrency: number): Measure => async () => {
-  const r = await runStage('budget', [6000, 900, concurrency]);
+const budgetUse: Measure = async () => {
+  const r = await runStage('budget', [6000, 560]);
+  const concurrency = num(r, 'concurrency');
   const value = num(r, 'steadyPerWindow') / num(r, 'budgetPerWindow');
   const limited = Math.max(num(r, 'sandboxRateLimited'), num(r, 'clientRateLimited'));
   return [{
     key: 'budget_use', target: '≥ 0.95', value, met: value >= 0.95,
     note: `${fmt(num(r, 'steadyPerWindow'))} requests per 6 s window achieved over ${r.windows} whole windows for a budget of 450 ` +
-      `(service limit 500 sliding, latency 100–300 ms, --concurrency ${concurrency}); overall ${fmt(num(r, 'overallPerWindow'))}/window ` +
+      `(service limit 500 sliding, latency 100–300 ms, --concurrency ${concurrency}, the default); overall ${fmt(num(r, 'overallPerWindow'))}/window ` +
       `over ${fmt(num(r, 'spanS'))} s; busiest sliding window ${r.peakInWindow}/500.`,
     detail: r,
   }, {
@@ -155,7 +156,7 @@ async function main(): Promise<void> {
     ? [['checks', [{ key: 'checks_ratio', target: '≤ 2' }], checks(100_000, '10M payouts / 100k disbursements')]]
     : [
         ['requests', [{ key: 'request_efficiency', target: '≤ 1.02' }], requestEfficiency],
-        ['budget', [{ key: 'budget_use', target: '≥ 0.95' }, { key: 'rate_limited', target: '0' }], budgetUse(6)],
+        ['budget', [{ key: 'budget_use', target: '≥ 0.95' }, { key: 'rate_limited', target: '0' }], budgetUse],
         ['load', [{ key: 'load_ratio', target: '≤ 1.5' }], load],
         ['checks', [{ key: 'checks_ratio', target: '≤ 2' }], checks(10_000, '1M payouts / 10k disbursements (10M: make bench-large)')],
         ['excel', [{ key: 'excel_ratio', target: '≤ 1.5' }, { key: 'excel_peak_rss_mb', target: '< 400' }], excel],

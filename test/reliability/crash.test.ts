@@ -1,9 +1,10 @@
-// Item 2: SIGKILL the nightly run (a real child process: `recon run`) at ≥ 20 random moments and re-run
-// each time. test/sync/crash.test.ts kills `recon sync` right after a batch commit; here the kill time is
-// uniform over the whole length of an uninterrupted run, so kills land during start-up, migrations,
-// listing, reads, commits, checks, the workbook and the publish alike. After every kill: no stored
-// disbursement lacks any of its lines, the published snapshot (if any) opens and is whole too, and the
-// stale lock does not stop the re-run. When a re-run gets through, its tables equal the clean run's.
+// Item 2: SIGKILL a real child process at ≥ 20 random moments and re-run each time. test/sync/crash.test.ts
+// kills `recon sync` right after a batch commit; here the kill time is uniform over the whole length of an
+// uninterrupted run, so kills land during start-up, migrations, listing, reads and commits alike (and,
+// in the soak, which kills `recon run`, during the checks, the workbook and the publish too). After
+// every kill: no stored disbursement lacks any of its lines, the published snapshot (if any) opens and is
+// whole, and the stale lock does not stop the re-run. When a re-run gets through, its tables equal the
+// clean run's, and the next cycle starts from an empty folder.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -15,7 +16,9 @@ import { assertWholeDisbursements, recordFigures, sandboxLineCounts, totalRows, 
 
 const SOAK = Boolean(process.env.RECON_SOAK);
 const KILLS = SOAK ? 60 : 20;
-const DATASET = { seed: 23, disbursements: 30, payoutsPerDisbursement: 10, latencyMs: [20, 40] as [number, number], anomalies: { rate: 0.1 }, rateLimit: { limit: 1_000_000 } };
+const COMMAND = SOAK ? 'run' : 'sync';
+const CLEAN_EXIT = SOAK ? 1 : 0; // the planted anomaly makes the nightly exit 1; sync has no checks
+const DATASET = { seed: 23, disbursements: 16, payoutsPerDisbursement: 6, latencyMs: [15, 30] as [number, number], anomalies: { plant: [{ index: 8, kind: 'total_off_by_one' as const }] }, rateLimit: { limit: 1_000_000 } };
 
 let sb: Sandbox;
 let clean: Fingerprints;
@@ -24,7 +27,8 @@ let expected: Map<string, LineCounts>;
 const cleanups: Array<() => void> = [];
 
 function runArgs(dir: string): string[] {
-  return ['run', '--api-url', sb.url, '--api-key', sb.apiKey, '--db', path.join(dir, 'recon.duckdb'), '--reports', path.join(dir, 'reports'),
+  return [COMMAND, '--api-url', sb.url, '--api-key', sb.apiKey, '--db', path.join(dir, 'recon.duckdb'),
+    ...(COMMAND === 'run' ? ['--reports', path.join(dir, 'reports')] : []),
     '--log-file', path.join(dir, 'run.log'), '--rate-per-minute', '60000', '--sample-budget', '0', '--concurrency', '2'];
 }
 
@@ -36,7 +40,7 @@ beforeAll(async () => {
   const started = Date.now();
   const done = await runCli(runArgs(t.dir));
   cleanMs = Date.now() - started;
-  expect(done.code, done.stderr).toBe(1); // anomalies planted: exceptions found
+  expect(done.code, done.stderr).toBe(CLEAN_EXIT);
   clean = await fingerprints(path.join(t.dir, 'recon.duckdb'));
 });
 afterAll(async () => {
@@ -65,7 +69,7 @@ async function assertSnapshotWhole(file: string): Promise<void> {
   }
 }
 
-describe('nightly run killed with SIGKILL at random moments', () => {
+describe(`recon ${COMMAND} killed with SIGKILL at random moments`, () => {
   it(`ends identical to an uninterrupted run after ${KILLS} kills, never showing a disbursement without its lines`, async () => {
     let kills = 0;
     let cycles = 0;
@@ -83,7 +87,7 @@ describe('nightly run killed with SIGKILL at random moments', () => {
         clearTimeout(timer);
         if (ended.signal !== 'SIGKILL') {
           // got through before the kill: a stale lock or a half-written store would have failed it
-          expect(ended.code, ended.stderr).toBe(1);
+          expect(ended.code, ended.stderr).toBe(CLEAN_EXIT);
           break;
         }
         kills += 1;

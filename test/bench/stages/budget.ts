@@ -1,7 +1,7 @@
 // budget_use: how much of its configured budget recon actually spends against a sandbox that enforces
 // the service's limit (500 per window, sliding) with the window compressed to W ms and 100–300 ms of
 // latency per request, the client budgeted at 450 per W like the default 450/min.
-// Args: windowMs disbursements concurrency
+// Args: windowMs disbursements [concurrency] (recon's default when left out)
 import path from 'node:path';
 import { runSyncJob, seconds, stage, tempDir } from '../lib.js';
 import { startSandboxProcess } from '../sandbox-process.js';
@@ -9,7 +9,7 @@ import { startSandboxProcess } from '../sandbox-process.js';
 const SERVICE_LIMIT = 500;
 const BUDGET = 450;
 
-stage(async ([windowArg = '6000', disbursementsArg = '900', concurrencyArg = '6']) => {
+stage(async ([windowArg = '6000', disbursementsArg = '560', concurrencyArg]) => {
   const W = Number(windowArg);
   const sb = await startSandboxProcess({
     seed: 'bench-budget',
@@ -20,13 +20,13 @@ stage(async ([windowArg = '6000', disbursementsArg = '900', concurrencyArg = '6'
   const tmp = tempDir();
   try {
     const started = performance.now();
-    const { counters } = await runSyncJob(sb, path.join(tmp.dir, 'recon.duckdb'),
-      ['--rate-per-minute', String(BUDGET), '--sample-budget', '0', '--concurrency', concurrencyArg],
+    const { counters, concurrency } = await runSyncJob(sb, path.join(tmp.dir, 'recon.duckdb'),
+      ['--rate-per-minute', String(BUDGET), '--sample-budget', '0', ...(concurrencyArg ? ['--concurrency', concurrencyArg] : [])],
       { intervalMs: W, blockMs: 10 * W, retryBaseMs: 50 });
     const elapsed = seconds(started);
     const stats = await sb.stats();
     const times = (await sb.log()).map(([t]) => t).sort((a, b) => a - b);
-    return { windowMs: W, budgetPerWindow: BUDGET, serviceLimit: SERVICE_LIMIT, concurrency: Number(concurrencyArg), elapsed,
+    return { windowMs: W, budgetPerWindow: BUDGET, serviceLimit: SERVICE_LIMIT, concurrency, elapsed,
       clientRateLimited: counters.rate_limited, sandboxRateLimited: stats.rateLimited, requests: stats.requests.total,
       ...rates(times, W) };
   } finally {
