@@ -17,7 +17,13 @@ export type LockFile = z.infer<typeof LockFileSchema>;
 const GARBAGE_GRACE_MS = 60_000;
 /** Contenders that see a takeover in progress wait this long between looks. */
 const RETRY_DELAY_MS = 20;
-const MAX_ATTEMPTS = 50;
+const MAX_ATTEMPTS = 300; // × RETRY_DELAY_MS: outlasts GUARD_GRACE_MS, so a dead contender's guard is cleared
+/**
+ * The takeover guard is held for milliseconds; one older than this belongs to a process killed inside
+ * takeOverStale (a SIGKILL can land there) and is removed. Judging stays by content inside the guard,
+ * so removing a guard a live contender has just re-created cannot let two runs hold the lock.
+ */
+const GUARD_GRACE_MS = 3_000;
 
 export interface RunLock {
   readonly lockPath: string;
@@ -148,7 +154,7 @@ async function takeOverStale(
     guard = await open(guardPath, 'wx');
   } catch (error) {
     if (errorCode(error) !== 'EEXIST') throw error;
-    await removeIfOlderThan(guardPath, GARBAGE_GRACE_MS, now); // a contender that died mid-takeover
+    await removeIfOlderThan(guardPath, GUARD_GRACE_MS, now); // a contender that died mid-takeover
     return false;
   }
   try {

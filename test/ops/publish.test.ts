@@ -151,9 +151,15 @@ describe('publishSnapshot', () => {
     expect(await rows(await readOnly(), 'SELECT total FROM payout_total')).toEqual([[3500n]]);
   });
 
-  it('fails clearly when the target folder does not exist', async () => {
-    const missing = join(dir, 'no-such-folder', 'recon.duckdb');
-    await expect(publishSnapshot({ sourceConnection: db, publishedPath: missing })).rejects.toThrow(PublishError);
+  it('creates the published folder on the first publish', async () => {
+    const fresh = join(dir, 'published-now', 'recon.duckdb');
+    await expect(publishSnapshot({ sourceConnection: db, publishedPath: fresh })).resolves.toMatchObject({ path: fresh });
+  });
+
+  it('fails clearly when the target folder cannot be created', async () => {
+    await writeFile(join(dir, 'a-file'), 'not a folder');
+    const impossible = join(dir, 'a-file', 'recon.duckdb');
+    await expect(publishSnapshot({ sourceConnection: db, publishedPath: impossible })).rejects.toThrow(PublishError);
     // The writer's connection is still usable afterwards.
     expect(await rows(db, 'SELECT count(*) FROM payouts')).toEqual([[2n]]);
   });
