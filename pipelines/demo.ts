@@ -100,10 +100,14 @@ function summary(o: DemoOutcome): string {
     lines.push(`  ${check.padEnd(width)}  ${String(n.error).padStart(4)} error  ${String(n.warning).padStart(4)} warning`);
   }
   if (byCheck.size === 0) lines.push('  (none)');
-  lines.push('', `DuckDB store:        ${o.db}`, `published (read-only): ${o.published}`);
-  if (last.workbook) lines.push(`exception workbook:  ${last.workbook}`);
-  if (o.close?.workbook) lines.push(`close ${o.month} v${o.close.version}:    ${o.close.workbook}`);
-  lines.push(`exit code:           ${o.code} (${o.code === 0 ? 'reconciled' : o.code === 1 ? 'exceptions found' : 'failed'})`,
+  const row = (label: string, value: string) => lines.push(`${label.padEnd(24)}${value}`);
+  lines.push('');
+  row('DuckDB store:', o.db);
+  row('published (read-only):', o.published);
+  if (last.workbook) row('exception workbook:', path.resolve(last.workbook));
+  if (o.close?.workbook) row(`close ${o.month} (v${o.close.version}):`, path.resolve(o.close.workbook));
+  row('exit code:', `${o.code} (${o.code === 0 ? 'reconciled' : o.code === 1 ? 'exceptions found' : 'failed'})`);
+  lines.push(
     `Try: npx recon sql "SELECT status, count(*) FROM reconciliation GROUP BY ALL"`, '');
   return lines.join('\n');
 }

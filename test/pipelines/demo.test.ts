@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lastFullMonth } from '../../pipelines/demo.js';
+import { tempDir } from '../helpers/recon.js';
+import { runCli } from '../helpers/child.js';
+
+describe('recon demo (make run)', () => {
+  it('reconciles the seeded sandbox, closes its last full month and prints where everything is', async () => {
+    const t = tempDir();
+    try {
+      const db = path.join(t.dir, 'recon.duckdb');
+      const r = await runCli(['demo', '--db', db, '--reports', path.join(t.dir, 'reports'), '--disbursements', '120', '--time-compression', '60']);
+      expect(r.code).toBe(1); // planted anomalies: completed with exceptions
+      const printed = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(r.stdout)?.[1];
+      const workbook = printed('exception workbook:');
+      const close = printed('close 2026-10 \\(v\\d\\):');
+      const published = printed('published \\(read-only\\):');
+      for (const file of [workbook, close, published, db]) expect(file && existsSync(file), `${file}\n${r.stdout}`).toBe(true);
+      expect(r.stdout).toMatch(/night 2: .*1 restated/);
+      expect(r.stdout).toMatch(/total_identity\s+\d+ error/);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('picks the last month the dataset covers entirely', () => {
+    expect(lastFullMonth('2026-10-31T22:00:00Z')).toBe('2026-10');
+    expect(lastFullMonth('2026-10-15T00:00:00Z')).toBe('2026-09');
+  });
+});
