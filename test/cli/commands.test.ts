@@ -50,6 +50,18 @@ describe('recon sql', () => {
   });
 });
 
+describe('recon check and recon report', () => {
+  it('re-runs the checks (findings now open, exit 1) and writes that run\'s workbook', async () => {
+    const check = await runCli(['check', '--db', db]);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toMatch(/total_identity\s+error\s+\d+/);
+    expect(check.stdout).toMatch(/0 new, \d+ open/);
+    const report = await runCli(['report', '--db', db, '--reports', path.join(d, 'reports')]);
+    expect(report.code).toBe(1);
+    expect(existsSync(report.stdout.trim())).toBe(true);
+  });
+});
+
 describe('recon ack', () => {
   it('acknowledges a finding by key, and refuses an unknown key or a missing note', async () => {
     const [f] = await query(db, `SELECT finding_key FROM findings WHERE state = 'open' ORDER BY finding_key LIMIT 1`);
