@@ -1,5 +1,6 @@
 // What every store-writing command shares: the run lock, the store, a runs row from start to finish,
 // SIGINT/SIGTERM turned into an abort signal, and errors mapped to exit codes.
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { EXIT, UsageError, type ExitCode } from '../src/cli/exit-codes.js';
@@ -41,13 +42,19 @@ export async function withJob(
 ): Promise<ExitCode> {
   let lock;
   try {
+    // The lock file lives beside the store, so its folder must exist before the lock can be taken.
+    await mkdir(path.dirname(path.resolve(config.db)), { recursive: true });
     lock = await acquireLock(lockPathFor(config.db), { command: `recon ${command}` });
   } catch (err) {
     if (err instanceof LockHeldError) {
       process.stderr.write(`recon ${command}: ${err.message}\n`);
       return EXIT.LOCKED;
     }
-    throw err;
+    const message = `cannot create the store ${config.db} or its lock file (${(err as Error).message}); `
+      + 'check --db / RECON_DB and that its folder can be written and has free space';
+    logger.error({ err: message }, `recon ${command} failed`);
+    process.stderr.write(`recon ${command}: ${message}\n`);
+    return EXIT.FAILED;
   }
   const controller = new AbortController();
   const onSignal = (sig: NodeJS.Signals) => {
@@ -85,7 +92,7 @@ export async function withJob(
       throw err;
     }
   } catch (err) {
-    const message = redactSecret(err instanceof Error ? err.message : String(err), config.apiKey);
+    const message = storageHint(redactSecret(err instanceof Error ? err.message : String(err), config.apiKey), config.db);
     logger.error({ runId, err: message }, `recon ${command} failed`);
     process.stderr.write(`recon ${command}: ${message}\n`);
     if (err instanceof UsageError) return EXIT.FAILED;
@@ -96,6 +103,13 @@ export async function withJob(
     store?.close();
     await lock.release();
   }
+}
+
+/** A write that failed for lack of room or rights says where to look (DuckDB's own text does not). */
+function storageHint(message: string, dbPath: string): string {
+  if (!/No space left|File too large|Read-only file system|Permission denied|ENOSPC|EFBIG|EROFS|EACCES/i.test(message)) return message;
+  if (/check free space/.test(message)) return message;
+  return `${message}; check free space and write permission where the store (${dbPath}) and the published snapshot live`;
 }
 
 /** Options recorded in runs.options: never the key. */

@@ -105,7 +105,15 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
       if (next.done) {
         const out = next.value;
         result.listComplete = out.ended !== 'page_cap' && out.collected >= out.totalEntries;
-        if (!result.listComplete) logger.warn({ ...out }, 'the disbursement list ended before its announced size; the next run picks up the rest');
+        if (!result.listComplete) {
+          const reason = out.ended === 'page_cap'
+            ? `the disbursement list did not end after ${out.pages} pages (it announced ${out.totalEntries} entries); disbursements beyond were not read`
+            : `the disbursement list ended after ${out.collected} of ${out.totalEntries} announced entries (${out.ended.replace('_', ' ')}); the next run picks up the rest`;
+          logger.warn({ ...out }, 'the disbursement list ended before its announced size; the next run picks up the rest');
+          // kept as a quarantined page so invalid_record puts it in front of an accountant, not only in a log
+          await writer.exclusive((c) => quarantinePage(c, deps.runId, reason));
+          result.quarantined += 1;
+        }
         break;
       }
       for (const item of next.value.items) {
@@ -169,4 +177,8 @@ async function quarantineRecord(c: DuckDBConnection, runId: string, item: unknow
     await c.run('ROLLBACK').catch(() => undefined);
     throw err;
   }
+}
+
+async function quarantinePage(c: DuckDBConnection, runId: string, reason: string): Promise<void> {
+  await c.run(`INSERT INTO quarantine VALUES ($1, NULL, 'page', NULL, $2, NULL, now())`, [runId, reason]);
 }

@@ -1,6 +1,7 @@
 // Configuration: flags > environment > optional JSON config file (--config / RECON_CONFIG) > defaults.
 // One zod schema; an error names both the flag and the variable to set.
 import { readFileSync } from 'node:fs';
+import { isIPv4 } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -123,7 +124,8 @@ export function requireService(config: Config): { apiUrl: string; apiKey: string
   if (!config.apiUrl) throw new UsageError('no service URL: pass --api-url or set PAYMENTS_API_URL (the base URL, without /payments/v1)');
   if (!config.apiKey) throw new UsageError('no API key: pass --api-key or set PAYMENTS_API_KEY');
   const url = new URL(config.apiUrl);
-  const loopback = ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(url.hostname) || url.hostname.startsWith('127.');
+  // 127.0.0.0/8 by address only: a name such as 127.0.0.1.example.com is a remote host like any other.
+  const loopback = ['localhost', '[::1]'].includes(url.hostname) || (isIPv4(url.hostname) && url.hostname.startsWith('127.'));
   if (url.protocol === 'http:' && !loopback && !config.insecureHttp) {
     throw new UsageError(`refusing to send the API key over plain http:// to ${url.host}; use https:// or pass --insecure-http (RECON_INSECURE_HTTP=1)`);
   }

@@ -170,7 +170,7 @@ export class PaymentsClient {
     });
     const declared = Number(res.headers['content-length'] ?? NaN);
     if (Number.isFinite(declared) && declared > maxBytes) {
-      res.body.destroy();
+      abandon(res.body);
       throw new BodyTooLargeError(`GET ${redactUrl(url.toString())}: body of ${declared} bytes is over the ${maxBytes}-byte limit`, {
         status: res.statusCode,
         path: url.pathname,
@@ -182,7 +182,7 @@ export class PaymentsClient {
       const buf = chunk as Buffer;
       size += buf.length;
       if (size > maxBytes) {
-        res.body.destroy();
+        abandon(res.body);
         throw new BodyTooLargeError(`GET ${redactUrl(url.toString())}: body over the ${maxBytes}-byte limit`, {
           status: res.statusCode,
           path: url.pathname,
@@ -192,6 +192,15 @@ export class PaymentsClient {
     }
     return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) };
   }
+}
+
+/**
+ * Stop reading a body we refuse. undici's body emits an AbortError when destroyed unread; without a
+ * listener that is an uncaught exception, which ended the whole process (exit 1) on a file too large.
+ */
+function abandon(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 function isNetworkError(error: unknown): boolean {

@@ -38,6 +38,7 @@ async function readChildren<S extends z.ZodType>(
   const singular = resource.slice(0, -1) as 'payout' | 'refund' | 'adjustment';
   let lineNo = 0;
   let problem: string | null = null;
+  const seenOnEarlierPages = new Map<string, number>();
   const pages = paginate(deps.client, path, resource, {
     perPage: deps.perPage,
     maxPages: announced + 5, // even at per_page 1 a list cannot need more pages; the first envelope narrows it
@@ -51,13 +52,23 @@ async function readChildren<S extends z.ZodType>(
         else if (o.collected < o.totalEntries) problem = `${resource}: ${o.collected} of ${o.totalEntries} announced lines received (${o.ended.replace('_', ' ')})`;
         break;
       }
+      const onThisPage = new Map<string, number>();
       for (const item of next.value.items) {
         lineNo += 1;
         const raw = JSON.stringify(item);
+        // An item served again on a later page is the list shifting under us, not a second line: kept
+        // apart so it is neither summed twice nor lost (the missing line shows in the totals check).
+        const earlier = seenOnEarlierPages.get(raw);
+        if (earlier !== undefined) {
+          quarantine.push({ resource: singular, lineNo, reason: `repeats line ${earlier} of an earlier page (the list changed while it was read)`, raw });
+          continue;
+        }
+        if (!onThisPage.has(raw)) onThisPage.set(raw, lineNo);
         const parsed = schema.safeParse(item);
         if (parsed.success) lines.push({ lineNo, value: parsed.data, raw });
         else quarantine.push({ resource: singular, lineNo, reason: describeIssues(parsed.error), raw });
       }
+      for (const [raw, n] of onThisPage) seenOnEarlierPages.set(raw, n);
     }
   } catch (err) {
     if (err instanceof ApiError && !err.transient) problem = `${resource}: ${err.message}`;

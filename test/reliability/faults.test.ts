@@ -69,6 +69,6 @@ describe('nightly run against a flaky service', () => {
         totals.rowsCompared += totalRows(clean.prints as Fingerprints);
       }
       recordFigures('faults', { ...totals, lost: 0 });
-    });
+    }, SOAK ? 900_000 : 60_000);
   }
 });
