@@ -33,6 +33,9 @@ export async function syncStep(ctx: JobContext, config: Config, logger: Logger, 
     connections: config.concurrency * 2,
   });
   const progress = progressReporter(process.stderr);
+  // The sync only appends: DuckDB needs little memory for it, and without a limit its buffer pool keeps
+  // every page it wrote (RSS grew with the dataset). Checks afterwards get the default back.
+  await ctx.store.connection.run(`SET memory_limit = '${config.syncMemoryMb}MB'`);
   try {
     const result = await runSync(
       {
@@ -62,6 +65,7 @@ export async function syncStep(ctx: JobContext, config: Config, logger: Logger, 
     );
     return result;
   } finally {
+    await ctx.store.connection.run('RESET memory_limit');
     progress.done();
     Object.assign(ctx.counters, {
       requests: client.stats.requests,

@@ -2,7 +2,13 @@
 -- disbursements. The first occurrence (by delivered_at, disbursement_id, line_no) is legitimate; every
 -- later one is flagged with its amount as the overpayment (expected 0). The detail names the first and
 -- the previous occurrence.
-WITH occurrences AS (
+-- Only keys seen more than once are ranked: one hash aggregate finds them, so the window (a sort)
+-- runs over the few repeated rows instead of every payment_id. The result is the same: a key seen once
+-- only ever has occurrence 1.
+WITH repeated AS (
+  SELECT payment_id FROM payouts WHERE payment_id IS NOT NULL GROUP BY payment_id HAVING COUNT(*) > 1
+),
+occurrences AS (
   SELECT
     x.disbursement_id,
     d.recipient_id,
@@ -21,6 +27,7 @@ WITH occurrences AS (
   FROM payouts AS x
   JOIN disbursements AS d ON d.disbursement_id = x.disbursement_id
   WHERE x.payment_id IS NOT NULL
+    AND x.payment_id IN (SELECT payment_id FROM repeated)
   WINDOW w AS (PARTITION BY x.payment_id ORDER BY d.delivered_at, x.disbursement_id, x.line_no)
 )
 SELECT

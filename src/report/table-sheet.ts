@@ -61,13 +61,18 @@ export async function writeTable<R>(
   rows: RowSource<R>,
 ): Promise<number> {
   writeHeaderRow(sheet, headerRow, columns);
+  const shareStyle = styleSharer();
   let count = 0;
   for await (const item of rows) {
     if (headerRow + 1 + count > EXCEL_MAX_ROWS) {
       throw new Error(`sheet "${sheet.name}" would pass Excel's ${EXCEL_MAX_ROWS} rows; narrow the query or use CSV`);
     }
     const row = sheet.getRow(headerRow + 1 + count);
-    columns.forEach((column, i) => column.write(row.getCell(i + 1), item));
+    columns.forEach((column, i) => {
+      const cell = row.getCell(i + 1);
+      column.write(cell, item);
+      shareStyle(cell);
+    });
     row.commit();
     count += 1;
     await pace(sheet, count);
@@ -77,6 +82,44 @@ export async function writeTable<R>(
     to: { row: headerRow + Math.max(count, 1), column: columns.length },
   };
   return count;
+}
+
+/**
+ * exceljs finds a cell's style id by rendering its style to XML, unless it has seen that very style
+ * object before (a WeakMap by identity) — and every cell starts with a fresh `{}`. On a large table that
+ * lookup was most of the writing time. Cells whose style reads the same (same value type, which decides
+ * the default number format, and same properties) get one shared object, so exceljs renders each
+ * distinct style once; the ids, and so the file, are the same. Call it once the cell is written: the
+ * shared object is frozen.
+ */
+function styleSharer(): (cell: ExcelJS.Cell) => void {
+  const shared = new Map<string, Partial<ExcelJS.Style>>();
+  // Parts of a style (font, fill, …) are mostly the same constant objects: named by identity, and by
+  // content the first time an object is seen, so a fresh but equal object still finds its style.
+  const names = new WeakMap<object, string>();
+  const byContent = new Map<string, string>();
+  const nameOf = (part: unknown): string => {
+    if (typeof part !== 'object' || part === null) return JSON.stringify(part);
+    let name = names.get(part);
+    if (name === undefined) {
+      const content = JSON.stringify(part);
+      name = byContent.get(content) ?? String(byContent.size);
+      byContent.set(content, name);
+      names.set(part, name);
+    }
+    return name;
+  };
+  return (cell) => {
+    const style = cell.style as Record<string, unknown>;
+    let key = String(cell.type);
+    for (const property in style) key += `|${property}=${nameOf(style[property])}`;
+    let canonical = shared.get(key);
+    if (!canonical) {
+      canonical = Object.freeze(cell.style);
+      shared.set(key, canonical);
+    }
+    cell.style = canonical;
+  };
 }
 
 /** A whole sheet that is just one table with its header on row 1. Commits the sheet. */

@@ -2,8 +2,8 @@
 // client's CPU and memory stay apart from the server's, and the runner can sample the server's RSS.
 // Options arrive as JSON in argv[2]; the parent asks over IPC for stats, the request log, the minimum
 // number of requests the dataset needs, and the peak RSS.
-import { readFileSync } from 'node:fs';
 import { startSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { vmHwmMb } from './proc.js';
 
 export type SandboxRequest =
   | { id: number; type: 'stats' }
@@ -22,12 +22,6 @@ export interface Minimum {
   adjustments: number;
   downloads: number;
   payoutLines: number;
-}
-
-export function vmHwmMb(pid: number | 'self' = 'self'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-  return kb / 1024;
 }
 
 async function main(): Promise<void> {

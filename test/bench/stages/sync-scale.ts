@@ -18,10 +18,17 @@ stage(async ([disbursementsArg = '1000', payoutsArg = '100']) => {
   const tmp = tempDir();
   const db = path.join(tmp.dir, 'recon.duckdb');
   try {
+    // JS heap + buffers vs the whole process: what is left of RSS is mostly DuckDB's buffer pool
+    let jsPeakMb = 0;
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      jsPeakMb = Math.max(jsPeakMb, (m.heapTotal + m.external + m.arrayBuffers) / 1024 / 1024);
+    }, 200);
     let started = performance.now();
     const { result, counters } = await runSyncJob(sb, db, ['--rate-per-minute', '10000000', '--sample-budget', '0'], { retryBaseMs: 5 });
     const syncS = seconds(started);
     const syncRssMb = peakRssMb();
+    clearInterval(sampler);
     const store = await openStore(db);
     started = performance.now();
     let findings = 0;
@@ -33,7 +40,7 @@ stage(async ([disbursementsArg = '1000', payoutsArg = '100']) => {
     const checksS = seconds(started);
     const [stats, sandboxRss, minimum] = [await sb.stats(), await sb.rss(), await sb.minimum(100)];
     return { disbursements: result.written, lines: result.lines, payouts: minimum.payoutLines, files: result.files, requests: counters.requests,
-      sandboxRequests: stats.requests.total, syncS, checksS, findings, syncRssMb, peakRssMb: peakRssMb(), sandboxRssMb: sandboxRss.vmHwmMb };
+      sandboxRequests: stats.requests.total, syncS, checksS, findings, syncRssMb, jsPeakMb, peakRssMb: peakRssMb(), sandboxRssMb: sandboxRss.vmHwmMb };
   } finally {
     await sb.close();
     tmp.cleanup();
