@@ -35,6 +35,8 @@ export async function syncStep(ctx: JobContext, config: Config, logger: Logger, 
   const progress = progressReporter(process.stderr);
   // The sync only appends: DuckDB needs little memory for it, and without a limit its buffer pool keeps
   // every page it wrote (RSS grew with the dataset). Checks afterwards get the default back.
+  // (memory_limit is global: RESET does not bring the previous value back, so it is restored by value)
+  const previousLimit = String((await ctx.store.connection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRowsJS()[0]?.[0]);
   await ctx.store.connection.run(`SET memory_limit = '${config.syncMemoryMb}MB'`);
   try {
     const result = await runSync(
@@ -65,7 +67,7 @@ export async function syncStep(ctx: JobContext, config: Config, logger: Logger, 
     );
     return result;
   } finally {
-    await ctx.store.connection.run('RESET memory_limit');
+    await ctx.store.connection.run(`SET memory_limit = '${previousLimit.replace(/'/g, '')}'`);
     progress.done();
     Object.assign(ctx.counters, {
       requests: client.stats.requests,

@@ -29,7 +29,7 @@ export const OPTIONS = {
   since: { flag: 'since', env: 'RECON_SINCE', type: 'string', help: 'first backfill from this date (YYYY-MM-DD)' },
   full: { flag: 'full', type: 'boolean', help: 're-read every disbursement' },
   timeoutMs: { flag: 'timeout-ms', env: 'RECON_TIMEOUT_MS', type: 'string', help: 'client time-out per request (default 10000, above the service 8 s)' },
-  syncMemoryMb: { flag: 'sync-memory-mb', env: 'RECON_SYNC_MEMORY_MB', type: 'string', help: 'DuckDB memory limit while syncing (default 128)' },
+  syncMemoryMb: { flag: 'sync-memory-mb', env: 'RECON_SYNC_MEMORY_MB', type: 'string', help: 'DuckDB memory limit while syncing (default 128; checks get the previous limit back)' },
   maxFileMb: { flag: 'max-file-mb', env: 'RECON_MAX_FILE_MB', type: 'string', help: 'largest file downloaded (default 50)' },
   sampleBudget: { flag: 'sample-budget', env: 'RECON_SAMPLE_BUDGET', type: 'string', help: 'payment details read per run for payment_cross_check (default 100, 0 = off)' },
   insecureHttp: { flag: 'insecure-http', env: 'RECON_INSECURE_HTTP', type: 'boolean', help: 'allow http:// to a non-loopback host' },

@@ -6,7 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { RunChecksError, type FindingStatus, type Severity } from './runner.js';
 
-/** Shaped like the report stage's FindingRow (src/report/types.ts), which it feeds. */
+/** A finding of a run with its lifecycle; the report stage's FindingRow is this shape (src/report/types.ts). */
 export interface LatestFinding {
   key: string;
   status: FindingStatus;

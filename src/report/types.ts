@@ -1,29 +1,18 @@
 // Plain rows the workbook writers take. They are filled by whoever reads DuckDB; the writers never
 // query anything themselves. Money is integer subunits (bigint) until the moment a cell is written.
 
-export type Severity = 'error' | 'warning';
-export type FindingStatus = 'new' | 'open' | 'acknowledged' | 'resolved';
+import type { FindingStatus, LatestFinding, Severity } from '../checks/index.js';
+
+export type { FindingStatus, Severity };
 
 /** Rows may come from a DuckDB reader page by page; writers consume them once, in order. */
 export type RowSource<T> = AsyncIterable<T> | Iterable<T>;
 
-export interface FindingRow {
-  key: string;
-  status: FindingStatus;
-  ageDays: number;
-  checkId: string;
-  severity: Severity;
-  recipientId: string | null;
-  disbursementId: string | null;
-  subject: string | null;
-  currency: string | null;
-  expected: bigint | null;
-  actual: bigint | null;
-  difference: bigint | null;
-  detail: string;
-  firstSeen: Date;
-  ackNote?: string | null;
-}
+/**
+ * One finding as the workbooks show it: the checks stage's LatestFinding (one definition of the shape),
+ * less the lifecycle fields no sheet prints.
+ */
+export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote'> & { ackNote?: string | null };
 
 export type DisbursementStatus = 'reconciled' | 'exceptions' | 'incomplete' | 'invalid';
 

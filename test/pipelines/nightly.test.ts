@@ -114,7 +114,7 @@ describe('recon run (nightly)', () => {
     await a.done;
     expect(existsSync(path.join(d, 'recon.duckdb.lock'))).toBe(true);
     const b = await runCli([...args, '--log-file', path.join(d, 'b.log')]);
-    expect(b.code).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
     const runs = await query(path.join(d, 'recon.duckdb'), 'SELECT status FROM runs ORDER BY started_at');
     expect(runs.map((r) => r.status)).toEqual(['interrupted', 'succeeded']);
   });

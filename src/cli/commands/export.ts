@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
-import { openReadOnly, SnapshotMissingError } from '../../ops/publish.js';
+import { withSnapshot } from '../../access/snapshot.js';
 import { exportParquet } from '../../access/export.js';
 
 const KEYS: OptionKey[] = ['db', 'published'];
@@ -13,21 +13,11 @@ export const command: Command = {
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { parquet: { type: 'string' } });
     if (typeof extra.parquet !== 'string') throw new UsageError('recon export needs --parquet DIR');
-    let db;
-    try {
-      db = await openReadOnly(config.published);
-    } catch (err) {
-      if (err instanceof SnapshotMissingError) throw new UsageError(err.message);
-      throw err;
-    }
-    try {
-      for (const o of await exportParquet(db.connection, extra.parquet)) {
+    await withSnapshot(config.published, async (db) => {
+      for (const o of await exportParquet(db.connection, extra.parquet as string)) {
         process.stdout.write(`${o.kind.padEnd(5)} ${o.name.padEnd(24)} ${String(o.rows).padStart(10)} rows${o.partitioned ? ', by month' : ''}\n`);
       }
-    } finally {
-      db.connection.closeSync();
-      db.instance.closeSync();
-    }
+    });
     return EXIT.OK;
   },
 };

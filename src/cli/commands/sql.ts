@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
-import { openReadOnly, SnapshotMissingError } from '../../ops/publish.js';
+import { withSnapshot } from '../../access/snapshot.js';
 import { openOut, runQuery, type Format } from '../../access/query.js';
 
 const KEYS: OptionKey[] = ['db', 'published'];
@@ -25,28 +25,21 @@ export const command: Command = {
     if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
     const sql = positionals.length ? positionals.join(' ') : await readStdin();
     if (!sql.trim()) throw new UsageError('empty query');
-    let db;
-    try {
-      db = await openReadOnly(config.published);
-    } catch (err) {
-      if (err instanceof SnapshotMissingError) throw new UsageError(err.message);
-      throw err;
-    }
     const outFile = typeof extra.out === 'string' ? extra.out : undefined;
-    const out = format === 'xlsx' ? process.stdout : openOut(outFile);
-    try {
-      const n = await runQuery(db.connection, sql, format, out, outFile);
-      if (format === 'xlsx' || outFile) process.stderr.write(`${n} rows → ${outFile}\n`);
-    } catch (err) {
-      throw new UsageError(`query failed: ${(err as Error).message}`);
-    } finally {
-      db.connection.closeSync();
-      db.instance.closeSync();
-      if (out !== process.stdout) {
-        out.end();
-        await once(out, 'finish');
+    await withSnapshot(config.published, async (db) => {
+      const out = format === 'xlsx' ? process.stdout : openOut(outFile);
+      try {
+        const n = await runQuery(db.connection, sql, format, out, outFile);
+        if (format === 'xlsx' || outFile) process.stderr.write(`${n} rows → ${outFile}\n`);
+      } catch (err) {
+        throw new UsageError(`query failed: ${(err as Error).message}`);
+      } finally {
+        if (out !== process.stdout) {
+          out.end();
+          await once(out, 'finish');
+        }
       }
-    }
+    });
     return EXIT.OK;
   },
 };
