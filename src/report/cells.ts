@@ -1,7 +1,7 @@
 // How one value becomes one cell. Every writer goes through these so amounts, dates and untrusted
 // text look and behave the same in every workbook.
 import type ExcelJS from 'exceljs';
-import { excelNumberFormat, formatMajor, toMajorNumber } from '../money.js';
+import { currencyFactor, excelNumberFormat, formatMajor } from '../money.js';
 import { safeText } from './safe-text.js';
 import type { FindingStatus, Severity } from './types.js';
 
@@ -49,14 +49,29 @@ export function setAmount(cell: Cell, subunits: bigint | null, currency: string 
     setExactNumber(cell, subunits, SUBUNITS_FORMAT);
     return;
   }
+  // Below 10^15 subunits the amount has at most 15 significant digits, and dividing by the factor is
+  // correctly rounded: the same double as parsing the exact decimal text, without building it.
+  if (subunits > -EXACT_LIMIT && subunits < EXACT_LIMIT) {
+    cell.value = Number(subunits) / currencyFactor(currency);
+    cell.numFmt = numberFormat(currency);
+    return;
+  }
   const exact = formatMajor(subunits, currency);
   if (significantDigits(exact) > EXCEL_SIGNIFICANT_DIGITS) {
     cell.value = exact;
     cell.alignment = { horizontal: 'right' };
     return;
   }
-  cell.value = toMajorNumber(subunits, currency);
-  cell.numFmt = excelNumberFormat(currency);
+  cell.value = Number(exact);
+  cell.numFmt = numberFormat(currency);
+}
+
+const EXACT_LIMIT = 10n ** BigInt(EXCEL_SIGNIFICANT_DIGITS);
+const FORMATS = new Map<string, string>();
+function numberFormat(currency: string): string {
+  let f = FORMATS.get(currency);
+  if (f === undefined) FORMATS.set(currency, (f = excelNumberFormat(currency)));
+  return f;
 }
 
 export function setCount(cell: Cell, value: number | bigint): void {
