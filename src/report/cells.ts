@@ -11,7 +11,6 @@ type Cell = ExcelJS.Cell;
 export const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm';
 export const DATE_FORMAT = 'yyyy-mm-dd';
 export const COUNT_FORMAT = '#,##0';
-const SUBUNITS_FORMAT = '#,##0" subunits"';
 
 // Excel keeps 15 significant digits; a longer amount written as a number would be silently rounded.
 const EXCEL_SIGNIFICANT_DIGITS = 15;
@@ -40,13 +39,15 @@ export function setText(cell: Cell, value: string | null | undefined): void {
 
 /**
  * Integer subunits as a major-unit number with the currency's decimals (JPY 0, EUR 2, KWD 3,
- * MGA 1). Null stays empty. Without a currency the factor is unknown, so the raw subunits are
- * shown and labelled. An amount too long for Excel's precision is written as exact text instead.
+ * MGA 1). Null stays empty. Without a currency the value is a count (count
+ * checks), shown as a plain integer. An amount too long for Excel's precision is written as exact text instead.
  */
 export function setAmount(cell: Cell, subunits: bigint | null, currency: string | null): void {
   if (subunits === null) return;
   if (currency === null) {
-    setExactNumber(cell, subunits, SUBUNITS_FORMAT);
+    // Every amount the service sends has a currency; a finding without one compares counts (e.g.
+    // number_of_payments vs lines received), so it is a plain integer, never labelled as money.
+    setExactNumber(cell, subunits, COUNT_FORMAT);
     return;
   }
   // Below 10^15 subunits the amount has at most 15 significant digits, and dividing by the factor is

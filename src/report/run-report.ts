@@ -53,7 +53,8 @@ export async function runSummary(connection: DuckDBConnection, runId: string, se
   return {
     runId,
     startedAt: (run?.started_at as Date | undefined) ?? checks.checkedAt,
-    finishedAt: (run?.finished_at as Date | null | undefined) ?? null,
+    // the workbook is written inside the run, before it is recorded as finished: the checks' time stands in
+    finishedAt: (run?.finished_at as Date | null | undefined) ?? checks.checkedAt,
     serviceUrl,
     disbursementsChecked: totals.reduce((n, t) => n + Number(t.n), 0),
     byCheck: checks.byCheck,
