@@ -14,10 +14,13 @@ WITH file_side AS (
   WHERE df.parse_status = 'parsed'
 ),
 api_side AS (
+  -- Only disbursements with a parsed file can match; the occurrence is numbered within a disbursement,
+  -- so leaving the others out changes no number (and spares a sort of every line in the store).
   SELECT
     disbursement_id, kind, reference, amount,
     ROW_NUMBER() OVER (PARTITION BY disbursement_id, kind, reference ORDER BY line_no) AS occurrence
   FROM payment_lines
+  WHERE disbursement_id IN (SELECT disbursement_id FROM disbursement_files WHERE parse_status = 'parsed')
 ),
 matched AS (
   SELECT

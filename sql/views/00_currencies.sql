@@ -15,18 +15,19 @@ CREATE OR REPLACE MACRO currency_factor(ccy) AS
 
 -- format_amount(subunits, code) → exact major-unit text: '1234.56', JPY '1234', KWD '1.234', MGA '1.2';
 -- 'n/a' for NULL. For the detail sentences only: numeric columns stay integer subunits. Exact decimal
--- arithmetic (DECIMAL(38,0) × 0.01 is DECIMAL(38,2)), never floating point; kept to one CASE because
--- the checks call it many times per row and DuckDB expands macros inline.
+-- arithmetic (DECIMAL(38,0) × 0.01 is DECIMAL(38,2)), never floating point; kept to one flat CASE over
+-- the code, with the same lists as currency_factor above (keep them in step), because the checks call
+-- it many times per row and DuckDB expands macros inline: a CASE on currency_factor(code) would copy
+-- currency_factor's CASE into every branch, and preparing those trees cost tens of ms per check.
 CREATE OR REPLACE MACRO format_amount(amt, ccy) AS
   CASE
     WHEN amt IS NULL THEN 'n/a'
-    ELSE CASE currency_factor(ccy)
-      WHEN 1 THEN CAST(CAST(amt AS DECIMAL(38, 0)) AS VARCHAR)
-      WHEN 5 THEN CAST(CAST(amt AS DECIMAL(38, 0)) * CAST(0.2 AS DECIMAL(2, 1)) AS VARCHAR)
-      WHEN 10 THEN CAST(CAST(amt AS DECIMAL(38, 0)) * CAST(0.1 AS DECIMAL(2, 1)) AS VARCHAR)
-      WHEN 1000 THEN CAST(CAST(amt AS DECIMAL(38, 0)) * CAST(0.001 AS DECIMAL(4, 3)) AS VARCHAR)
-      ELSE CAST(CAST(amt AS DECIMAL(38, 0)) * CAST(0.01 AS DECIMAL(3, 2)) AS VARCHAR)
-    END
+    WHEN ccy IN ('CLP', 'JPY', 'VUV') THEN CAST(CAST(amt AS DECIMAL(38, 0)) AS VARCHAR)
+    WHEN ccy = 'MGA' THEN CAST(CAST(amt AS DECIMAL(38, 0)) * CAST(0.2 AS DECIMAL(2, 1)) AS VARCHAR)
+    WHEN ccy = 'VND' THEN CAST(CAST(amt AS DECIMAL(38, 0)) * CAST(0.1 AS DECIMAL(2, 1)) AS VARCHAR)
+    WHEN ccy IN ('BHD', 'KWD', 'LYD', 'OMR', 'TND')
+      THEN CAST(CAST(amt AS DECIMAL(38, 0)) * CAST(0.001 AS DECIMAL(4, 3)) AS VARCHAR)
+    ELSE CAST(CAST(amt AS DECIMAL(38, 0)) * CAST(0.01 AS DECIMAL(3, 2)) AS VARCHAR)
   END;
 
 -- The listed codes (all others are unsupported): the reference list for unlisted_currency.

@@ -58,7 +58,9 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
   await connection.run('BEGIN TRANSACTION');
   try {
     await connection.run(CREATE_STAGE);
+    const sharedTotals = await materialiseTotals(connection, checks);
     for (const check of checks) timings.push(await stageCheck(connection, check));
+    if (sharedTotals) await connection.run(`DROP TABLE ${SHARED_TOTALS}`);
     await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
     await connection.run(
       `INSERT INTO check_runs (run_id, checked_at, checks, findings)
@@ -72,6 +74,27 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
     throw err;
   }
   return summarise(connection, opts.runId, now, timings);
+}
+
+/** The temp table that stands in for the disbursement_totals view during a run (see materialiseTotals). */
+const SHARED_TOTALS = 'temp.main.disbursement_totals';
+
+/**
+ * Several checks read the disbursement_totals view (every line aggregated per disbursement). Inside the
+ * run's transaction nothing changes the lines, so the view's rows are computed once into a TEMP table of
+ * the same name: unqualified names resolve to the temp catalog first, so the check files (plain SELECTs
+ * that also run on their own against the view) read exactly the view's rows and types without
+ * re-aggregating every line. Dropped before the commit; a rollback takes it away too.
+ * Only done when at least two of the checks read the view (one reading it gains nothing).
+ */
+async function materialiseTotals(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<boolean> {
+  if (checks.filter((c) => /\bdisbursement_totals\b/i.test(c.sql)).length < 2) return false;
+  const db = String((await connection.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
+  await connection.run(
+    `CREATE OR REPLACE TEMP TABLE disbursement_totals AS
+     SELECT * FROM "${db.replace(/"/g, '""')}".main.disbursement_totals`,
+  );
+  return true;
 }
 
 async function stageCheck(
