@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { fingerprints, query, syncOnce, tempDir, type Fingerprints } from '../helpers/recon.js';
 import { logCount, startCli, waitFor } from '../helpers/child.js';
+import { assertWholeDisbursements, sandboxLineCounts } from '../helpers/store.js';
 
 // issue 6 asks for ≥ 20 kill points in the reliability soak; the fast suite kills at a few.
 const KILLS = process.env.RECON_SOAK ? 20 : 3;
@@ -23,23 +24,6 @@ afterAll(async () => {
   dirs.forEach((d) => d());
 });
 
-/** Every stored disbursement has exactly the lines the service serves: never a record without its children. */
-async function assertNoPartialDisbursement(file: string): Promise<number> {
-  const truth = new Map([...sb.truth.disbursements()].map((t) => [t.disbursement_id, t.expected]));
-  const rows = await query(file, `SELECT d.disbursement_id,
-      (SELECT count(*) FROM payouts p WHERE p.disbursement_id = d.disbursement_id) AS p,
-      (SELECT count(*) FROM refunds r WHERE r.disbursement_id = d.disbursement_id) AS r,
-      (SELECT count(*) FROM adjustments a WHERE a.disbursement_id = d.disbursement_id) AS a,
-      (SELECT count(*) FROM file_lines l WHERE l.disbursement_id = d.disbursement_id) AS l
-    FROM disbursements d`);
-  for (const r of rows) {
-    const e = truth.get(String(r.disbursement_id))!;
-    expect([Number(r.p), Number(r.r), Number(r.a), Number(r.l)], String(r.disbursement_id)).toEqual([
-      e.payouts.count, e.refunds.count, e.adjustments.count, e.file_lines]);
-  }
-  return rows.length;
-}
-
 describe('sync killed with SIGKILL', () => {
   it(`resumes after being killed at ${KILLS} points and ends identical to an uninterrupted run`, async () => {
     const t = tempDir();
@@ -58,12 +42,12 @@ describe('sync killed with SIGKILL', () => {
       const ended = await done;
       if (ended.code === 0) break; // finished before the kill landed
       if (ended.signal !== "SIGKILL") throw new Error(`sync child ended by itself: ${ended.code} ${ended.stderr}`);
-      stored = await assertNoPartialDisbursement(file);
+      stored = await assertWholeDisbursements(file, sandboxLineCounts(sb));
     }
     expect(stored).toBeGreaterThan(0);
     const rerun = await syncOnce(sb, file);
     expect(rerun.code).toBe(0);
-    await assertNoPartialDisbursement(file);
+    await assertWholeDisbursements(file, sandboxLineCounts(sb));
     expect(await fingerprints(file)).toEqual(clean);
   });
 });
