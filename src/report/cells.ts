@@ -28,6 +28,11 @@ const SEVERITY_STYLE: Record<Severity, { fill: ExcelJS.Fill; font: Partial<Excel
   warning: { fill: SOLID('FFFFEB9C'), font: font({ color: { argb: 'FF9C5700' } }) },
 };
 
+// Constants rather than a fresh object per cell: the table writer recognises a style it has already
+// shared by the identity of its parts (styleSharer in table-sheet.ts).
+const RESOLVED_FONT = font({ color: { argb: 'FF808080' } });
+const RIGHT: Partial<ExcelJS.Alignment> = { horizontal: 'right' };
+
 const HEADER_FILL = SOLID('FFD9E1F2');
 const HEADER_BORDER: Partial<ExcelJS.Borders> = { bottom: { style: 'thin', color: { argb: 'FF8EA9DB' } } };
 
@@ -60,7 +65,7 @@ export function setAmount(cell: Cell, subunits: bigint | null, currency: string 
   const exact = formatMajor(subunits, currency);
   if (significantDigits(exact) > EXCEL_SIGNIFICANT_DIGITS) {
     cell.value = exact;
-    cell.alignment = { horizontal: 'right' };
+    cell.alignment = RIGHT;
     return;
   }
   cell.value = Number(exact);
@@ -95,7 +100,7 @@ export function setSeverity(cell: Cell, severity: Severity): void {
 export function setStatus(cell: Cell, status: FindingStatus): void {
   cell.value = status;
   if (status === 'new') cell.font = BOLD;
-  if (status === 'resolved') cell.font = font({ color: { argb: 'FF808080' } });
+  if (status === 'resolved') cell.font = RESOLVED_FONT;
 }
 
 export function styleHeader(cell: Cell): void {
@@ -112,7 +117,7 @@ function setExactNumber(cell: Cell, value: number | bigint, numFmt: string): voi
   const text = value.toString();
   if (significantDigits(text) > EXCEL_SIGNIFICANT_DIGITS) {
     cell.value = text;
-    cell.alignment = { horizontal: 'right' };
+    cell.alignment = RIGHT;
     return;
   }
   cell.value = Number(value);

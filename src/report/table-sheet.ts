@@ -68,10 +68,11 @@ export async function writeTable<R>(
       throw new Error(`sheet "${sheet.name}" would pass Excel's ${EXCEL_MAX_ROWS} rows; narrow the query or use CSV`);
     }
     const row = sheet.getRow(headerRow + 1 + count);
+    (row as RowWithStyle).style = NO_ROW_STYLE;
     columns.forEach((column, i) => {
       const cell = row.getCell(i + 1);
       column.write(cell, item);
-      shareStyle(cell);
+      shareStyle(cell, i);
     });
     row.commit();
     count += 1;
@@ -85,6 +86,18 @@ export async function writeTable<R>(
 }
 
 /**
+ * A row's own style goes through the same style-id lookup as a cell's (below), and every row starts
+ * with a fresh `{}`: one shared empty style is looked up once. It is the default style, so rows still
+ * carry no `s=`.
+ */
+const NO_ROW_STYLE: Partial<ExcelJS.Style> = Object.freeze({});
+/** exceljs 4 keeps a row's style in `style`, as for a cell; its typings leave it out. */
+type RowWithStyle = ExcelJS.Row & { style: Partial<ExcelJS.Style> };
+
+/** A style as its properties, to compare them part by part. */
+type Style = Record<string, unknown>;
+
+/**
  * exceljs finds a cell's style id by rendering its style to XML, unless it has seen that very style
  * object before (a WeakMap by identity) — and every cell starts with a fresh `{}`. On a large table that
  * lookup was most of the writing time. Cells whose style reads the same (same value type, which decides
@@ -92,8 +105,8 @@ export async function writeTable<R>(
  * distinct style once; the ids, and so the file, are the same. Call it once the cell is written: the
  * shared object is frozen.
  */
-function styleSharer(): (cell: ExcelJS.Cell) => void {
-  const shared = new Map<string, Partial<ExcelJS.Style>>();
+function styleSharer(): (cell: ExcelJS.Cell, column: number) => void {
+  const shared = new Map<string, Style>();
   // Parts of a style (font, fill, …) are mostly the same constant objects: named by identity, and by
   // content the first time an object is seen, so a fresh but equal object still finds its style.
   const names = new WeakMap<object, string>();
@@ -109,17 +122,48 @@ function styleSharer(): (cell: ExcelJS.Cell) => void {
     }
     return name;
   };
-  return (cell) => {
-    const style = cell.style as Record<string, unknown>;
+  const canonicalOf = (cell: ExcelJS.Cell): Style => {
+    const style = cell.style as Style;
     let key = String(cell.type);
     for (const property in style) key += `|${property}=${nameOf(style[property])}`;
     let canonical = shared.get(key);
     if (!canonical) {
-      canonical = Object.freeze(cell.style);
+      canonical = Object.freeze(style);
       shared.set(key, canonical);
     }
+    return canonical;
+  };
+  // Building that key for every cell cost about as much again. A column uses a handful of styles,
+  // made of the same part objects cell after cell, so each column keeps the shared styles it has
+  // used, and a cell of the same type whose parts are those very objects takes one without a key.
+  const usedBy: Array<Array<{ type: ExcelJS.ValueType; style: Style; size: number }>> = [];
+  return (cell, column) => {
+    const style = cell.style as Style;
+    const { type } = cell;
+    const used = (usedBy[column] ??= []);
+    for (const known of used) {
+      if (known.type === type && sameParts(known.style, known.size, style)) {
+        cell.style = known.style;
+        return;
+      }
+    }
+    const canonical = canonicalOf(cell);
+    const size = Object.keys(canonical).length;
+    // Kept only when the parts are the very objects: a part built afresh for every cell would
+    // otherwise add an entry per cell.
+    if (sameParts(canonical, size, style)) used.push({ type, style: canonical, size });
     cell.style = canonical;
   };
+}
+
+/** True when `style` has exactly `known`'s `size` properties, each the same value or object. */
+function sameParts(known: Style, size: number, style: Style): boolean {
+  let n = 0;
+  for (const property in style) {
+    if (known[property] !== style[property]) return false;
+    n += 1;
+  }
+  return n === size;
 }
 
 /** A whole sheet that is just one table with its header on row 1. Commits the sheet. */
