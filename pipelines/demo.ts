@@ -27,7 +27,7 @@ export interface DemoOutcome {
   anomaliesPlanted: number;
 }
 
-const KEYS: OptionKey[] = ['db', 'reports', 'published', 'logFile'];
+const KEYS: OptionKey[] = ['db', 'reports', 'published', 'memoryMb', 'logFile'];
 
 /** The month before the month that follows the end date: the last month the dataset covers entirely. */
 export function lastFullMonth(endDate: string): string {

@@ -69,6 +69,8 @@ export async function withJob(
   const runId = newRunId();
   try {
     store = await openStore(config.db);
+    // bounded, so a nightly run's memory does not grow with the store; beyond it DuckDB spills to <db>.tmp
+    await store.connection.run(`SET memory_limit = '${config.memoryMb}MB'`);
     await markAbandonedRuns(store.connection);
     await startRun(store.connection, { runId, command, serviceUrl: opts.serviceUrl ?? null, options: safeOptions(config) });
     const ctx: JobContext = { store, runId, logger, signal: controller.signal, counters: {}, status: 'succeeded' };
@@ -92,7 +94,7 @@ export async function withJob(
       throw err;
     }
   } catch (err) {
-    const message = storageHint(redactSecret(err instanceof Error ? err.message : String(err), config.apiKey), config.db);
+    const message = memoryHint(storageHint(redactSecret(err instanceof Error ? err.message : String(err), config.apiKey), config.db), config.memoryMb);
     logger.error({ runId, err: message }, `recon ${command} failed`);
     process.stderr.write(`recon ${command}: ${message}\n`);
     if (err instanceof UsageError) return EXIT.FAILED;
@@ -110,6 +112,12 @@ function storageHint(message: string, dbPath: string): string {
   if (!/No space left|File too large|Read-only file system|Permission denied|ENOSPC|EFBIG|EROFS|EACCES/i.test(message)) return message;
   if (/check free space/.test(message)) return message;
   return `${message}; check free space and write permission where the store (${dbPath}) and the published snapshot live`;
+}
+
+/** DuckDB's out-of-memory error names its limit but not the setting that raises it. */
+export function memoryHint(message: string, memoryMb: number): string {
+  if (!/Out of Memory/i.test(message)) return message;
+  return `${message}; the run's DuckDB memory limit is ${memoryMb} MB: raise it with --memory-mb / RECON_MEMORY_MB`;
 }
 
 /** Options recorded in runs.options: never the key. */

@@ -10,6 +10,7 @@ import { loadLayouts } from '../src/extract/layouts.js';
 import type { JobContext } from './job.js';
 import { runSync, type SyncResult } from './sync.js';
 import { progressReporter } from '../src/cli/progress.js';
+import { preferCompactHeap } from '../src/ops/memory.js';
 
 export interface SyncTuning {
   /** Budget window for tests and benchmarks that compress time (default 60 000 ms). */
@@ -21,6 +22,7 @@ export interface SyncTuning {
 
 export async function syncStep(ctx: JobContext, config: Config, logger: Logger, tuning: SyncTuning = {}): Promise<SyncResult> {
   const service = requireService(config);
+  preferCompactHeap();
   const budget = new RequestBudget({ limit: config.ratePerMinute, intervalMs: tuning.intervalMs ?? 60_000 });
   const client = new PaymentsClient({
     baseUrl: service.apiUrl,
@@ -33,10 +35,9 @@ export async function syncStep(ctx: JobContext, config: Config, logger: Logger, 
     connections: config.concurrency * 2,
   });
   const progress = progressReporter(process.stderr);
-  // The sync only appends: DuckDB needs little memory for it, and without a limit its buffer pool keeps
-  // every page it wrote (RSS grew with the dataset). Checks afterwards get the default back.
-  // (memory_limit is global: RESET does not bring the previous value back, so it is restored by value)
-  const previousLimit = String((await ctx.store.connection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRowsJS()[0]?.[0]);
+  // The sync only appends: DuckDB needs little memory for it, and without a lower limit its buffer pool
+  // keeps the pages it wrote. The rest of the run gets the job's --memory-mb back (set by value:
+  // memory_limit is global, and RESET would not bring the job's limit back).
   await ctx.store.connection.run(`SET memory_limit = '${config.syncMemoryMb}MB'`);
   try {
     const result = await runSync(
@@ -67,7 +68,7 @@ export async function syncStep(ctx: JobContext, config: Config, logger: Logger, 
     );
     return result;
   } finally {
-    await ctx.store.connection.run(`SET memory_limit = '${previousLimit.replace(/'/g, '')}'`);
+    await ctx.store.connection.run(`SET memory_limit = '${config.memoryMb}MB'`);
     progress.done();
     Object.assign(ctx.counters, {
       requests: client.stats.requests,

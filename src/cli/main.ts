@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // The `recon` bin: run the dispatcher, map an uncaught error to exit 2 with its message on stderr.
+// The dispatcher is imported only after the memory settings that must precede DuckDB's loading.
 import { EXIT, UsageError } from './exit-codes.js';
-import { main } from './dispatch.js';
+import { returnFreedMemoryPromptly } from '../ops/memory.js';
+
+returnFreedMemoryPromptly();
+const { main } = await import('./dispatch.js');
 
 main(process.argv.slice(2)).then(
   (code) => {

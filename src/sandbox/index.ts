@@ -11,6 +11,7 @@ import type { RequestLogEntry, SandboxStats } from './replies.js';
 import type { ApiContext } from './routes.js';
 import { SandboxServer } from './server.js';
 import { Truth } from './truth.js';
+import { preferCompactHeap } from '../ops/memory.js';
 
 export { ANOMALY_CHECKS, ANOMALY_KINDS, FAULT_KINDS, type AnomalyKind, type FaultKind } from './kinds.js';
 export type { AnomalyOptions, FaultOptions, RateLimitOptions, SandboxOptions } from './options.js';
@@ -33,6 +34,7 @@ export interface Sandbox {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  preferCompactHeap(); // every request builds its disbursement's model and drops it: short-lived garbage
   const opts = resolveOptions(options);
   const ds = new Dataset(opts);
   const models = new ModelCache(ds);

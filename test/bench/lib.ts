@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseCommandArgs, type OptionKey } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
-import { withJob } from '../../pipelines/job.js';
+import { withJob, type JobContext } from '../../pipelines/job.js';
 import { recordSyncCounters, syncStep, type SyncTuning } from '../../pipelines/sync-job.js';
 import type { SyncResult } from '../../pipelines/sync.js';
 
@@ -41,15 +41,19 @@ export function stage(fn: (args: string[]) => Promise<Record<string, unknown>>):
 }
 
 const SYNC_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute',
-  'timeoutMs', 'maxFileMb', 'sampleBudget', 'insecureHttp', 'logFile'];
+  'timeoutMs', 'maxFileMb', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
 
 export interface Service {
   url: string;
   apiKey: string;
 }
 
-/** `recon sync` in-process: flags as a user would pass them, tuning to compress the budget window. */
-export async function runSyncJob(service: Service, db: string, args: string[], tuning: SyncTuning = {}): Promise<{ runId: string; result: SyncResult; counters: Record<string, unknown>; concurrency: number }> {
+/**
+ * `recon sync` in-process: flags as a user would pass them, tuning to compress the budget window.
+ * `then` runs next in the same job, on the same store, as the nightly run's later steps do.
+ */
+export async function runSyncJob(service: Service, db: string, args: string[], tuning: SyncTuning = {},
+  then?: (ctx: JobContext) => Promise<void>): Promise<{ runId: string; result: SyncResult; counters: Record<string, unknown>; concurrency: number }> {
   const { config } = parseCommandArgs(['--api-url', service.url, '--api-key', service.apiKey, '--db', db, ...args], SYNC_KEYS, {}, {});
   let runId = '';
   let result: SyncResult | null = null;
@@ -59,6 +63,7 @@ export async function runSyncJob(service: Service, db: string, args: string[], t
     result = await syncStep(ctx, config, silentLogger, tuning);
     recordSyncCounters(ctx, result);
     counters = { ...ctx.counters };
+    await then?.(ctx);
     return 0;
   }, { serviceUrl: service.url, handleSignals: false });
   if (code !== 0 || result === null) throw new Error(`sync failed with exit code ${code}`);

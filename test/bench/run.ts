@@ -112,7 +112,7 @@ const scaling: Measure = async () => {
   return [{
     key: 'sync_peak_rss_mb', target: '< 400', value: num(big, 'syncRssMb'), met: num(big, 'syncRssMb') < 400,
     note: `maxRSS after a full sync of ${big.payouts} payouts (${big.disbursements} disbursements, ${big.files} files) in ${fmt(num(big, 'syncS'))} s; sandbox in its own process. ` +
-      `JS heap + buffers peaked at ${fmt(num(big, 'jsPeakMb'))} MB: the rest is DuckDB and native buffers (DuckDB is held to --sync-memory-mb, default 128 MB, during the sync).`,
+      `JS heap + buffers peaked at ${fmt(num(big, 'jsPeakMb'))} MB: the rest is DuckDB (held to --sync-memory-mb, default 64 MB, during the sync and --memory-mb, default 192 MB, for the checks) and the process itself.`,
   }, {
     key: 'scaling', target: '≈ 10× time, flat RSS', value: { timeGrowthPer10x: timeGrowth, rssGrowthPer10x: rssGrowth }, met,
     note: `sync+checks at 10k/100k/1M payouts: time ×${timeGrowth.map(fmt).join(', ×')} per 10×, RSS ×${rssGrowth.map(fmt).join(', ×')} ` +

@@ -18,7 +18,7 @@ export function tempDir(prefix = 'recon-test-'): { dir: string; cleanup: () => v
 }
 
 const SYNC_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute',
-  'timeoutMs', 'maxFileMb', 'sampleBudget', 'insecureHttp', 'logFile'];
+  'timeoutMs', 'maxFileMb', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
 
 export interface SyncRun {
   code: ExitCode;

@@ -6,7 +6,7 @@ import { createLogger } from '../../log.js';
 import { ackFinding } from '../../checks/index.js';
 import { withJob } from '../../../pipelines/job.js';
 
-const KEYS: OptionKey[] = ['db', 'logFile'];
+const KEYS: OptionKey[] = ['db', 'memoryMb', 'logFile'];
 
 export const command: Command = {
   name: 'ack',

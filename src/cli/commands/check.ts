@@ -5,7 +5,7 @@ import { createLogger } from '../../log.js';
 import { runChecks } from '../../checks/index.js';
 import { withJob } from '../../../pipelines/job.js';
 
-const KEYS: OptionKey[] = ['db', 'logFile'];
+const KEYS: OptionKey[] = ['db', 'memoryMb', 'logFile'];
 
 export const command: Command = {
   name: 'check',

@@ -4,7 +4,7 @@ import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
 import { createLogger } from '../../log.js';
 import { runMonthlyClose } from '../../../pipelines/monthly-close.js';
 
-const KEYS: OptionKey[] = ['db', 'reports', 'apiUrl', 'logFile'];
+const KEYS: OptionKey[] = ['db', 'reports', 'apiUrl', 'memoryMb', 'logFile'];
 
 export const command: Command = {
   name: 'close',

@@ -6,7 +6,7 @@ import type { CheckRunResult } from '../../checks/index.js';
 import { writeRunWorkbook } from '../../report/run-report.js';
 import { withJob } from '../../../pipelines/job.js';
 
-const KEYS: OptionKey[] = ['db', 'reports', 'apiUrl', 'logFile'];
+const KEYS: OptionKey[] = ['db', 'reports', 'apiUrl', 'memoryMb', 'logFile'];
 
 export const command: Command = {
   name: 'report',

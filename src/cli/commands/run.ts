@@ -4,7 +4,7 @@ import { createLogger } from '../../log.js';
 import { runNightly } from '../../../pipelines/nightly.js';
 
 export const RUN_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'reports', 'published', 'since', 'full', 'lookbackDays', 'perPage',
-  'concurrency', 'ratePerMinute', 'timeoutMs', 'maxFileMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
+  'concurrency', 'ratePerMinute', 'timeoutMs', 'maxFileMb', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
 
 export const command: Command = {
   name: 'run',

@@ -6,7 +6,7 @@ import { withJob } from '../../../pipelines/job.js';
 import { recordSyncCounters, syncStep } from '../../../pipelines/sync-job.js';
 
 const KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute',
-  'timeoutMs', 'maxFileMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
+  'timeoutMs', 'maxFileMb', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
 
 export const command: Command = {
   name: 'sync',

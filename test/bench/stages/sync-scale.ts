@@ -1,10 +1,10 @@
 // scaling / sync_peak_rss_mb: a full sync of disbursements × payoutsPer payouts against the sandbox (its
-// own process, no latency, a limit it cannot reach), then every check over the result. Peak RSS is read
-// after the sync (the sync's figure) and after the checks.
+// own process, no latency, a limit it cannot reach), then every check over the result in the same job and
+// process, as `recon run` does. Peak RSS is read after the sync (the sync's figure) and after the checks.
+// The process starts with the bin's memory settings (child.ts).
 // Args: disbursements payoutsPer
 import path from 'node:path';
 import { runChecks } from '../../../src/checks/runner.js';
-import { openStore } from '../../../src/load/db.js';
 import { peakRssMb, runSyncJob, seconds, stage, tempDir } from '../lib.js';
 import { startSandboxProcess } from '../sandbox-process.js';
 
@@ -18,26 +18,26 @@ stage(async ([disbursementsArg = '1000', payoutsArg = '100']) => {
   const tmp = tempDir();
   const db = path.join(tmp.dir, 'recon.duckdb');
   try {
-    // JS heap + buffers vs the whole process: what is left of RSS is mostly DuckDB's buffer pool
+    // JS heap + buffers vs the whole process: what is left of RSS is DuckDB and the process itself
     let jsPeakMb = 0;
     const sampler = setInterval(() => {
       const m = process.memoryUsage();
-      jsPeakMb = Math.max(jsPeakMb, (m.heapTotal + m.external + m.arrayBuffers) / 1024 / 1024);
+      jsPeakMb = Math.max(jsPeakMb, (m.heapTotal + m.external) / 1024 / 1024);
     }, 200);
-    let started = performance.now();
-    const { result, counters } = await runSyncJob(sb, db, ['--rate-per-minute', '10000000', '--sample-budget', '0'], { retryBaseMs: 5 });
-    const syncS = seconds(started);
-    const syncRssMb = peakRssMb();
-    clearInterval(sampler);
-    const store = await openStore(db);
-    started = performance.now();
+    const started = performance.now();
+    let syncS = 0;
+    let syncRssMb = 0;
+    let checksS = 0;
     let findings = 0;
-    try {
-      findings = (await runChecks(store.connection, { runId: 'bench-scale-checks' })).findings;
-    } finally {
-      store.close();
-    }
-    const checksS = seconds(started);
+    const { result, counters } = await runSyncJob(sb, db, ['--rate-per-minute', '10000000', '--sample-budget', '0'], { retryBaseMs: 5 },
+      async (ctx) => {
+        syncS = seconds(started);
+        syncRssMb = peakRssMb();
+        clearInterval(sampler);
+        const checksStarted = performance.now();
+        findings = (await runChecks(ctx.store.connection, { runId: ctx.runId })).findings;
+        checksS = seconds(checksStarted);
+      });
     const [stats, sandboxRss, minimum] = [await sb.stats(), await sb.rss(), await sb.minimum(100)];
     return { disbursements: result.written, lines: result.lines, payouts: minimum.payoutLines, files: result.files, requests: counters.requests,
       sandboxRequests: stats.requests.total, syncS, checksS, findings, syncRssMb, jsPeakMb, peakRssMb: peakRssMb(), sandboxRssMb: sandboxRss.vmHwmMb };

@@ -1,0 +1,34 @@
+// What recon does to keep its resident memory close to what it uses (figures: docs/performance.md).
+//
+// - DuckDB's own memory is capped per job (`--memory-mb`, `--sync-memory-mb` during the sync), applied
+//   where the store is opened for a job (pipelines/job.ts, pipelines/sync-job.ts).
+// - DuckDB allocates through its bundled jemalloc (Linux builds), which keeps freed pages for a while and
+//   then frees them lazily (MADV_FREE): the kernel takes them back only under memory pressure, so they
+//   stay in RSS. The bin asks it to return freed pages at once, before DuckDB is loaded; the environment
+//   variable is read once, when the library starts. A value the user set is kept.
+// - V8 lets its old generation grow to up to 4× what survived the last full collection before it
+//   collects again. Nearly everything a sync allocates lives for less than a second (a page, then its
+//   lines until their commit) but long enough to be promoted, so a 1M-payout sync had 250–290 MB of heap
+//   for about 70 MB live. During a sync (and in the sandbox server, whose every request builds and drops
+//   a disbursement's model) the growth is held to 50 %: more, shorter collections. The flag is read
+//   each time V8 sets its next limit, so it takes effect when set at run time; it is process-wide and
+//   stays set for the rest of the process.
+import v8 from 'node:v8';
+
+/** jemalloc's options variable in DuckDB's build (its symbols carry the duckdb_je_ prefix). */
+export const DUCKDB_ALLOCATOR_ENV = 'DUCKDB_JE_MALLOC_CONF';
+export const DUCKDB_ALLOCATOR_CONF = 'dirty_decay_ms:0,muzzy_decay_ms:0';
+
+/** Call before anything imports @duckdb/node-api. */
+export function returnFreedMemoryPromptly(env: NodeJS.ProcessEnv = process.env): void {
+  env[DUCKDB_ALLOCATOR_ENV] ??= DUCKDB_ALLOCATOR_CONF;
+}
+
+export const SYNC_HEAP_GROWING_PERCENT = 50;
+let compactHeap = false;
+
+export function preferCompactHeap(): void {
+  if (compactHeap) return;
+  v8.setFlagsFromString(`--heap-growing-percent=${SYNC_HEAP_GROWING_PERCENT}`);
+  compactHeap = true;
+}
