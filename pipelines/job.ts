@@ -9,6 +9,7 @@ import { openStore, type Store } from '../src/load/db.js';
 import { finishRun, markAbandonedRuns, newRunId, startRun, type RunCounters, type RunStatus } from '../src/load/runs.js';
 import { acquireLock, LockHeldError } from '../src/ops/lock.js';
 import { redactSecret } from '../src/api/redact.js';
+import { limitDuckDbMemory } from '../src/ops/memory.js';
 
 export interface JobContext {
   store: Store;
@@ -70,7 +71,7 @@ export async function withJob(
   try {
     store = await openStore(config.db);
     // bounded, so a nightly run's memory does not grow with the store; beyond it DuckDB spills to <db>.tmp
-    await store.connection.run(`SET memory_limit = '${config.memoryMb}MB'`);
+    await limitDuckDbMemory(store.connection, config.memoryMb);
     await markAbandonedRuns(store.connection);
     await startRun(store.connection, { runId, command, serviceUrl: opts.serviceUrl ?? null, options: safeOptions(config) });
     const ctx: JobContext = { store, runId, logger, signal: controller.signal, counters: {}, status: 'succeeded' };

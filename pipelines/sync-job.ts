@@ -10,7 +10,7 @@ import { loadLayouts } from '../src/extract/layouts.js';
 import type { JobContext } from './job.js';
 import { runSync, type SyncResult } from './sync.js';
 import { progressReporter } from '../src/cli/progress.js';
-import { preferCompactHeap } from '../src/ops/memory.js';
+import { limitDuckDbMemory, preferCompactHeap } from '../src/ops/memory.js';
 
 export interface SyncTuning {
   /** Budget window for tests and benchmarks that compress time (default 60 000 ms). */
@@ -36,9 +36,8 @@ export async function syncStep(ctx: JobContext, config: Config, logger: Logger, 
   });
   const progress = progressReporter(process.stderr);
   // The sync only appends: DuckDB needs little memory for it, and without a lower limit its buffer pool
-  // keeps the pages it wrote. The rest of the run gets the job's --memory-mb back (set by value:
-  // memory_limit is global, and RESET would not bring the job's limit back).
-  await ctx.store.connection.run(`SET memory_limit = '${config.syncMemoryMb}MB'`);
+  // keeps the pages it wrote. The rest of the run gets the job's --memory-mb back.
+  await limitDuckDbMemory(ctx.store.connection, config.syncMemoryMb);
   try {
     const result = await runSync(
       {
@@ -68,7 +67,7 @@ export async function syncStep(ctx: JobContext, config: Config, logger: Logger, 
     );
     return result;
   } finally {
-    await ctx.store.connection.run(`SET memory_limit = '${config.memoryMb}MB'`);
+    await limitDuckDbMemory(ctx.store.connection, config.memoryMb);
     progress.done();
     Object.assign(ctx.counters, {
       requests: client.stats.requests,

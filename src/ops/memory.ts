@@ -14,6 +14,12 @@
 //   each time V8 sets its next limit, so it takes effect when set at run time; it is process-wide and
 //   stays set for the rest of the process.
 import v8 from 'node:v8';
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+/** DuckDB's memory limit, instance-wide (a RESET would not bring a job's own limit back: set by value). */
+export async function limitDuckDbMemory(connection: DuckDBConnection, mb: number): Promise<void> {
+  await connection.run(`SET memory_limit = '${Math.trunc(mb)}MB'`);
+}
 
 /** jemalloc's options variable in DuckDB's build (its symbols carry the duckdb_je_ prefix). */
 export const DUCKDB_ALLOCATOR_ENV = 'DUCKDB_JE_MALLOC_CONF';

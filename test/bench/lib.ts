@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseCommandArgs, type OptionKey } from '../../src/config.js';
+import { parseCommandArgs } from '../../src/config.js';
+import { SYNC_KEYS } from '../../src/cli/commands/sync.js';
 import { silentLogger } from '../../src/log.js';
 import { withJob, type JobContext } from '../../pipelines/job.js';
 import { recordSyncCounters, syncStep, type SyncTuning } from '../../pipelines/sync-job.js';
@@ -40,8 +41,6 @@ export function stage(fn: (args: string[]) => Promise<Record<string, unknown>>):
   );
 }
 
-const SYNC_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute',
-  'timeoutMs', 'maxFileMb', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
 
 export interface Service {
   url: string;

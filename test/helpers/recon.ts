@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { parseCommandArgs, type OptionKey } from '../../src/config.js';
+import { parseCommandArgs } from '../../src/config.js';
+import { SYNC_KEYS } from '../../src/cli/commands/sync.js';
 import { silentLogger } from '../../src/log.js';
 import { withJob } from '../../pipelines/job.js';
 import { recordSyncCounters, syncStep, type SyncTuning } from '../../pipelines/sync-job.js';
@@ -17,8 +18,6 @@ export function tempDir(prefix = 'recon-test-'): { dir: string; cleanup: () => v
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const SYNC_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute',
-  'timeoutMs', 'maxFileMb', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
 
 export interface SyncRun {
   code: ExitCode;

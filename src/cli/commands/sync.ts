@@ -5,15 +5,16 @@ import { createLogger } from '../../log.js';
 import { withJob } from '../../../pipelines/job.js';
 import { recordSyncCounters, syncStep } from '../../../pipelines/sync-job.js';
 
-const KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute',
+/** The settings `recon sync` takes (tests and benchmarks run the sync in-process with the same ones). */
+export const SYNC_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute',
   'timeoutMs', 'maxFileMb', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
 
 export const command: Command = {
   name: 'sync',
   summary: 'Pull delivered disbursements into DuckDB',
-  usage: `Usage: recon sync [options]\n\nPulls delivered disbursements with their payouts, refunds, adjustments and files.\n\n${optionsHelp(KEYS)}`,
+  usage: `Usage: recon sync [options]\n\nPulls delivered disbursements with their payouts, refunds, adjustments and files.\n\n${optionsHelp(SYNC_KEYS)}`,
   async run(argv) {
-    const { config } = parseCommandArgs(argv, KEYS);
+    const { config } = parseCommandArgs(argv, SYNC_KEYS);
     const service = requireService(config);
     const logger = createLogger({ logFile: config.logFile, apiKey: config.apiKey });
     return withJob('sync', config, logger, async (ctx) => {
