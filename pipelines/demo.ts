@@ -3,8 +3,10 @@
 // of the dataset's last full month, and an at-a-glance summary.
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { EXIT, type ExitCode } from '../src/cli/exit-codes.js';
-import { parseCommandArgs, type OptionKey } from '../src/config.js';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { EXIT, UsageError, type ExitCode } from '../src/errors.js';
+import type { Config, OptionKey } from '../src/config.js';
 import { plantEveryKind, startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { runNightly, type NightlyOutcome } from './nightly.js';
 import { runMonthlyClose, type CloseOutcome } from './monthly-close.js';
@@ -27,7 +29,26 @@ export interface DemoOutcome {
   anomaliesPlanted: number;
 }
 
-const KEYS: OptionKey[] = ['db', 'reports', 'published', 'memoryMb', 'logFile'];
+/** The settings `recon demo` takes; the service's are the sandbox's own. */
+export const DEMO_KEYS: OptionKey[] = ['db', 'reports', 'published', 'memoryMb', 'sampleBudget', 'logFile'];
+
+/** Beside a store the demo made, so a second demo may start it afresh and a real store is never touched. */
+const markerOf = (db: string) => `${db}.demo`;
+
+/**
+ * Every demo starts from an empty store, so `make run` twice tells the same story. Only a store the demo
+ * made itself is removed; any other is refused.
+ */
+export async function freshDemoStore(config: Config): Promise<void> {
+  if (existsSync(config.db) && !existsSync(markerOf(config.db))) {
+    throw new UsageError(`${path.resolve(config.db)} is a store the demo did not make; give the demo its own: --db data/demo/recon.duckdb`);
+  }
+  const gone = [config.db, `${config.db}.wal`, config.published, `${config.published}.wal`, path.join(path.dirname(path.resolve(config.db)), 'files')];
+  for (const p of gone) await rm(p, { recursive: true, force: true });
+  await mkdir(path.dirname(path.resolve(config.db)), { recursive: true });
+  await writeFile(markerOf(config.db), 'made by recon demo: the next demo starts this store afresh\n');
+}
+
 
 /** The month before the month that follows the end date: the last month the dataset covers entirely. */
 export function lastFullMonth(endDate: string): string {
@@ -36,7 +57,8 @@ export function lastFullMonth(endDate: string): string {
   return month.toISOString().slice(0, 7);
 }
 
-export async function runDemo(argv: string[], logger: Logger, o: DemoOptions, out: NodeJS.WritableStream): Promise<DemoOutcome> {
+export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, out: NodeJS.WritableStream): Promise<DemoOutcome> {
+  await freshDemoStore(settings);
   const endDate = '2026-10-31T22:00:00Z';
   const windowMs = Math.round(60_000 / o.timeCompression);
   const sb: Sandbox = await startSandbox({
@@ -50,7 +72,7 @@ export async function runDemo(argv: string[], logger: Logger, o: DemoOptions, ou
   try {
     out.write(`sandbox of the payments service on ${sb.url} (seed ${o.seed}, ${o.disbursements} disbursements, `
       + `${sb.truth.anomalies().length} anomalies planted; its 500 requests/min limit runs ${o.timeCompression}× faster)\n`);
-    const { config } = parseCommandArgs(['--api-url', sb.url, '--api-key', sb.apiKey, ...argv], [...KEYS, 'apiUrl', 'apiKey', 'sampleBudget']);
+    const config: Config = { ...settings, apiUrl: sb.url, apiKey: sb.apiKey };
     const tuning = { intervalMs: windowMs, blockMs: Math.round(600_000 / o.timeCompression) };
     const nights: NightlyOutcome[] = [];
     nights.push(await runNightly(config, logger, { tuning }));

@@ -8,7 +8,8 @@ import { runChecks, type CheckRunResult } from '../src/checks/index.js';
 import { writeRunWorkbook } from '../src/report/run-report.js';
 import { publishSnapshot } from '../src/ops/publish.js';
 import { withJob } from './job.js';
-import { recordSyncCounters, syncStep, type SyncTuning } from './sync-job.js';
+import { recordSyncCounters, syncStep, type SyncProgressListener, type SyncTuning } from './sync-job.js';
+import { requireWritableFolder } from '../src/ops/folders.js';
 import type { SyncResult } from './sync.js';
 
 export interface NightlyOutcome {
@@ -23,9 +24,11 @@ export interface NightlyOutcome {
 export async function runNightly(
   config: Config,
   logger: Logger,
-  opts: { tuning?: SyncTuning; handleSignals?: boolean } = {},
+  opts: { tuning?: SyncTuning; handleSignals?: boolean; onProgress?: SyncProgressListener } = {},
 ): Promise<NightlyOutcome> {
   const service = requireService(config);
+  // found now, not after a two-hour sync
+  await requireWritableFolder(config.reports, '--reports / RECON_REPORTS_DIR');
   const outcome: NightlyOutcome = { code: EXIT.FAILED, runId: null, sync: null, checks: null, workbook: null, published: null };
   outcome.code = await withJob(
     'run',
@@ -33,7 +36,7 @@ export async function runNightly(
     logger,
     async (ctx) => {
       outcome.runId = ctx.runId;
-      outcome.sync = await syncStep(ctx, config, logger, opts.tuning);
+      outcome.sync = await syncStep(ctx, config, logger, opts.tuning, opts.onProgress);
       recordSyncCounters(ctx, outcome.sync);
       if (ctx.signal.aborted) return EXIT.FAILED; // interrupted: no checks on a partial night
       outcome.checks = await runChecks(ctx.store.connection, { runId: ctx.runId });

@@ -8,8 +8,8 @@ import type { Config } from '../src/config.js';
 import { requireService } from '../src/config.js';
 import { loadLayouts } from '../src/extract/layouts.js';
 import type { JobContext } from './job.js';
-import { runSync, type SyncResult } from './sync.js';
-import { progressReporter } from '../src/cli/progress.js';
+import { runSync, type ListProgress, type SyncResult } from './sync.js';
+import { assertReachable } from '../src/api/reach.js';
 import { limitDuckDbMemory, preferCompactHeap } from '../src/ops/memory.js';
 
 export interface SyncTuning {
@@ -20,8 +20,18 @@ export interface SyncTuning {
   now?: () => number;
 }
 
-export async function syncStep(ctx: JobContext, config: Config, logger: Logger, tuning: SyncTuning = {}): Promise<SyncResult> {
+/** What the command shows of a sync in progress (a progress bar on a terminal). */
+export type SyncProgressListener = (p: ListProgress & { requests: number }) => void;
+
+export async function syncStep(
+  ctx: JobContext,
+  config: Config,
+  logger: Logger,
+  tuning: SyncTuning = {},
+  onProgress?: SyncProgressListener,
+): Promise<SyncResult> {
   const service = requireService(config);
+  await assertReachable(service.apiUrl); // a mistyped --api-url fails in seconds, not after minutes of retries
   preferCompactHeap();
   const budget = new RequestBudget({ limit: config.ratePerMinute, intervalMs: tuning.intervalMs ?? 60_000 });
   const client = new PaymentsClient({
@@ -34,7 +44,6 @@ export async function syncStep(ctx: JobContext, config: Config, logger: Logger, 
     retry: tuning.retryBaseMs === undefined ? undefined : { maxAttempts: 10, baseMs: tuning.retryBaseMs, capMs: tuning.retryBaseMs * 20 },
     connections: config.concurrency * 2,
   });
-  const progress = progressReporter(process.stderr);
   // The sync only appends: DuckDB needs little memory for it, and without a lower limit its buffer pool
   // keeps the pages it wrote. The rest of the run gets the job's --memory-mb back.
   await limitDuckDbMemory(ctx.store.connection, config.syncMemoryMb);
@@ -53,7 +62,7 @@ export async function syncStep(ctx: JobContext, config: Config, logger: Logger, 
           now: tuning.now ?? Date.now,
           perPage: config.perPage,
         },
-        onProgress: (p) => progress.update({ ...p, requests: client.stats.requests }),
+        onProgress: onProgress && ((p) => onProgress({ ...p, requests: client.stats.requests })),
       },
       {
         perPage: config.perPage,
@@ -68,7 +77,6 @@ export async function syncStep(ctx: JobContext, config: Config, logger: Logger, 
     return result;
   } finally {
     await limitDuckDbMemory(ctx.store.connection, config.memoryMb);
-    progress.done();
     Object.assign(ctx.counters, {
       requests: client.stats.requests,
       retries: client.stats.retries,

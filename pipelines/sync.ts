@@ -42,7 +42,16 @@ export interface SyncDeps {
   runId: string;
   logger: Logger;
   signal?: AbortSignal;
-  onProgress?: (p: { listed: number; done: number; queued: number }) => void;
+  onProgress?: (p: ListProgress) => void;
+}
+
+/** Where the sync stands: the list's announced size is known from its first page, before any read. */
+export interface ListProgress {
+  announced: number;
+  listed: number;
+  /** Listed but not to be read this run (unchanged since the last one). */
+  skipped: number;
+  done: number;
 }
 
 /** Which listed disbursements to read now: new, not complete, changed in the list, in the lookback, or all with --full. */
@@ -87,7 +96,7 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
         result.fetched += 1;
         logger.info({ disbursement_id: bundle.record.disbursement_id, status: bundle.syncStatus, payouts: bundle.payouts.length,
           refunds: bundle.refunds.length, adjustments: bundle.adjustments.length, files: bundle.files.length, quarantined: bundle.quarantine.length }, 'disbursement read');
-        deps.onProgress?.({ listed: result.listed, done: result.fetched, queued: queue.length });
+        progress();
       } catch (err) {
         failure ??= err;
         wake();
@@ -96,6 +105,8 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
     }
   };
 
+  let announced = 0;
+  const progress = () => deps.onProgress?.({ announced, listed: result.listed, skipped: result.skipped, done: result.fetched });
   const workers = Array.from({ length: Math.max(1, o.concurrency) }, () => worker());
   try {
     const pages = paginate(client, '/disbursements', 'disbursements', { perPage: o.perPage });
@@ -116,6 +127,7 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
         }
         break;
       }
+      announced = Math.max(announced, next.value.totalEntries);
       for (const item of next.value.items) {
         const parsed = DisbursementSchema.safeParse(item);
         const raw = JSON.stringify(item);
@@ -134,6 +146,7 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
         }
         queue.push({ record: parsed.data, raw });
       }
+      progress();
       wake();
       // back-pressure: keep at most a few pages of work queued
       while (queue.length > o.concurrency * 4 && !stopping()) await new Promise<void>((r) => wakeups.push(r));

@@ -1,11 +1,13 @@
 // Configuration: flags > environment > optional JSON config file (--config / RECON_CONFIG) > defaults.
 // One zod schema; an error names both the flag and the variable to set.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { UsageError } from './cli/exit-codes.js';
+import { parseCron, validateSchedule } from './ops/cron-time.js';
+import { didYouMean } from './suggest.js';
 
 interface Option {
   flag: string;
@@ -52,7 +54,7 @@ export const ConfigSchema = z.object({
   concurrency: int(1).max(64).default(8),
   perPage: int(1).max(1000).default(100),
   lookbackDays: int(0).default(7),
-  since: z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'expected YYYY-MM-DD').optional(),
+  since: z.string().refine(isCalendarDate, 'expected a date YYYY-MM-DD that exists, e.g. 2026-09-01').optional(),
   full: z.coerce.boolean().default(false),
   timeoutMs: int(100).default(10_000),
   maxFileMb: z.coerce.number().positive().default(50),
@@ -60,10 +62,27 @@ export const ConfigSchema = z.object({
   syncMemoryMb: int(16).default(64),
   sampleBudget: int(0).default(100),
   insecureHttp: z.coerce.boolean().default(false),
-  cron: z.string().default('30 2 * * *'),
-  tz: z.string().default('UTC'),
+  cron: z.string().refine((v) => accepts(() => parseCron(v)), 'not a 5-field cron expression (minute hour day-of-month month day-of-week), e.g. "30 2 * * *"').default('30 2 * * *'),
+  tz: z.string().refine((v) => accepts(() => validateSchedule('* * * * *', v)), 'not an IANA time zone, e.g. UTC or Europe/Paris').default('UTC'),
   config: z.string().optional(),
 });
+/** A strict YYYY-MM-DD naming a day that exists (2026-02-30 and 2026-99-01 do not). */
+export function isCalendarDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === v;
+}
+
+function accepts(fn: () => unknown): boolean {
+  try {
+    fn();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export type Config = z.infer<typeof ConfigSchema> & { published: string };
 
 export interface Parsed {
@@ -89,7 +108,7 @@ export function parseCommandArgs(
   try {
     parsed = parseArgs({ args: argv, options: flagOptions, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw argsError(err as NodeJS.ErrnoException, Object.keys(flagOptions));
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const envOf = (k: OptionKey) => ('env' in OPTIONS[k] ? env[(OPTIONS[k] as Option).env!] : undefined);
@@ -115,11 +134,38 @@ export function parseCommandArgs(
   return { config, positionals: parsed.positionals, extra };
 }
 
+/** node:util's parseArgs text, in one sentence that points at the command's --help. */
+function argsError(err: NodeJS.ErrnoException, flags: string[]): UsageError {
+  const option = /'(-[^']*)'/.exec(err.message)?.[1];
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
+    return new UsageError(`unknown option ${option}${didYouMean(option.replace(/^-+/, ''), flags, (f) => `--${f}`)}`, true);
+  }
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+    return new UsageError(`option ${option.split(/[ ,]/)[0]} ${/argument missing/.test(err.message) ? 'needs a value' : 'takes no value'}`, true);
+  }
+  return new UsageError(err.message.split('. ')[0]!, true);
+}
+
 function readConfigFile(file: string): Record<string, unknown> {
+  let values: Record<string, unknown>;
   try {
-    return z.record(z.string(), z.unknown()).parse(JSON.parse(readFileSync(file, 'utf8')));
+    values = z.record(z.string(), z.unknown()).parse(JSON.parse(readFileSync(file, 'utf8')));
   } catch (err) {
     throw new UsageError(`cannot read the config file ${file} (--config / RECON_CONFIG): ${(err as Error).message}`);
+  }
+  for (const key of Object.keys(values)) {
+    if (!(key in OPTIONS) || key === 'config') {
+      throw new UsageError(`unknown setting "${key}" in the config file ${file}${didYouMean(key, Object.keys(OPTIONS))}; `
+        + 'its keys are the names in the left column of the README\'s Configuration table (apiUrl, db, lookbackDays, …)');
+    }
+  }
+  return values;
+}
+
+/** For commands that read an existing store: a missing one is a mistyped --db, never a new empty store. */
+export function requireExistingStore(config: Config): void {
+  if (!existsSync(config.db)) {
+    throw new UsageError(`no store at ${path.resolve(config.db)}; run \`recon run\` first or check --db / RECON_DB`);
   }
 }
 

@@ -1,11 +1,11 @@
 // pino JSON logs on stderr (or --log-file). The API key is censored by path and, belt and braces, in any
 // text it slipped into; callers redact pre-signed URLs (src/api/redact.ts) before logging them.
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
-export function createLogger(opts: { logFile?: string; level?: string; apiKey?: string }): Logger {
-  const destination = opts.logFile
+export function createLogger(opts: { logFile?: string; level?: string; apiKey?: string; destination?: DestinationStream }): Logger {
+  const destination = opts.destination ?? (opts.logFile
     ? pino.destination({ dest: opts.logFile, mkdir: true, sync: true })
-    : pino.destination({ fd: 2, sync: true });
+    : pino.destination({ fd: 2, sync: true }));
   const options: LoggerOptions = {
     level: opts.level ?? process.env.RECON_LOG_LEVEL ?? 'info',
     base: undefined,

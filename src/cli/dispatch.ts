@@ -1,7 +1,8 @@
 // The `recon` CLI: a thin dispatcher. Each command lives in commands/<name>.ts and is loaded lazily
 // so `recon --help` stays fast and a broken command cannot break the others.
-import { EXIT, type ExitCode } from './exit-codes.js';
+import { EXIT, UsageError, type ExitCode } from './exit-codes.js';
 import type { Command } from './command.js';
+import { didYouMean } from '../suggest.js';
 
 interface Entry {
   summary: string;
@@ -46,28 +47,21 @@ export async function main(argv: string[]): Promise<ExitCode> {
     process.stdout.write(`${helpText()}\n`);
     return name ? EXIT.OK : EXIT.FAILED;
   }
-  const entry = COMMANDS[name];
-  if (!entry) {
-    process.stderr.write(`recon: unknown command '${name}'\n\n${helpText()}\n`);
+  if (!Object.hasOwn(COMMANDS, name)) {
+    const hint = didYouMean(name, Object.keys(COMMANDS), (c) => `recon ${c}`);
+    process.stderr.write(`recon: unknown command '${name}'${hint}; \`recon --help\` lists the commands\n`);
     return EXIT.FAILED;
   }
-  let mod: { command: Command };
-  try {
-    mod = (await import(`./commands/${name}.js`)) as { command: Command };
-  } catch (err) {
-    if (isModuleNotFound(err)) {
-      process.stderr.write(`recon ${name}: not built yet in this version\n`);
-      return EXIT.FAILED;
-    }
-    throw err;
-  }
+  const mod = (await import(`./commands/${name}.js`)) as { command: Command };
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${mod.command.usage}\n`);
     return EXIT.OK;
   }
-  return mod.command.run(rest);
-}
-
-function isModuleNotFound(err: unknown): boolean {
-  return err instanceof Error && ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND');
+  try {
+    return await mod.command.run(rest);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`recon ${name}: ${err.message}${err.seeHelp ? `; see \`recon ${name} --help\`` : ''}\n`);
+    return err.exitCode;
+  }
 }

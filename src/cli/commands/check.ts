@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
-import { createLogger } from '../../log.js';
+import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
+import { openTerminal } from '../progress.js';
 import { runChecks } from '../../checks/index.js';
 import { withJob } from '../../../pipelines/job.js';
 
@@ -13,7 +13,8 @@ export const command: Command = {
   usage: `Usage: recon check [--only id,id] [options]\n\nRuns every sql/checks/<check_id>.sql over the store and updates the exception lifecycle.\nExit 0 nothing to look at, 1 findings new or open (not acknowledged), 2 failure.\n\n  --only ID,ID           run only these checks\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { only: { type: 'string' } });
-    const logger = createLogger({ logFile: config.logFile });
+    requireExistingStore(config);
+    const logger = openTerminal({ logFile: config.logFile, db: config.db }).logger;
     const only = typeof extra.only === 'string' ? extra.only.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
     return withJob('check', config, logger, async (ctx) => {
       const result = await runChecks(ctx.store.connection, { runId: ctx.runId, only });

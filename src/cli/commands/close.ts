@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { UsageError } from '../exit-codes.js';
-import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
-import { createLogger } from '../../log.js';
+import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
+import { openTerminal } from '../progress.js';
 import { runMonthlyClose } from '../../../pipelines/monthly-close.js';
 
 const KEYS: OptionKey[] = ['db', 'reports', 'apiUrl', 'memoryMb', 'logFile'];
@@ -12,8 +12,9 @@ export const command: Command = {
   usage: `Usage: recon close --month YYYY-MM [--reissue] [options]\n\nWrites <reports>/close-YYYY-MM.xlsx (per recipient × currency, disbursements, open findings, balanced journal)\nand marks the month closed. A closed month changed later is a post_close_change finding; --reissue writes the next version.\n\n  --month YYYY-MM        the month of delivered_at (UTC)\n  --reissue              close an already closed month again as a new version\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { month: { type: 'string' }, reissue: { type: 'boolean' } });
+    requireExistingStore(config);
     if (typeof extra.month !== 'string') throw new UsageError('recon close needs --month YYYY-MM');
-    const logger = createLogger({ logFile: config.logFile });
+    const logger = openTerminal({ logFile: config.logFile, db: config.db }).logger;
     const out = await runMonthlyClose(config, logger, { month: extra.month, reissue: extra.reissue === true });
     if (out.workbook) process.stdout.write(`close ${out.month} v${out.version}: ${out.disbursements} disbursements → ${out.workbook}\n`);
     return out.code;

@@ -1,39 +1,30 @@
-import { parseArgs } from 'node:util';
+import path from 'node:path';
 import type { Command } from '../command.js';
-import { UsageError } from '../exit-codes.js';
-import { optionsHelp } from '../../config.js';
+import { UsageError } from '../../errors.js';
+import { optionsHelp, parseCommandArgs } from '../../config.js';
 import { createLogger } from '../../log.js';
-import { runDemo } from '../../../pipelines/demo.js';
+import { DEMO_KEYS, runDemo } from '../../../pipelines/demo.js';
+
+const NUMBERS = { seed: 42, disbursements: 180, 'anomaly-rate': 0.02, 'time-compression': 10 } as const;
 
 export const command: Command = {
   name: 'demo',
   summary: 'Reconcile against the embedded sandbox',
-  usage: `Usage: recon demo [--seed N] [--disbursements N] [--anomaly-rate R] [--time-compression X] [options]\n\nStarts the sandbox in-process, runs two nights of the nightly job and the close of the last full month,\nand prints where everything was written. Logs go to <db folder>/demo.log unless --log-file is given.\n\n${optionsHelp(['db', 'reports', 'published', 'logFile'])}`,
+  usage: `Usage: recon demo [--seed N] [--disbursements N] [--anomaly-rate R] [--time-compression X] [options]\n\nStarts the sandbox in-process, runs two nights of the nightly job and the close of the last full month,\nand prints where everything was written. Each demo starts from an empty store of its own (a store it did\nnot make is refused), so running it twice tells the same story. Logs go to <db folder>/demo.log unless\n--log-file is given.\n\n  --seed N               dataset seed (default ${NUMBERS.seed})\n  --disbursements N      how many (default ${NUMBERS.disbursements})\n  --anomaly-rate R       share of disbursements with a planted anomaly (default ${NUMBERS['anomaly-rate']})\n  --time-compression X   the sandbox's rate-limit window runs X times faster (default ${NUMBERS['time-compression']})\n${optionsHelp(DEMO_KEYS)}`,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args: argv, strict: false, options: {
-        seed: { type: 'string' }, disbursements: { type: 'string' }, 'anomaly-rate': { type: 'string' }, 'time-compression': { type: 'string' },
-        'log-file': { type: 'string' }, db: { type: 'string' } } });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-    const v = parsed.values as Record<string, string | undefined>;
-    const num = (name: string, fallback: number) => {
-      const x = v[name] === undefined ? fallback : Number(v[name]);
-      if (!Number.isFinite(x) || x < 0) throw new UsageError(`--${name} must be a non-negative number`);
+    const flags = Object.fromEntries(Object.keys(NUMBERS).map((k) => [k, { type: 'string' as const }]));
+    const { config, extra } = parseCommandArgs(argv, DEMO_KEYS, flags);
+    const num = (name: keyof typeof NUMBERS) => {
+      const x = extra[name] === undefined ? NUMBERS[name] : Number(extra[name]);
+      if (!Number.isFinite(x) || x < 0) throw new UsageError(`--${name} must be a non-negative number`, true);
       return x;
     };
-    const rest = argv.filter((a, i) => !['--seed', '--disbursements', '--anomaly-rate', '--time-compression'].includes(a)
-      && !['--seed', '--disbursements', '--anomaly-rate', '--time-compression'].includes(argv[i - 1] ?? ''));
-    const dbDir = (v.db ?? process.env.RECON_DB ?? 'data/recon.duckdb').replace(/[^/]*$/, '') || './';
-    const logFile = v['log-file'] ?? process.env.RECON_LOG_FILE ?? `${dbDir}demo.log`;
-    const logger = createLogger({ logFile });
-    const outcome = await runDemo(rest, logger, {
-      seed: num('seed', 42),
-      disbursements: num('disbursements', 180),
-      anomalyRate: num('anomaly-rate', 0.02),
-      timeCompression: num('time-compression', 10),
+    const logger = createLogger({ logFile: config.logFile ?? path.join(path.dirname(path.resolve(config.db)), 'demo.log') });
+    const outcome = await runDemo(config, logger, {
+      seed: num('seed'),
+      disbursements: num('disbursements'),
+      anomalyRate: num('anomaly-rate'),
+      timeCompression: num('time-compression'),
     }, process.stdout);
     return outcome.code;
   },

@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
-import { createLogger } from '../../log.js';
+import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
+import { openTerminal } from '../progress.js';
 import type { CheckRunResult } from '../../checks/index.js';
 import { writeRunWorkbook } from '../../report/run-report.js';
 import { withJob } from '../../../pipelines/job.js';
@@ -14,7 +14,8 @@ export const command: Command = {
   usage: `Usage: recon report [--run RUN_ID] [options]\n\nWrites <reports>/recon-<date>-<run_id>.xlsx for the latest check run (or --run).\nExit 0 no findings to look at, 1 findings new or open, 2 failure.\n\n  --run RUN_ID           a given check run\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { run: { type: 'string' } });
-    const logger = createLogger({ logFile: config.logFile });
+    requireExistingStore(config);
+    const logger = openTerminal({ logFile: config.logFile, db: config.db }).logger;
     return withJob('report', config, logger, async (ctx) => {
       const c = ctx.store.connection;
       const where = typeof extra.run === 'string' ? 'WHERE run_id = $1' : '';

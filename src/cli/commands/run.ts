@@ -1,7 +1,8 @@
 import type { Command } from '../command.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
-import { createLogger } from '../../log.js';
 import { runNightly } from '../../../pipelines/nightly.js';
+import { openTerminal } from '../progress.js';
+import { describeRun } from '../summary.js';
 
 export const RUN_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'reports', 'published', 'since', 'full', 'lookbackDays', 'perPage',
   'concurrency', 'ratePerMinute', 'timeoutMs', 'maxFileMb', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
@@ -12,10 +13,15 @@ export const command: Command = {
   usage: `Usage: recon run [options]\n\nsync → checks → exception workbook → publish the read-only snapshot.\nExit 0 reconciled, 1 exceptions found (workbook written), 2 failed, 3 another run holds the lock.\n\n${optionsHelp(RUN_KEYS)}`,
   async run(argv) {
     const { config } = parseCommandArgs(argv, RUN_KEYS);
-    const logger = createLogger({ logFile: config.logFile, apiKey: config.apiKey });
-    const out = await runNightly(config, logger);
-    if (out.workbook) process.stdout.write(`workbook: ${out.workbook}\n`);
-    if (out.published) process.stdout.write(`published: ${out.published}\n`);
+    const started = Date.now();
+    const terminal = openTerminal({ logFile: config.logFile, db: config.db, apiKey: config.apiKey, budgetPerMinute: config.ratePerMinute });
+    let out;
+    try {
+      out = await runNightly(config, terminal.logger, { onProgress: (p) => terminal.progress.update(p) });
+    } finally {
+      terminal.progress.done();
+    }
+    process.stdout.write(describeRun({ ...out, elapsedMs: Date.now() - started, logFile: terminal.logFile }));
     return out.code;
   },
 };

@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
-import { createLogger } from '../../log.js';
+import { openTerminal } from '../progress.js';
 import { startScheduler } from '../../ops/schedule.js';
 import { openReadOnly } from '../../ops/publish.js';
 import { runNightly } from '../../../pipelines/nightly.js';
@@ -33,7 +33,7 @@ export const command: Command = {
   usage: `Usage: recon schedule [options]\n\nRuns \`recon run\` at RECON_CRON (default '30 2 * * *') in RECON_TZ (default UTC), correct across\ndaylight-saving changes; runs at once if the last successful run is older than one period; never two at\nonce (a manual recon run beside it exits 3). SIGINT/SIGTERM: the run in progress finishes its current\ndisbursements, is recorded as interrupted, and the scheduler exits.\n\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config } = parseCommandArgs(argv, KEYS);
-    const logger = createLogger({ logFile: config.logFile, apiKey: config.apiKey });
+    const logger = openTerminal({ logFile: config.logFile, db: config.db, apiKey: config.apiKey }).logger;
     const scheduler = startScheduler({
       cron: config.cron,
       timeZone: config.tz,

@@ -1,12 +1,35 @@
 import { once } from 'node:events';
+import { closeSync, createWriteStream, mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
 import { withSnapshot } from '../../access/snapshot.js';
-import { openOut, runQuery, type Format } from '../../access/query.js';
+import { runQuery, type Format } from '../../access/query.js';
 
 const KEYS: OptionKey[] = ['db', 'published'];
 const FORMATS: Format[] = ['table', 'csv', 'json', 'xlsx'];
+
+/** --format, else the extension of --out (.csv, .json, .xlsx), else a table. */
+export function formatFor(format: string | undefined, outFile: string | undefined): Format {
+  if (format !== undefined) {
+    if (!FORMATS.includes(format as Format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`, true);
+    return format as Format;
+  }
+  const ext = outFile ? path.extname(outFile).slice(1).toLowerCase() : '';
+  return FORMATS.includes(ext as Format) && ext !== 'table' ? (ext as Format) : 'table';
+}
+
+/** Creates --out's folder and proves the file can be written before the query runs. */
+function prepareOut(file: string): void {
+  try {
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    closeSync(openSync(file, 'w'));
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new UsageError(`cannot write --out ${file} (${e.code ?? e.message}); choose a file in a folder you can write`);
+  }
+}
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) throw new UsageError('no query: recon sql "SELECT …" or pipe SQL on stdin');
@@ -21,24 +44,28 @@ export const command: Command = {
   usage: `Usage: recon sql ["SELECT …"] [--format table|csv|json|xlsx] [--out FILE]\n\nRuns read-only against the published snapshot (never the nightly job's own file, so an open session\nnever blocks the run). Without a query, reads SQL from stdin. Views: reconciliation, open_exceptions,\nmonthly_summary, payment_lines (see README, Data dictionary).\n\n  --format F             table (default), csv, json or xlsx (xlsx needs --out)\n  --out FILE             write to FILE instead of stdout\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, positionals, extra } = parseCommandArgs(argv, KEYS, { format: { type: 'string' }, out: { type: 'string' } });
-    const format = (extra.format ?? 'table') as Format;
-    if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
+    const outFile = typeof extra.out === 'string' ? extra.out : undefined;
+    const format = formatFor(typeof extra.format === 'string' ? extra.format : undefined, outFile);
+    if (format === 'xlsx' && !outFile) throw new UsageError('--format xlsx needs --out FILE.xlsx', true);
     const sql = positionals.length ? positionals.join(' ') : await readStdin();
     if (!sql.trim()) throw new UsageError('empty query');
-    const outFile = typeof extra.out === 'string' ? extra.out : undefined;
+    if (outFile) prepareOut(outFile);
     await withSnapshot(config.published, async (db) => {
-      const out = format === 'xlsx' ? process.stdout : openOut(outFile);
+      const out = format === 'xlsx' || !outFile ? process.stdout : createWriteStream(outFile);
+      let writeError: Error | null = null;
+      out.on('error', (err: Error) => (writeError ??= err));
       try {
         const n = await runQuery(db.connection, sql, format, out, outFile);
-        if (format === 'xlsx' || outFile) process.stderr.write(`${n} rows → ${outFile}\n`);
+        if (outFile) process.stderr.write(`${n} rows → ${outFile}\n`);
       } catch (err) {
         throw new UsageError(`query failed: ${(err as Error).message}`);
       } finally {
         if (out !== process.stdout) {
           out.end();
-          await once(out, 'finish');
+          if (!writeError) await Promise.race([once(out, 'finish'), once(out, 'close')]);
         }
       }
+      if (writeError) throw new UsageError(`cannot write --out ${outFile}: ${(writeError as Error).message}`);
     });
     return EXIT.OK;
   },

@@ -1,7 +1,8 @@
 import { EXIT } from '../exit-codes.js';
 import type { Command } from '../command.js';
 import { optionsHelp, parseCommandArgs, requireService, type OptionKey } from '../../config.js';
-import { createLogger } from '../../log.js';
+import { openTerminal } from '../progress.js';
+import { describeSync } from '../summary.js';
 import { withJob } from '../../../pipelines/job.js';
 import { recordSyncCounters, syncStep } from '../../../pipelines/sync-job.js';
 
@@ -16,11 +17,18 @@ export const command: Command = {
   async run(argv) {
     const { config } = parseCommandArgs(argv, SYNC_KEYS);
     const service = requireService(config);
-    const logger = createLogger({ logFile: config.logFile, apiKey: config.apiKey });
+    const terminal = openTerminal({ logFile: config.logFile, db: config.db, apiKey: config.apiKey, budgetPerMinute: config.ratePerMinute });
+    const { logger } = terminal;
     return withJob('sync', config, logger, async (ctx) => {
-      const result = await syncStep(ctx, config, logger);
+      let result;
+      try {
+        result = await syncStep(ctx, config, logger, {}, (p) => terminal.progress.update(p));
+      } finally {
+        terminal.progress.done();
+      }
       recordSyncCounters(ctx, result);
       logger.info({ runId: ctx.runId, ...result, ...ctx.counters }, 'sync finished');
+      process.stdout.write(`recon sync ${ctx.runId}: ${describeSync(result)}; ${ctx.counters.requests ?? 0} requests\n`);
       return EXIT.OK;
     }, { serviceUrl: service.apiUrl });
   },
