@@ -125,7 +125,9 @@ export function parseCommandArgs(
     const key = String(issue.path[0]) as OptionKey;
     const o = OPTIONS[key] as Option | undefined;
     const where = o ? `--${o.flag}${o.env ? ` / ${o.env}` : ''}` : key;
-    throw new UsageError(`invalid ${where}: ${issue.message}`);
+    const given = merged[key];
+    const shown = typeof given === 'string' ? ` "${given.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 80)}"` : '';
+    throw new UsageError(`invalid ${where}${shown}: ${issue.message}`);
   }
   const config = result.data as Config;
   config.published = config.published ?? path.join(path.dirname(config.db), 'published', 'recon.duckdb');

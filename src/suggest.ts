@@ -1,14 +1,16 @@
 // "Did you mean …?" for a mistyped command, flag or config key: the closest candidate by edit distance.
 
-/** Levenshtein distance, two rows of memory. */
+/** Edit distance where swapping two neighbouring letters counts as one edit (optimal string alignment). */
 function distance(a: string, b: string): number {
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     for (let j = 1; j <= b.length; j++) {
       cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cur[j] = Math.min(cur[j]!, before[j - 2]! + 1);
     }
-    prev = cur;
+    [before, prev] = [prev, cur];
   }
   return prev[b.length]!;
 }

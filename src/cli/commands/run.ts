@@ -3,6 +3,7 @@ import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
 import { runNightly } from '../../../pipelines/nightly.js';
 import { openTerminal } from '../progress.js';
 import { describeRun } from '../summary.js';
+import { EXIT } from '../../errors.js';
 
 export const RUN_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'reports', 'published', 'since', 'full', 'lookbackDays', 'perPage',
   'concurrency', 'ratePerMinute', 'timeoutMs', 'maxFileMb', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
@@ -21,6 +22,8 @@ export const command: Command = {
     } finally {
       terminal.progress.done();
     }
+    // Another run holds the lock: nothing happened here, and stderr already says who holds it.
+    if (out.code === EXIT.LOCKED) return out.code;
     process.stdout.write(describeRun({ ...out, elapsedMs: Date.now() - started, logFile: terminal.logFile }));
     return out.code;
   },

@@ -3,6 +3,7 @@ import { closeSync, createWriteStream, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../exit-codes.js';
+import { plainFsError } from '../../ops/folders.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
 import { withSnapshot } from '../../access/snapshot.js';
 import { runQuery, type Format } from '../../access/query.js';
@@ -26,8 +27,7 @@ function prepareOut(file: string): void {
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     closeSync(openSync(file, 'w'));
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new UsageError(`cannot write --out ${file} (${e.code ?? e.message}); choose a file in a folder you can write`);
+    throw new UsageError(`cannot write --out ${file}: ${plainFsError(err)}; choose a file in a folder you can write`);
   }
 }
 

@@ -1,0 +1,195 @@
+// Issue #14: every command tells its user what happened and what to do. Each case runs the built CLI as
+// a person would and reads what it printed, its exit code and what it left on disk.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plantEveryKind, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { query, tempDir } from '../helpers/recon.js';
+import { nightlyOnce } from '../helpers/nightly.js';
+import { CLI, runCli, waitFor } from '../helpers/child.js';
+import { progressLine } from '../../src/cli/progress.js';
+import { closest } from '../../src/suggest.js';
+
+let sb: Sandbox;
+let d: string;
+let cleanup: () => void;
+let db: string;
+beforeAll(async () => {
+  sb = await startSandbox({ seed: 14, disbursements: 120, payoutsPerDisbursement: 3, rateLimit: { limit: 1_000_000 }, anomalies: { plant: plantEveryKind(6) } });
+  const t = tempDir();
+  d = t.dir;
+  cleanup = t.cleanup;
+  db = path.join(d, 'recon.duckdb');
+  expect((await nightlyOnce(sb, d)).outcome.code).toBe(1);
+}, 120_000);
+afterAll(async () => {
+  await sb.close();
+  cleanup();
+});
+
+describe('recon ack', () => {
+  it('case 3: an acknowledgement shows at once in the snapshot accountants query, with its note', async () => {
+    const open = await runCli(['sql', '--db', db, '--format', 'json', "SELECT finding_key FROM open_exceptions WHERE state <> 'acknowledged' ORDER BY finding_key LIMIT 1"]);
+    expect(open.code).toBe(0);
+    const key = (JSON.parse(open.stdout) as Array<{ finding_key: string }>)[0]!.finding_key;
+    const ack = await runCli(['ack', '--db', db, key, '--note', 'ticket FIN-14 confirmed by provider']);
+    expect(ack.code, ack.stderr).toBe(0);
+    const after = await runCli(['sql', '--db', db, '--format', 'json', `SELECT state, ack_note FROM open_exceptions WHERE finding_key = '${key}'`]);
+    expect(JSON.parse(after.stdout)).toEqual([{ state: 'acknowledged', ack_note: 'ticket FIN-14 confirmed by provider' }]);
+  });
+});
+
+describe('recon sql --out', () => {
+  it('case 4: a folder that cannot be written is a usage error (exit 2, one line), never an unhandled stream error', async () => {
+    const blocker = path.join(d, 'a-file');
+    writeFileSync(blocker, 'x');
+    const r = await runCli(['sql', '--db', db, '--format', 'csv', '--out', path.join(blocker, 'q.csv'), 'SELECT 1 AS n']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/recon sql: .*--out/);
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack
+  });
+
+  it('case 4: a missing folder is made and the format follows the extension', async () => {
+    const out = path.join(d, 'missing', 'q.csv');
+    const r = await runCli(['sql', '--db', db, '--out', out, "SELECT 'a' AS x, 1 AS n"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/^x,n\r\n"?a"?,1\r\n$/);
+  });
+});
+
+describe('usage errors', () => {
+  it('case 5: --since with a date that does not exist is refused, naming the flag', async () => {
+    const r = await runCli(['sync', '--db', path.join(d, 'since', 'recon.duckdb'), '--api-url', sb.url, '--api-key', sb.apiKey, '--since', '2026-99-01']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--since/);
+    expect(r.stderr).toMatch(/YYYY-MM-DD/);
+    expect(existsSync(path.join(d, 'since', 'recon.duckdb'))).toBe(false);
+  });
+
+  it('case 6: check/report/close/ack on a store that does not exist say so and leave nothing behind', async () => {
+    const typo = path.join(d, 'typo', 'recon.duckdb');
+    for (const args of [['check'], ['report'], ['close', '--month', '2026-10'], ['ack', 'k', '--note', 'n']]) {
+      const r = await runCli([...args, '--db', typo]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/no store at .*typo.*recon run/);
+    }
+    expect(existsSync(typo)).toBe(false);
+  });
+
+  it('case 7: a bad --cron or --tz names the flag and the variable, without a stack', async () => {
+    const cron = await runCli(['schedule', '--db', db, '--cron', '99 * * * *']);
+    expect(cron.code).toBe(2);
+    expect(cron.stderr).toMatch(/--cron/);
+    expect(cron.stderr).toMatch(/RECON_CRON/);
+    expect(cron.stderr).not.toMatch(/\n\s+at /);
+    const tz = await runCli(['schedule', '--db', db, '--tz', 'Mars/Olympus']);
+    expect(tz.code).toBe(2);
+    expect(tz.stderr).toMatch(/--tz/);
+    expect(tz.stderr).toMatch(/Mars\/Olympus/);
+  });
+
+  it('case 8: an unknown flag, a mistyped command and an unknown config key get a did-you-mean and a pointer to --help', async () => {
+    const flag = await runCli(['run', '--repots', 'x']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/unknown option --repots \(did you mean --reports\?\)/);
+    expect(flag.stderr).toMatch(/recon run --help/);
+    const cmd = await runCli(['runn']);
+    expect(cmd.code).toBe(2);
+    expect(cmd.stderr).toMatch(/did you mean (recon )?run\?/);
+    expect(cmd.stderr.split('\n').length).toBeLessThan(5); // not the whole help
+    const conf = path.join(d, 'recon.json');
+    writeFileSync(conf, JSON.stringify({ db, reprots: 'x' }));
+    const key = await runCli(['check', '--config', conf]);
+    expect(key.code).toBe(2);
+    expect(key.stderr).toMatch(/reprots/);
+    expect(key.stderr).toMatch(/did you mean reports\?/);
+  });
+
+  it('case 8: closest() suggests only near misses', () => {
+    expect(closest('sycn', ['sync', 'run', 'report'])).toBe('sync');
+    expect(closest('rnu', ['sync', 'run', 'report'])).toBe('run');
+    expect(closest('zzzzzz', ['sync', 'run', 'report'])).toBeNull();
+  });
+
+  it('case 9: an --api-url nothing listens on is refused at once, naming the flag and the variable', async () => {
+    const fresh = path.join(d, 'unreach', 'recon.duckdb');
+    const r = await runCli(['sync', '--db', fresh, '--api-url', 'http://127.0.0.1:9', '--api-key', 'k']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--api-url/);
+    expect(r.stderr).toMatch(/PAYMENTS_API_URL/);
+    // refused before any request: no run row claims a sync happened
+    if (existsSync(fresh)) expect(await query(fresh, "SELECT count(*)::INT AS n FROM runs WHERE status = 'succeeded'")).toEqual([{ n: 0 }]);
+  });
+
+  it('case 9: an unwritable --reports is refused before the sync starts', async () => {
+    const blocker = path.join(d, 'reports-file');
+    writeFileSync(blocker, 'x');
+    const fresh = path.join(d, 'unwritable', 'recon.duckdb');
+    const r = await runCli(['run', '--db', fresh, '--api-url', sb.url, '--api-key', sb.apiKey, '--reports', path.join(blocker, 'reports')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--reports/);
+    expect(r.stderr).not.toMatch(/ENOTDIR|ENOENT/);
+    if (existsSync(fresh)) expect(await query(fresh, 'SELECT count(*)::INT AS n FROM disbursements')).toEqual([{ n: 0 }]);
+  });
+});
+
+describe('what a run and a sync print', () => {
+  it('case 11: run prints the night in plain lines (findings, workbook, exit meaning); sync prints what it read', async () => {
+    const own = path.join(d, 'own');
+    mkdirSync(own, { recursive: true });
+    const odb = path.join(own, 'recon.duckdb');
+    const sync = await runCli(['sync', '--db', odb, '--api-url', sb.url, '--api-key', sb.apiKey, '--rate-per-minute', '60000']);
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(sync.stdout).toMatch(/disbursements: 120 listed, 120 read/);
+    const run = await runCli(['run', '--db', odb, '--reports', path.join(own, 'reports'), '--api-url', sb.url, '--api-key', sb.apiKey, '--rate-per-minute', '60000']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/disbursements: 120 listed, 0 read, .*120 unchanged/);
+    expect(run.stdout).toMatch(/findings: \d+ need a person/);
+    expect(run.stdout).toMatch(/workbook: .*\.xlsx/);
+    expect(run.stdout).toMatch(/exit 1: findings need a person/);
+  });
+});
+
+describe('progress line', () => {
+  it('case 10: the total is the announced one from the first page, the rate is per minute of the last minute, never above what was sent', () => {
+    const line = progressLine({ announced: 200, listed: 100, skipped: 20, done: 30, requests: 90 }, { elapsedMs: 30_000, lastMinuteRequests: 90, budgetPerMinute: 450 });
+    expect(line).toMatch(/ 50\/200 /);
+    expect(line).toMatch(/20 unchanged/);
+    // 90 requests in 30 s is 180/min, not 90×60/30 extrapolated from the first seconds above the budget
+    expect(line).toMatch(/180\/min of 450 budget/);
+    expect(line).toMatch(/ETA 1m30s/);
+    const early = progressLine({ announced: 200, listed: 100, skipped: 0, done: 1, requests: 8 }, { elapsedMs: 500, lastMinuteRequests: 8, budgetPerMinute: 450 });
+    // the first second counts as a whole second: 8 requests → 480/min shown at most, never 960
+    expect(Number(/(\d+)\/min/.exec(early)![1])).toBeLessThanOrEqual(480);
+  });
+});
+
+const tmux = spawnSync('tmux', ['-V']).status === 0;
+describe.skipIf(!tmux)('on a real terminal (tmux)', () => {
+  it('case 10: a person sees one progress bar and readable lines, never the JSON log, which goes to a file', async () => {
+    const own = path.join(d, 'tty');
+    mkdirSync(own, { recursive: true });
+    const raw = path.join(own, 'screen.raw');
+    const socket = `recon-usage-${process.pid}`;
+    const cmd = [process.execPath, CLI, 'run', '--db', path.join(own, 'recon.duckdb'), '--reports', path.join(own, 'reports'),
+      '--api-url', sb.url, '--api-key', sb.apiKey, '--rate-per-minute', '60000'].map((a) => `'${a}'`).join(' ');
+    const t = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+    try {
+      expect(t('new-session', '-d', '-x', '150', '-y', '40', `sleep 0.5; env -u CI ${cmd}; echo "EXIT=$?"; sleep 60`).status).toBe(0);
+      t('pipe-pane', '-o', `cat >> '${raw}'`);
+      const ended = await waitFor(() => t('capture-pane', '-p').stdout.includes('EXIT='), 60_000, 100);
+      expect(ended).toBe(true);
+      const screen = t('capture-pane', '-p').stdout;
+      expect(screen).toMatch(/EXIT=1/);
+      expect(screen).not.toMatch(/"level":/);
+      expect(screen).toMatch(/findings: \d+ need a person/);
+      expect(screen).toMatch(/log: .*logs\/recon\.log/);
+      // the bar was drawn (and redrawn in place) while the sync ran
+      expect(readFileSync(raw, 'utf8')).toMatch(/\r\x1b\[2Kdisbursements [█░]+ \d+\/120 /);
+      expect(readFileSync(path.join(own, 'logs', 'recon.log'), 'utf8')).toMatch(/"msg":/);
+    } finally {
+      t('kill-server');
+    }
+  });
+});
