@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastFullMonth } from '../../pipelines/demo.js';
@@ -19,6 +19,29 @@ describe('recon demo (make run)', () => {
       for (const file of [workbook, close, published, db]) expect(file && existsSync(file), `${file}\n${r.stdout}`).toBe(true);
       expect(r.stdout).toMatch(/night 2: .*1 restated/);
       expect(r.stdout).toMatch(/total_identity\s+\d+ error/);
+
+      // #14 case 13: a second `make run` tells the same story (same nights, close v1 again), not a third night
+      const again = await runCli(['demo', '--db', db, '--reports', path.join(t.dir, 'reports'), '--disbursements', '120', '--time-compression', '60']);
+      expect(again.code).toBe(1);
+      const story = (out: string) => out.split('\n').filter((l) => /^(night \d|close|\s+\w+\s+\d+ (error|warning))/.test(l))
+        .map((l) => l.replace(/\d+(\.\d+)? ?(s|ms|min)\b/g, 'T').replace(/\/\S+/g, 'PATH'));
+      expect(story(r.stdout).length).toBeGreaterThan(3);
+      expect(story(again.stdout)).toEqual(story(r.stdout));
+      expect(again.stdout).toMatch(/close 2026-10 \(v1\)/);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('case 13: refuses to start afresh a store the demo did not make', async () => {
+    const t = tempDir();
+    try {
+      const db = path.join(t.dir, 'recon.duckdb');
+      writeFileSync(db, 'not the demo\'s');
+      const r = await runCli(['demo', '--db', db, '--reports', path.join(t.dir, 'reports')]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/store the demo did not make/);
+      expect(readFileSync(db, 'utf8')).toBe('not the demo\'s');
     } finally {
       t.cleanup();
     }
