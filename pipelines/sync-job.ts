@@ -18,6 +18,8 @@ export interface SyncTuning {
   blockMs?: number;
   retryBaseMs?: number;
   now?: () => number;
+  /** Orders the payment sample instead of the run id, so a demo samples the same payments every time. */
+  sampleSeed?: string;
 }
 
 /** What the command shows of a sync in progress (a progress bar on a terminal). */
@@ -71,6 +73,7 @@ export async function syncStep(
         since: config.since ? new Date(`${config.since.slice(0, 10)}T00:00:00Z`) : null,
         full: config.full,
         sampleBudget: config.sampleBudget,
+        sampleSeed: tuning.sampleSeed,
         now: tuning.now ?? Date.now,
       },
     );

@@ -18,6 +18,8 @@ export interface SyncOptions {
   since: Date | null;
   full: boolean;
   sampleBudget: number;
+  /** Orders the sample (default: the run id, so successive nights sample differently). */
+  sampleSeed?: string;
   now: () => number;
 }
 
@@ -161,14 +163,14 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
   await writer.flush();
   if (failure) throw failure;
   result.interrupted = deps.signal?.aborted === true;
-  if (!result.interrupted && o.sampleBudget > 0) result.sampled = await samplePayments(deps, o.sampleBudget);
+  if (!result.interrupted && o.sampleBudget > 0) result.sampled = await samplePayments(deps, o.sampleBudget, o.sampleSeed ?? deps.runId);
   Object.assign(result, { written: writer.counts.disbursements, restated: writer.counts.restated, lines: writer.counts.lines, files: writer.counts.files });
   result.quarantined += writer.counts.quarantined;
   return result;
 }
 
-async function samplePayments(deps: SyncDeps, budget: number): Promise<number> {
-  const targets = await pickSampleTargets(deps.connection, budget, deps.runId);
+async function samplePayments(deps: SyncDeps, budget: number, seed: string): Promise<number> {
+  const targets = await pickSampleTargets(deps.connection, budget, seed);
   const samples = [];
   for (const t of targets) {
     if (deps.signal?.aborted) break;

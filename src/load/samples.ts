@@ -4,8 +4,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { PaymentSample, SampleTarget } from '../extract/payments.js';
 import { appendRows } from './append.js';
 
-/** Up to `limit` payouts not sampled yet, in a pseudo-random order that changes with the run. */
-export async function pickSampleTargets(c: DuckDBConnection, limit: number, runId: string): Promise<SampleTarget[]> {
+/** Up to `limit` payouts not sampled yet, in a pseudo-random order that changes with the seed (the run id). */
+export async function pickSampleTargets(c: DuckDBConnection, limit: number, seed: string): Promise<SampleTarget[]> {
   if (limit <= 0) return [];
   const reader = await c.runAndReadAll(
     `SELECT p.payment_id, p.disbursement_id, p.reference
@@ -15,7 +15,7 @@ export async function pickSampleTargets(c: DuckDBConnection, limit: number, runI
         AND NOT EXISTS (SELECT 1 FROM payment_samples s WHERE s.payment_id = p.payment_id AND s.disbursement_id = p.disbursement_id)
       ORDER BY hash(p.payment_id || $1), p.payment_id
       LIMIT ${Math.floor(limit)}`,
-    [runId],
+    [seed],
   );
   return reader.getRows().map((r) => ({ paymentId: String(r[0]), disbursementId: String(r[1]), payoutReference: r[2] === null ? null : String(r[2]) }));
 }
