@@ -35,7 +35,7 @@ bench-large: dist/.built ## Re-run only the 10M-payout checks stage (~1.3 GB RAM
 	node dist-bench/test/bench/run.js --large
 
 soak: dist/.built ## Long reliability soaks (more fault rounds, 60 + 20 kills); figures in data/reliability/
-	RECON_SOAK=1 npx vitest run --config test/vitest.config.ts test/reliability test/sync/crash.test.ts
+	RECON_SOAK=1 RECON_RECORD_FIGURES=1 npx vitest run --config test/vitest.config.ts test/reliability test/sync/crash.test.ts
 
 clean: ## Remove build output (keeps data/)
 	rm -rf dist

@@ -44,7 +44,18 @@ describe('money', () => {
 
 describe('the recon CLI', () => {
   it('lists every command in --help and exits 2 on an unknown command', async () => {
-    expect(await main(['--help'])).toBe(0);
+    const written: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stdout.write;
+    try {
+      expect(await main(['--help'])).toBe(0);
+    } finally {
+      process.stdout.write = write;
+    }
+    const help = written.join('');
+    for (const name of ['run', 'sync', 'check', 'report', 'close', 'schedule', 'sql', 'ack', 'export', 'sandbox', 'demo']) {
+      expect(help).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    }
     expect(await main(['frobnicate'])).toBe(2);
   });
 });

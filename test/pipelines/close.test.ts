@@ -75,7 +75,7 @@ describe('recon close', () => {
   it('turns a restatement of a closed month into a post_close_change finding, and --reissue writes version 2', async () => {
     const restated = [...sb.truth.disbursements()].find((t) => t.index === 130)!;
     const month = monthOf(restated.delivered_at);
-    if (month !== MONTH) expect((await runMonthlyClose(config, silentLogger, { month, reissue: false, handleSignals: false })).code).toBe(0);
+    expect(month).toBe(MONTH); // the month the tests above closed
     sb.setGeneration(1);
     const night = await nightlyOnce(sb, d);
     expect(night.outcome.code).toBe(1);

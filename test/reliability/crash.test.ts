@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { fingerprints, query, tempDir, type Fingerprints } from '../helpers/recon.js';
 import { runCli, startCli } from '../helpers/child.js';
+import { testRandom } from '../helpers/seed.js';
 import { assertWholeDisbursements, recordFigures, sandboxLineCounts, totalRows, type LineCounts } from './helpers.js';
 
 const SOAK = Boolean(process.env.RECON_SOAK);
@@ -71,8 +72,9 @@ async function assertSnapshotWhole(file: string): Promise<void> {
   }
 }
 
-describe(`recon ${COMMAND} killed with SIGKILL at random moments`, () => {
+describe(`recon ${COMMAND} killed with SIGKILL at seeded random moments`, () => {
   it(`ends identical to an uninterrupted run after ${KILLS} kills, never showing a disbursement without its lines`, async () => {
+    const random = testRandom(`crash ${COMMAND} kill times`);
     let kills = 0;
     let cycles = 0;
     let stores = 0; // kills after which the store already held disbursements
@@ -85,7 +87,7 @@ describe(`recon ${COMMAND} killed with SIGKILL at random moments`, () => {
         const { child, done } = startCli(runArgs(t.dir));
         // The window widens with each kill of a cycle, so a loaded machine still lets a re-run through;
         // once enough kills are done, the last re-run is left alone.
-        const killAt = kills < KILLS ? Math.floor(Math.random() * cleanMs * (1 + attempt / 3)) : null;
+        const killAt = kills < KILLS ? Math.floor(random.next() * cleanMs * (1 + attempt / 3)) : null;
         const timer = killAt === null ? null : setTimeout(() => child.kill('SIGKILL'), killAt);
         const ended = await done;
         if (timer) clearTimeout(timer);

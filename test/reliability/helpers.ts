@@ -92,9 +92,11 @@ export function totalRows(f: Fingerprints): number {
 
 /**
  * Figures for the README's Reliability table, one JSON file per suite under data/reliability/ (ignored
- * by git). Written by the tests so the numbers quoted are the numbers measured.
+ * by git), so the numbers quoted are the numbers measured. Only when asked (`make soak` sets
+ * RECON_RECORD_FIGURES): an ordinary test run leaves nothing in the checkout.
  */
 export function recordFigures(suite: string, figures: Record<string, number | string>): void {
+  if (!process.env.RECON_RECORD_FIGURES) return;
   const dir = path.join(ROOT, 'data', 'reliability');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, `${suite}${process.env.RECON_SOAK ? '.soak' : ''}.json`), `${JSON.stringify(figures, null, 2)}\n`);

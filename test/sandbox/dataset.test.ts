@@ -102,10 +102,9 @@ describe('sandbox dataset', () => {
     });
   });
 
-  it('starts a 100k-disbursement dataset quickly', async () => {
-    const t0 = Date.now();
+  // How fast it starts is measured by the bench (sandbox stage), not asserted here against the clock.
+  it('serves page 500 of a 100k-disbursement dataset', async () => {
     await withSandbox({ seed: 1, disbursements: 100_000, payoutsPerDisbursement: 100, anomalies: { rate: 0.05 } }, async (sb) => {
-      expect(Date.now() - t0).toBeLessThan(3000);
       const env = await getJson<{ total_entries: number; disbursements: unknown[] }>(sb, '/payments/v1/disbursements?page=500&per_page=100');
       expect(env.total_entries).toBe(100_000);
       expect(env.disbursements).toHaveLength(100);

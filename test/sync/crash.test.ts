@@ -4,6 +4,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { fingerprints, query, syncOnce, tempDir, type Fingerprints } from '../helpers/recon.js';
 import { logCount, startCli, waitFor } from '../helpers/child.js';
 import { assertWholeDisbursements, sandboxLineCounts } from '../helpers/store.js';
+import { testRandom } from '../helpers/seed.js';
 
 // issue 6 asks for ≥ 20 kill points in the reliability soak; the fast suite kills at a few.
 const KILLS = process.env.RECON_SOAK ? 20 : 3;
@@ -26,24 +27,34 @@ afterAll(async () => {
 
 describe('sync killed with SIGKILL', () => {
   it(`resumes after being killed at ${KILLS} points and ends identical to an uninterrupted run`, async () => {
-    const t = tempDir();
+    const random = testRandom('sync crash kill points');
+    let t = tempDir();
     dirs.push(t.cleanup);
-    const file = path.join(t.dir, 'recon.duckdb');
-    const log = path.join(t.dir, 'sync.log');
+    let file = path.join(t.dir, 'recon.duckdb');
     let stored = 0;
-    for (let k = 0; k < KILLS; k += 1) {
+    let landed = 0;
+    for (let attempt = 0; landed < KILLS && attempt < KILLS * 4; attempt += 1) {
+      const log = path.join(t.dir, 'sync.log');
       const before = logCount(log, 'batch committed');
       const { child, done } = startCli(['sync', '--api-url', sb.url, '--api-key', sb.apiKey, '--db', file, '--log-file', log,
         '--rate-per-minute', '60000', '--sample-budget', '0', '--concurrency', '2']);
-      // after at least one commit of this child, at a random moment inside the next batch
+      // after at least one commit of this child, at a seeded moment inside the next batch
       await waitFor(() => logCount(log, 'batch committed') > before, 20_000, 2);
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 900)));
-      child.kill("SIGKILL");
+      await new Promise((r) => setTimeout(r, Math.floor(random.next() * 900)));
+      child.kill('SIGKILL');
       const ended = await done;
-      if (ended.code === 0) break; // finished before the kill landed
-      if (ended.signal !== "SIGKILL") throw new Error(`sync child ended by itself: ${ended.code} ${ended.stderr}`);
+      if (ended.code === 0) {
+        // finished before the kill landed: that kill did not happen, so start again from an empty store
+        t = tempDir();
+        dirs.push(t.cleanup);
+        file = path.join(t.dir, 'recon.duckdb');
+        continue;
+      }
+      if (ended.signal !== 'SIGKILL') throw new Error(`sync child ended by itself: ${ended.code} ${ended.stderr}`);
+      landed += 1;
       stored = await assertWholeDisbursements(file, sandboxLineCounts(sb));
     }
+    expect(landed).toBe(KILLS);
     expect(stored).toBeGreaterThan(0);
     const rerun = await syncOnce(sb, file);
     expect(rerun.code).toBe(0);

@@ -79,14 +79,29 @@ describe('sync', () => {
   it('adds nothing when re-run and spends only the list pages on unchanged disbursements', async () => {
     const sb = await sandbox();
     const file = db();
-    await syncOnce(sb, file);
+    // the clock is a month after the dataset's last delivery, so no disbursement is inside the 7-day lookback
+    const now = () => Date.parse('2026-11-30T22:00:00Z');
+    await syncOnce(sb, file, [], { now });
     const before = await fingerprints(file);
     sb.resetStats();
-    const again = await syncOnce(sb, file);
+    const again = await syncOnce(sb, file, [], { now });
     expect(again.code).toBe(0);
     expect(await fingerprints(file)).toEqual(before);
     expect(sb.stats().requests.total).toBe(1); // 40 disbursements fit one page of 100
     expect(again.result!.skipped).toBe(40);
+  });
+
+  it('re-reads the disbursements delivered inside the lookback window, by the injected clock', async () => {
+    const sb = await sandbox();
+    const file = db();
+    const now = () => Date.parse('2026-11-02T22:00:00Z'); // two days after the last delivery
+    await syncOnce(sb, file, [], { now });
+    const recent = [...sb.truth.disbursements()].filter((t) => Date.parse(t.delivered_at) >= now() - 7 * 86_400_000).length;
+    expect(recent).toBeGreaterThan(0);
+    expect(recent).toBeLessThan(40);
+    const again = await syncOnce(sb, file, [], { now });
+    expect(again.result!.fetched).toBe(recent);
+    expect(again.result!.skipped).toBe(40 - recent);
   });
 
   it('asks /files again for fresh links when a pre-signed link has expired', async () => {
