@@ -1,30 +1,14 @@
--- number_of_adjustments must equal the adjustments received for the disbursement: the ones stored plus the ones
--- received but quarantined as invalid (they were delivered, just not usable; invalid_record reports
--- them). Incomplete disbursements are skipped: not every line could be read.
--- A missing number_of_adjustments is taken as 0 (a recipient without adjustments).
-WITH quarantined AS (
-  SELECT disbursement_id, COUNT(*) AS n
-  FROM current_quarantine
-  WHERE in_store AND resource = 'adjustment'
-  GROUP BY disbursement_id
-)
+-- number_of_adjustments must equal the adjustments received (stored + quarantined), see the line_counts view.
 SELECT
   'count_adjustments' AS check_id,
   'error' AS severity,
-  d.disbursement_id,
-  d.recipient_id,
-  'number_of_adjustments' AS subject,
+  disbursement_id,
+  recipient_id,
+  field AS subject,
   CAST(NULL AS VARCHAR) AS currency,
-  CAST(t.adjustments_count + COALESCE(q.n, 0) AS BIGINT) AS expected,
-  CAST(COALESCE(d.number_of_adjustments, 0) AS BIGINT) AS actual,
-  CAST(COALESCE(d.number_of_adjustments, 0) - t.adjustments_count - COALESCE(q.n, 0) AS BIGINT) AS difference,
-  'disbursement states number_of_adjustments ' || COALESCE(CAST(d.number_of_adjustments AS VARCHAR), 'none (taken as 0)')
-    || ' but ' || CAST(t.adjustments_count + COALESCE(q.n, 0) AS VARCHAR) || ' adjustments were received'
-    || CASE WHEN COALESCE(q.n, 0) > 0
-         THEN ' (' || CAST(t.adjustments_count AS VARCHAR) || ' stored, ' || CAST(q.n AS VARCHAR) || ' quarantined)'
-         ELSE '' END AS detail
-FROM disbursements AS d
-JOIN disbursement_totals AS t ON t.disbursement_id = d.disbursement_id
-LEFT JOIN quarantined AS q ON q.disbursement_id = d.disbursement_id
-WHERE d.sync_status <> 'incomplete'
-  AND COALESCE(d.number_of_adjustments, 0) <> t.adjustments_count + COALESCE(q.n, 0)
+  received AS expected,
+  announced AS actual,
+  announced - received AS difference,
+  detail
+FROM line_counts
+WHERE kind = 'adjustment' AND announced <> received

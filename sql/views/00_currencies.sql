@@ -1,4 +1,5 @@
--- Currency facts of the interface's Conventions section, the SQL twin of src/money.ts.
+-- Currency facts of the interface's Conventions section, the SQL twin of src/money.ts
+-- (test/load/currencies.test.ts fails when the two disagree on a code, a factor or a formatted amount).
 -- Views and macros, not tables, so they follow the code on every open.
 --
 -- currency_factor(code): subunits per major unit, 100 unless listed otherwise (unlisted codes too; they
@@ -16,7 +17,7 @@ CREATE OR REPLACE MACRO currency_factor(ccy) AS
 -- format_amount(subunits, code) → exact major-unit text: '1234.56', JPY '1234', KWD '1.234', MGA '1.2';
 -- 'n/a' for NULL. For the detail sentences only: numeric columns stay integer subunits. Exact decimal
 -- arithmetic (DECIMAL(38,0) × 0.01 is DECIMAL(38,2)), never floating point; kept to one flat CASE over
--- the code, with the same lists as currency_factor above (keep them in step), because the checks call
+-- the code, with the same lists as currency_factor above, because the checks call
 -- it many times per row and DuckDB expands macros inline: a CASE on currency_factor(code) would copy
 -- currency_factor's CASE into every branch, and preparing those trees cost tens of ms per check.
 CREATE OR REPLACE MACRO format_amount(amt, ccy) AS
