@@ -3,7 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { EXIT, UsageError, type ExitCode } from '../src/cli/exit-codes.js';
+import { EXIT, UsageError, type ExitCode } from '../src/errors.js';
 import type { Config } from '../src/config.js';
 import { openStore, type Store } from '../src/load/db.js';
 import { finishRun, markAbandonedRuns, newRunId, startRun, type RunCounters, type RunStatus } from '../src/load/runs.js';
@@ -98,7 +98,6 @@ export async function withJob(
     const message = memoryHint(storageHint(redactSecret(err instanceof Error ? err.message : String(err), config.apiKey), config.db), config.memoryMb);
     logger.error({ runId, err: message }, `recon ${command} failed`);
     process.stderr.write(`recon ${command}: ${message}\n`);
-    if (err instanceof UsageError) return EXIT.FAILED;
     return EXIT.FAILED;
   } finally {
     process.removeListener('SIGINT', onSignal);

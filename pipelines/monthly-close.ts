@@ -2,7 +2,7 @@
 // balanced journal) and the month marked closed with a snapshot of what it contained. Closing a closed
 // month again needs --reissue and produces the next version.
 import type { Logger } from 'pino';
-import { EXIT, UsageError, type ExitCode } from '../src/cli/exit-codes.js';
+import { EXIT, UsageError, type ExitCode } from '../src/errors.js';
 import type { Config } from '../src/config.js';
 import { MONTH, inMonth, writeMonthClose } from '../src/report/close-report.js';
 import { publishSnapshot } from '../src/ops/publish.js';

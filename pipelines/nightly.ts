@@ -1,7 +1,7 @@
 // The nightly job: sync → checks → exception workbook → publish the read-only snapshot.
 // Exit 0 when everything reconciles, 1 when findings need a person (workbook written), 2 on failure.
 import type { Logger } from 'pino';
-import { EXIT, type ExitCode } from '../src/cli/exit-codes.js';
+import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from '../src/config.js';
 import { requireService } from '../src/config.js';
 import { runChecks, type CheckRunResult } from '../src/checks/index.js';

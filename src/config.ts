@@ -5,7 +5,7 @@ import { isIPv4 } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { UsageError } from './cli/exit-codes.js';
+import { UsageError } from './errors.js';
 import { parseCron, validateSchedule } from './ops/cron-time.js';
 import { didYouMean } from './suggest.js';
 

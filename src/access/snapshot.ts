@@ -1,5 +1,5 @@
 // The accountants' side opens only the published snapshot, read-only; a missing one is a usage problem.
-import { UsageError } from '../cli/exit-codes.js';
+import { UsageError } from '../errors.js';
 import { openReadOnly, SnapshotMissingError } from '../ops/publish.js';
 
 export async function withSnapshot<T>(publishedPath: string, fn: (db: Awaited<ReturnType<typeof openReadOnly>>) => Promise<T>): Promise<T> {

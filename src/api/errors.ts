@@ -2,6 +2,7 @@
 // status in one place (`errorFromResponse`). Interface § Errors: the body is {type, title, status
 // (number or string), detail, errors}; authentication problems can surface as 500.
 import { z } from 'zod';
+import { ReconError } from '../errors.js';
 
 export const ErrorBodySchema = z.looseObject({
   type: z.string().optional(),
@@ -19,8 +20,7 @@ export interface ApiErrorContext {
   cause?: unknown;
 }
 
-export abstract class ApiError extends Error {
-  abstract readonly transient: boolean;
+export abstract class ApiError extends ReconError {
   readonly status: number | undefined;
   readonly path: string;
   readonly body: ErrorBody | undefined;

@@ -1,8 +1,9 @@
 // The two ways the checks stage fails: a check file that breaks the contract (fix the SQL file), and an
 // acknowledgement that cannot be recorded (fix the command line).
+import { TerminalError } from '../errors.js';
 
 /** A sql/checks file that cannot run or does not return the exception columns. */
-export class CheckFileError extends Error {
+export class CheckFileError extends TerminalError {
   override readonly name = 'CheckFileError';
   constructor(
     readonly checkId: string,
@@ -15,7 +16,7 @@ export class CheckFileError extends Error {
 }
 
 /** An acknowledgement that was refused: unknown key, missing note, finding already resolved. */
-export class AckError extends Error {
+export class AckError extends TerminalError {
   override readonly name = 'AckError';
   constructor(
     readonly key: string,

@@ -2,6 +2,7 @@
 // one transaction: a run either leaves its complete set of exceptions or nothing at all.
 // Set-based throughout: each check is one INSERT … SELECT into a staging table, the lifecycle a few
 // statements over whole tables, so the work stays in DuckDB whatever the number of payouts.
+import { TerminalError } from '../errors.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CheckFileError } from './errors.js';
 import { loadChecks, validateCheckColumns, type CheckFile } from './contract.js';
@@ -34,7 +35,7 @@ export interface CheckRunResult {
   actionable: number;
 }
 
-export class RunChecksError extends Error {
+export class RunChecksError extends TerminalError {
   override readonly name = 'RunChecksError';
   constructor(
     readonly runId: string,

@@ -1,4 +1,4 @@
-import type { ExitCode } from './exit-codes.js';
+import type { ExitCode } from '../errors.js';
 
 /** One CLI command: parses its own flags (node:util parseArgs), calls one function, returns an exit code. */
 export interface Command {

@@ -1,6 +1,6 @@
 // The `recon` CLI: a thin dispatcher. Each command lives in commands/<name>.ts and is loaded lazily
 // so `recon --help` stays fast and a broken command cannot break the others.
-import { EXIT, UsageError, type ExitCode } from './exit-codes.js';
+import { EXIT, UsageError, type ExitCode } from '../errors.js';
 import type { Command } from './command.js';
 import { didYouMean } from '../suggest.js';
 

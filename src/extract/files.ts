@@ -1,6 +1,7 @@
 // Disbursement files: ask /files for pre-signed links, download each (asking again for fresh links when
 // one has expired — by its expiry query parameter, or a 403), store the bytes by sha256 under the DB's
 // folder (the service's file name is untrusted and never used as a path), and parse them.
+import { TerminalError } from '../errors.js';
 import { createHash } from 'node:crypto';
 import { mkdir, rename, writeFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -70,7 +71,7 @@ export async function listFiles(client: PaymentsClient, disbursementId: string):
   return parsed.data;
 }
 
-export class FileListError extends Error {
+export class FileListError extends TerminalError {
   override readonly name = 'FileListError';
 }
 

@@ -1,5 +1,6 @@
 // Opening the DuckDB store: migrations (sql/schema/NNN_*.sql, applied once each, in order, recorded in
 // schema_migrations) and views (sql/views/*.sql, re-created on every open so they follow the code).
+import { TerminalError } from '../errors.js';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -12,7 +13,7 @@ export interface Store {
   close(): void;
 }
 
-export class StoreError extends Error {
+export class StoreError extends TerminalError {
   override readonly name = 'StoreError';
 }
 

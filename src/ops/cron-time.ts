@@ -3,9 +3,10 @@
 // - a wall time that does not exist (spring-forward gap) fires at the first instant after the gap;
 // - a wall time that occurs twice (fall-back) fires once, at its first occurrence.
 // node-cron 4.6 itself skips gap times and fires at the second occurrence; schedule.ts covers for it.
+import { TerminalError } from '../errors.js';
 import { validate as nodeCronValidate } from 'node-cron';
 
-export class ScheduleConfigError extends Error {
+export class ScheduleConfigError extends TerminalError {
   override readonly name = 'ScheduleConfigError';
   constructor(readonly setting: 'RECON_CRON' | 'RECON_TZ', readonly value: string, detail: string) {
     super(`${setting}=${JSON.stringify(value)} ${detail}`);

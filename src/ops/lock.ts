@@ -1,6 +1,7 @@
 // One recon run at a time: a lock file created atomically with O_EXCL ('wx'). A holder that died
 // (same host, pid gone) or a lock file that is garbage and older than a minute is taken over; anything
 // else is respected and reported as LockHeldError, which the CLI maps to exit code 3 (EXIT.LOCKED).
+import { EXIT, TransientError } from '../errors.js';
 import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
 import { z } from 'zod';
@@ -40,10 +41,9 @@ export interface LockDeps {
   isAlive?: (pid: number) => boolean;
 }
 
-export class LockHeldError extends Error {
+export class LockHeldError extends TransientError {
   override readonly name = 'LockHeldError';
-  /** Matches EXIT.LOCKED in src/cli/exit-codes.ts. */
-  readonly exitCode = 3;
+  readonly exitCode = EXIT.LOCKED;
 
   constructor(
     readonly lockPath: string,

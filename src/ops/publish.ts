@@ -2,6 +2,7 @@
 // so the nightly writer copies its database into a new file and renames it over the published path.
 // rename(2) is atomic on one filesystem: a reader that already has the old file open keeps reading the
 // old inode, and the next connection opens the new file. Nobody ever sees a half-written snapshot.
+import { TerminalError } from '../errors.js';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { mkdir, open, readdir, rename as fsRename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -21,7 +22,7 @@ export interface PublishedSnapshot {
   bytes: number;
 }
 
-export class PublishError extends Error {
+export class PublishError extends TerminalError {
   override readonly name = 'PublishError';
   constructor(readonly publishedPath: string, readonly step: 'copy' | 'sync' | 'swap', cause: unknown) {
     super(
@@ -32,7 +33,7 @@ export class PublishError extends Error {
   }
 }
 
-export class SnapshotMissingError extends Error {
+export class SnapshotMissingError extends TerminalError {
   override readonly name = 'SnapshotMissingError';
   constructor(readonly path: string) {
     super(`no published snapshot yet at ${path}; run \`recon run\` first`);

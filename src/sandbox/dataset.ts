@@ -4,7 +4,7 @@
 // for the same recipient is index − recipients.
 import { subMonths } from 'date-fns';
 import { ANOMALY_KINDS, type AnomalyKind } from './kinds.js';
-import { chooseAnomalies } from './anomalies.js';
+import { chooseAnomalies } from './choose.js';
 import type { Resolved } from './options.js';
 import { convert, makeRecipients, payoutRange, PAYER_CURRENCIES, type Recipient } from './recipients.js';
 import { rngFor } from './rng.js';

@@ -11,7 +11,7 @@ import { withJob } from '../../pipelines/job.js';
 import { recordSyncCounters, syncStep, type SyncTuning } from '../../pipelines/sync-job.js';
 import type { SyncResult } from '../../pipelines/sync.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import type { ExitCode } from '../../src/cli/exit-codes.js';
+import type { ExitCode } from '../../src/errors.js';
 
 export function tempDir(prefix = 'recon-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { command, parseSandboxFlags } from '../../src/cli/commands/sandbox.js';
+import { parseSandboxFlags } from '../../src/cli/commands/sandbox.js';
+import { runCli } from '../helpers/child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -14,7 +15,9 @@ describe('recon sandbox', () => {
 
   it('returns exit code 2 on bad flags', async () => {
     for (const argv of [['--disbursements', 'many'], ['--fault-rate', '1.5'], ['--nope'], ['--port', '70000']]) {
-      expect(await command.run(argv)).toBe(2);
+      const r = await runCli(['sandbox', ...argv]);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^recon sandbox: .*; see `recon sandbox --help`\n$/);
     }
   });
 

@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import type { Command } from '../command.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { ackFinding } from '../../checks/index.js';

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { runChecks } from '../../checks/index.js';

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { UsageError } from '../exit-codes.js';
+import { UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { runMonthlyClose } from '../../../pipelines/monthly-close.js';

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
 import { withSnapshot } from '../../access/snapshot.js';
 import { exportParquet } from '../../access/export.js';

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import type { CheckRunResult } from '../../checks/index.js';

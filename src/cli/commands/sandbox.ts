@@ -1,7 +1,7 @@
 // `recon sandbox`: serve the embedded sandbox of the payments service on 127.0.0.1 until SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
 import type { Command } from '../command.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { EXIT, UsageError, type ExitCode } from '../../errors.js';
 import { startSandbox, type SandboxOptions } from '../../sandbox/index.js';
 
 const usage = `Usage: recon sandbox [options]
@@ -17,18 +17,16 @@ Options:
   --fault-rate R                  share of API requests with an injected fault, 0…1 (default 0)
   --api-key K                     expected X-Authentication-Key (default sandbox-key)`;
 
-class FlagError extends Error {}
-
 function intFlag(name: string, raw: string | undefined, min: number, max: number): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new FlagError(`--${name} must be an integer in [${min}, ${max}], got '${raw}'`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`--${name} must be an integer in [${min}, ${max}], got '${raw}'`, true);
   return Number(raw);
 }
 
 function rateFlag(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new FlagError(`--${name} must be a number between 0 and 1, got '${raw}'`);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--${name} must be a number between 0 and 1, got '${raw}'`, true);
   return n;
 }
 
@@ -50,7 +48,7 @@ export function parseSandboxFlags(argv: string[]): SandboxOptions {
       },
     }));
   } catch (err) {
-    throw new FlagError(err instanceof Error ? err.message : String(err));
+    throw new UsageError(err instanceof Error ? err.message : String(err), true);
   }
   const options: SandboxOptions = {
     port: intFlag('port', values.port, 0, 65535),
@@ -61,7 +59,7 @@ export function parseSandboxFlags(argv: string[]): SandboxOptions {
     faults: { rate: rateFlag('fault-rate', values['fault-rate']) ?? 0 },
   };
   if (values['api-key'] !== undefined) {
-    if (values['api-key'] === '') throw new FlagError('--api-key must not be empty');
+    if (values['api-key'] === '') throw new UsageError('--api-key must not be empty', true);
     options.apiKey = values['api-key'];
   }
   return options;
@@ -72,14 +70,7 @@ export const command: Command = {
   summary: 'Serve the embedded sandbox of the payments service on 127.0.0.1',
   usage,
   async run(argv: string[]): Promise<ExitCode> {
-    let options: SandboxOptions;
-    try {
-      options = parseSandboxFlags(argv);
-    } catch (err) {
-      if (!(err instanceof FlagError)) throw err;
-      process.stderr.write(`recon sandbox: ${err.message} (recon sandbox --help lists the options)\n`);
-      return EXIT.FAILED;
-    }
+    const options = parseSandboxFlags(argv);
     const sb = await startSandbox({ ...options, host: '127.0.0.1' });
     process.stdout.write(`sandbox listening on ${sb.url} (api key: ${sb.apiKey})\n`);
     await new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { startScheduler } from '../../ops/schedule.js';

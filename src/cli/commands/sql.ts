@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { closeSync, createWriteStream, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from '../command.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { plainFsError } from '../../ops/folders.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
 import { withSnapshot } from '../../access/snapshot.js';

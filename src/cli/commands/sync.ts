@@ -1,4 +1,4 @@
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../../errors.js';
 import type { Command } from '../command.js';
 import { optionsHelp, parseCommandArgs, requireService, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
