@@ -4,6 +4,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { sqlIdent, sqlString } from '../load/sql-text.js';
 
 const MONTH_OF = (col: string) => `strftime(${col} AT TIME ZONE 'UTC', '%Y-%m')`;
 
@@ -12,14 +13,6 @@ export interface ExportedObject {
   kind: 'table' | 'view';
   partitioned: boolean;
   rows: number;
-}
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-function quoteLiteral(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
 }
 
 export async function exportParquet(c: DuckDBConnection, dir: string): Promise<ExportedObject[]> {
@@ -35,22 +28,22 @@ export async function exportParquet(c: DuckDBConnection, dir: string): Promise<E
       `SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' AND table_name = $1`, [name])).getRowsJS().map((r) => String(r[0]));
     let select: string;
     let partitioned = true;
-    if (columns.includes('month')) select = `SELECT * FROM ${quoteIdent(name)}`;
-    else if (columns.includes('delivered_at')) select = `SELECT *, ${MONTH_OF('delivered_at')} AS month FROM ${quoteIdent(name)}`;
+    if (columns.includes('month')) select = `SELECT * FROM ${sqlIdent(name)}`;
+    else if (columns.includes('delivered_at')) select = `SELECT *, ${MONTH_OF('delivered_at')} AS month FROM ${sqlIdent(name)}`;
     else if (columns.includes('disbursement_id') && name !== 'disbursements') {
-      select = `SELECT t.*, coalesce(${MONTH_OF('d.delivered_at')}, 'none') AS month FROM ${quoteIdent(name)} t
+      select = `SELECT t.*, coalesce(${MONTH_OF('d.delivered_at')}, 'none') AS month FROM ${sqlIdent(name)} t
                 LEFT JOIN disbursements d ON d.disbursement_id = t.disbursement_id`;
     } else {
-      select = `SELECT * FROM ${quoteIdent(name)}`;
+      select = `SELECT * FROM ${sqlIdent(name)}`;
       partitioned = false;
     }
     const target = path.join(dir, name);
     await rm(target, { recursive: true, force: true });
-    await mkdir(partitioned ? target : target, { recursive: true });
-    const to = partitioned ? quoteLiteral(target) : quoteLiteral(path.join(target, 'data.parquet'));
+    await mkdir(target, { recursive: true });
+    const to = partitioned ? sqlString(target) : sqlString(path.join(target, 'data.parquet'));
     const options = partitioned ? '(FORMAT parquet, PARTITION_BY (month), OVERWRITE_OR_IGNORE true)' : '(FORMAT parquet)';
     await c.run(`COPY (${select}) TO ${to} ${options}`);
-    const rows = Number((await c.runAndReadAll(`SELECT count(*) FROM ${quoteIdent(name)}`)).getRowsJS()[0]?.[0] ?? 0);
+    const rows = Number((await c.runAndReadAll(`SELECT count(*) FROM ${sqlIdent(name)}`)).getRowsJS()[0]?.[0] ?? 0);
     done.push({ name, kind: String(type) === 'VIEW' ? 'view' : 'table', partitioned, rows });
   }
   return done;

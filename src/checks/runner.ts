@@ -2,6 +2,8 @@
 // one transaction: a run either leaves its complete set of exceptions or nothing at all.
 // Set-based throughout: each check is one INSERT … SELECT into a staging table, the lifecycle a few
 // statements over whole tables, so the work stays in DuckDB whatever the number of payouts.
+import { sqlIdent } from '../load/sql-text.js';
+import { inTransaction } from '../load/transaction.js';
 import { TerminalError } from '../errors.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CheckFileError } from './errors.js';
@@ -56,8 +58,7 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
   for (const check of checks) await validateCheckColumns(connection, check);
 
   const timings: CheckRunResult['checks'] = [];
-  await connection.run('BEGIN TRANSACTION');
-  try {
+  await inTransaction(connection, async () => {
     await connection.run(CREATE_STAGE);
     const sharedTotals = await materialiseTotals(connection, checks);
     for (const check of checks) timings.push(await stageCheck(connection, check));
@@ -69,11 +70,7 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
       [opts.runId, now.toISOString(), checks.map((c) => c.id).join(',')],
     );
     await connection.run(`DROP TABLE ${STAGE_TABLE}`);
-    await connection.run('COMMIT');
-  } catch (err) {
-    await connection.run('ROLLBACK');
-    throw err;
-  }
+  });
   return summarise(connection, opts.runId, now, timings);
 }
 
@@ -93,7 +90,7 @@ async function materialiseTotals(connection: DuckDBConnection, checks: readonly 
   const db = String((await connection.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
   await connection.run(
     `CREATE OR REPLACE TEMP TABLE disbursement_totals AS
-     SELECT * FROM "${db.replace(/"/g, '""')}".main.disbursement_totals`,
+     SELECT * FROM ${sqlIdent(db)}.main.disbursement_totals`,
   );
   return true;
 }

@@ -1,5 +1,6 @@
 // Opening the DuckDB store: migrations (sql/schema/NNN_*.sql, applied once each, in order, recorded in
 // schema_migrations) and views (sql/views/*.sql, re-created on every open so they follow the code).
+import { inTransaction } from './transaction.js';
 import { TerminalError } from '../errors.js';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -59,15 +60,12 @@ export async function migrate(connection: DuckDBConnection): Promise<string[]> {
     if (!Number.isInteger(version)) throw new StoreError(`migration ${name} must be named NNN_<what>.sql`);
     if (done.has(version)) continue;
     const sql = await readFile(path.join(schemaDir, name), 'utf8');
-    await connection.run('BEGIN TRANSACTION');
-    try {
+    await inTransaction(connection, async () => {
       await connection.run(sql);
       await connection.run('INSERT INTO schema_migrations VALUES ($1, $2, now())', [version, name]);
-      await connection.run('COMMIT');
-    } catch (err) {
-      await connection.run('ROLLBACK');
+    }).catch((err: unknown) => {
       throw new StoreError(`migration ${name} failed: ${(err as Error).message}`);
-    }
+    });
     applied.push(name);
   }
   return applied;

@@ -3,6 +3,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { PaymentSample, SampleTarget } from '../extract/payments.js';
 import { appendRows } from './append.js';
+import { inTransaction } from './transaction.js';
 
 /** Up to `limit` payouts not sampled yet, in a pseudo-random order that changes with the seed (the run id). */
 export async function pickSampleTargets(c: DuckDBConnection, limit: number, seed: string): Promise<SampleTarget[]> {
@@ -27,14 +28,7 @@ export async function saveSamples(c: DuckDBConnection, runId: string, samples: P
   await appendRows(c, '_s', ['varchar', 'varchar', 'varchar', 'integer', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar'],
     samples.map((s) => [s.paymentId, s.disbursementId, s.payoutReference, s.httpStatus, s.paymentStatus, s.reportedDisbursementId,
       String(s.payoutFound), s.payoutAmount, s.payoutCurrency, s.raw]));
-  await c.run('BEGIN TRANSACTION');
-  try {
-    await c.run(`INSERT OR REPLACE INTO payment_samples
+  await inTransaction(c, () => c.run(`INSERT OR REPLACE INTO payment_samples
       SELECT payment_id, disbursement_id, payout_reference, $1, now(), http_status, payment_status, reported_disbursement_id,
-             payout_found = 'true', payout_amount, payout_currency, CAST(raw AS JSON) FROM _s`, [runId]);
-    await c.run('COMMIT');
-  } catch (err) {
-    await c.run('ROLLBACK').catch(() => undefined);
-    throw err;
-  }
+             payout_found = 'true', payout_amount, payout_currency, CAST(raw AS JSON) FROM _s`, [runId]));
 }

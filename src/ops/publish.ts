@@ -2,6 +2,7 @@
 // so the nightly writer copies its database into a new file and renames it over the published path.
 // rename(2) is atomic on one filesystem: a reader that already has the old file open keeps reading the
 // old inode, and the next connection opens the new file. Nobody ever sees a half-written snapshot.
+import { sqlIdent, sqlString } from '../load/sql-text.js';
 import { TerminalError } from '../errors.js';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { mkdir, open, readdir, rename as fsRename, rm, stat } from 'node:fs/promises';
@@ -139,14 +140,6 @@ export async function openReadOnly(path: string): Promise<{ instance: DuckDBInst
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(() => true, () => false);
-}
-
-function sqlString(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
-}
-
-function sqlIdent(value: string): string {
-  return `"${value.replaceAll('"', '""')}"`;
 }
 
 function describe(error: unknown): string {
