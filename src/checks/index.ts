@@ -1,5 +1,5 @@
 // The checks stage: run sql/checks against the store, keep the exception lifecycle, read it back.
-export { runChecks, RunChecksError } from './runner.js';
+export { checkRunSummary, runChecks, RunChecksError } from './runner.js';
 export type { CheckRunResult, RunChecksOptions, Severity, FindingStatus } from './runner.js';
 export { ackFinding } from './ack.js';
 export type { AckOptions, AckResult } from './ack.js';

@@ -71,7 +71,7 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
     );
     await connection.run(`DROP TABLE ${STAGE_TABLE}`);
   });
-  return summarise(connection, opts.runId, now, timings);
+  return checkRunSummary(connection, opts.runId, now, timings);
 }
 
 /** The temp table that stands in for the disbursement_totals view during a run (see materialiseTotals). */
@@ -118,11 +118,12 @@ async function stageCheck(
   return { checkId: check.id, findings: inserted, ms: Math.round(performance.now() - started) };
 }
 
-async function summarise(
+/** What a check run found, from the store: counts per check and severity, and per lifecycle status. */
+export async function checkRunSummary(
   connection: DuckDBConnection,
   runId: string,
   checkedAt: Date,
-  checks: CheckRunResult['checks'],
+  checks: CheckRunResult['checks'] = [],
 ): Promise<CheckRunResult> {
   const byCheckRows = await connection.runAndReadAll(
     `SELECT check_id, severity, COUNT(*) FROM exceptions WHERE run_id = $1

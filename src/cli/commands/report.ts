@@ -2,7 +2,7 @@ import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
-import type { CheckRunResult } from '../../checks/index.js';
+import { checkRunSummary } from '../../checks/index.js';
 import { writeRunWorkbook } from '../../report/run-report.js';
 import { withJob } from '../../../pipelines/job.js';
 
@@ -24,22 +24,7 @@ export const command: Command = {
       const run = rows[0];
       if (!run) throw new UsageError(typeof extra.run === 'string' ? `no check run ${extra.run}` : 'no check run yet: run recon check (or recon run) first');
       const runId = String(run.run_id);
-      const summary = (await c.runAndReadAll(
-        `SELECT check_id, severity, status, count(*) AS n FROM exceptions WHERE run_id = $1 GROUP BY ALL`, [runId])).getRowObjectsJS();
-      const resolved = Number((await c.runAndReadAll('SELECT count(*) FROM findings WHERE resolved_run_id = $1', [runId])).getRowsJS()[0]?.[0] ?? 0);
-      const byCheck = new Map<string, { checkId: string; severity: 'error' | 'warning'; count: number }>();
-      const byStatus = { new: 0, open: 0, acknowledged: 0, resolved };
-      for (const r of summary) {
-        const key = `${r.check_id}|${r.severity}`;
-        const e = byCheck.get(key) ?? { checkId: String(r.check_id), severity: r.severity as 'error' | 'warning', count: 0 };
-        e.count += Number(r.n);
-        byCheck.set(key, e);
-        byStatus[r.status as 'new' | 'open' | 'acknowledged'] += Number(r.n);
-      }
-      const checks: CheckRunResult = {
-        runId, checkedAt: run.checked_at as Date, checks: [], findings: [...byCheck.values()].reduce((n, b) => n + b.count, 0),
-        byCheck: [...byCheck.values()], byStatus, actionable: byStatus.new + byStatus.open,
-      };
+      const checks = await checkRunSummary(c, runId, run.checked_at as Date);
       const written = await writeRunWorkbook(c, { runId, reportsDir: config.reports, serviceUrl: config.apiUrl ?? '', checks });
       process.stdout.write(`${written.path}\n`);
       return checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;

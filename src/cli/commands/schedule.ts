@@ -4,6 +4,7 @@ import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { startScheduler } from '../../ops/schedule.js';
 import { openReadOnly } from '../../ops/publish.js';
+import { lastSuccessfulRun } from '../../load/runs.js';
 import { runNightly } from '../../../pipelines/nightly.js';
 import { RUN_KEYS } from './run.js';
 
@@ -18,9 +19,7 @@ async function lastSuccess(published: string): Promise<Date | null> {
     return null; // no snapshot yet: never ran successfully
   }
   try {
-    const v = (await db.connection.runAndReadAll(
-      `SELECT max(finished_at) FROM runs WHERE status = 'succeeded' AND command = 'run'`)).getRowsJS()[0]?.[0];
-    return v instanceof Date ? v : null;
+    return await lastSuccessfulRun(db.connection);
   } finally {
     db.connection.closeSync();
     db.instance.closeSync();
