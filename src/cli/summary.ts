@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CheckRunResult } from '../checks/index.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import type { SyncResult } from '../../pipelines/sync.js';
+import type { NightlyOutcome } from '../../pipelines/nightly.js';
 
 export function duration(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -36,18 +37,8 @@ export function describeExit(code: ExitCode): string {
   return 'exit 2: the run failed (see the message above and the log)';
 }
 
-export interface RunSummary {
-  code: ExitCode;
-  runId: string | null;
-  sync: SyncResult | null;
-  checks: CheckRunResult | null;
-  workbook: string | null;
-  published: string | null;
-  elapsedMs: number;
-  logFile: string | null;
-}
-
-export function describeRun(r: RunSummary): string {
+/** What `recon run` ends with: the night's outcome, how long it took and where its log went. */
+export function describeRun(r: NightlyOutcome & { elapsedMs: number; logFile: string | null }): string {
   const lines = [`recon run${r.runId ? ` ${r.runId}` : ''}: ${duration(r.elapsedMs)}`];
   if (r.sync) lines.push(`  ${describeSync(r.sync)}`);
   if (r.checks) lines.push(...describeFindings(r.checks).map((l) => `  ${l}`));
