@@ -45,6 +45,7 @@ export async function syncStep(
     blockMs: tuning.blockMs,
     retry: tuning.retryBaseMs === undefined ? undefined : { maxAttempts: 10, baseMs: tuning.retryBaseMs, capMs: tuning.retryBaseMs * 20 },
     connections: config.concurrency * 2,
+    insecureHttp: config.insecureHttp,
   });
   // The sync only appends: DuckDB needs little memory for it, and without a lower limit its buffer pool
   // keeps the pages it wrote. The rest of the run gets the job's --memory-mb back.
@@ -61,6 +62,7 @@ export async function syncStep(
           layouts: await loadLayouts(),
           filesDir: path.join(path.dirname(path.resolve(config.db)), 'files'),
           maxFileBytes: Math.round(config.maxFileMb * 1024 * 1024),
+          maxLines: config.maxLines,
           now: tuning.now ?? Date.now,
           perPage: config.perPage,
         },

@@ -6,10 +6,15 @@ import type { PaymentsClient } from '../src/api/client.js';
 import { paginate } from '../src/api/paginate.js';
 import { DisbursementSchema, describeIssues, type Disbursement } from '../src/api/schemas.js';
 import { recordHash } from '../src/extract/bundle.js';
-import { extractDisbursement, type ExtractDeps } from '../src/extract/disbursement.js';
+import { extractDisbursement, unreadBundle, type ExtractDeps } from '../src/extract/disbursement.js';
+import type { DisbursementBundle } from '../src/extract/bundle.js';
+import { AuthError, RateLimitedError } from '../src/api/errors.js';
+import { ReconError } from '../src/errors.js';
 import { samplePayment } from '../src/extract/payments.js';
 import { StoreWriter, loadStoredState, type StoredState } from '../src/load/writer.js';
 import { pickSampleTargets, saveSamples } from '../src/load/samples.js';
+import { quarantinePage, quarantineRecord } from '../src/load/quarantine.js';
+import { MAX_JSON_DEPTH, canonicalJson, nestsDeeperThan, tooDeepStandIn } from '../src/extract/canonical.js';
 
 export interface SyncOptions {
   perPage: number;
@@ -57,6 +62,19 @@ export interface ListProgress {
 }
 
 /** Which listed disbursements to read now: new, not complete, changed in the list, in the lookback, or all with --full. */
+/** Payment look-ups refused in a row (a key without that permission) before the sample stops. */
+const REFUSED_LOOKUPS = 3;
+
+/** Disbursements failing one after another before the run gives up on the service. */
+const FAILURES_IN_A_ROW = 10;
+
+/** Errors no other disbursement can escape: the key refused, the store's disk, a stop. */
+function stopsTheRun(err: unknown): boolean {
+  if (err instanceof AuthError || err instanceof RateLimitedError) return true;
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOSPC' || code === 'EROFS' || code === 'EDQUOT' || code === 'EACCES' || (err as Error | null)?.name === 'AbortError';
+}
+
 export function shouldRead(record: Disbursement, prior: StoredState | undefined, o: SyncOptions): boolean {
   const deliveredAt = Date.parse(record.delivered_at);
   if (!prior) return o.since === null || deliveredAt >= o.since.getTime();
@@ -82,6 +100,23 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
   const stopping = () => deps.signal?.aborted === true || failure !== null;
   deps.signal?.addEventListener('abort', wake, { once: true }); // idle workers and the lister must notice
 
+  // One disbursement that cannot be read is stored incomplete with the reason and the night goes on;
+  // what stops every disbursement (the key refused, the disk, a stop signal) fails the run, and so does a
+  // service that fails every disbursement in a row (it is down, not one record bad).
+  let failedInARow = 0;
+  const readOne = async (record: Disbursement, raw: string): Promise<DisbursementBundle> => {
+    try {
+      const bundle = await extractDisbursement(extractDeps, record, raw);
+      failedInARow = 0;
+      return bundle;
+    } catch (err) {
+      if (stopsTheRun(err) || ++failedInARow >= FAILURES_IN_A_ROW) throw err;
+      const reason = err instanceof ReconError ? err.message : `could not be read: ${(err as Error).message}`;
+      logger.error({ disbursement_id: record.disbursement_id, err: reason }, 'disbursement could not be read; stored as incomplete, the run goes on');
+      return unreadBundle(record, raw, reason);
+    }
+  };
+
   const worker = async () => {
     for (;;) {
       const next = queue.shift();
@@ -93,7 +128,7 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
       if (stopping()) return;
       wake(); // room in the queue for the lister
       try {
-        const bundle = await extractDisbursement(extractDeps, next.record, next.raw);
+        const bundle = await readOne(next.record, next.raw);
         await writer.add(bundle);
         result.fetched += 1;
         logger.info({ disbursement_id: bundle.record.disbursement_id, status: bundle.syncStatus, payouts: bundle.payouts.length,
@@ -131,8 +166,14 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
       }
       announced = Math.max(announced, next.value.totalEntries);
       for (const item of next.value.items) {
+        if (nestsDeeperThan(item)) {
+          const reason = `nests deeper than ${MAX_JSON_DEPTH} levels; not kept`;
+          await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, reason, tooDeepStandIn()));
+          result.quarantined += 1;
+          continue;
+        }
         const parsed = DisbursementSchema.safeParse(item);
-        const raw = JSON.stringify(item);
+        const raw = canonicalJson(item);
         if (!parsed.success) {
           await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, describeIssues(parsed.error), raw));
           result.quarantined += 1;
@@ -172,28 +213,17 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
 async function samplePayments(deps: SyncDeps, budget: number, seed: string): Promise<number> {
   const targets = await pickSampleTargets(deps.connection, budget, seed);
   const samples = [];
+  let refusedInARow = 0;
   for (const t of targets) {
     if (deps.signal?.aborted) break;
-    samples.push(await samplePayment(deps.client, t));
+    const sample = await samplePayment(deps.client, t);
+    samples.push(sample);
+    refusedInARow = sample.httpStatus === 401 || sample.httpStatus === 403 ? refusedInARow + 1 : 0;
+    if (refusedInARow >= REFUSED_LOOKUPS) {
+      deps.logger.warn({ refused: refusedInARow }, 'payment details refused (401/403): the API key may lack that permission; no more look-ups this run, those sampled are unverified');
+      break;
+    }
   }
   await saveSamples(deps.connection, deps.runId, samples);
   return samples.length;
-}
-
-/** A list record that failed validation: kept raw with its reason; its id (if any) reported as invalid. */
-async function quarantineRecord(c: DuckDBConnection, runId: string, item: unknown, reason: string, raw: string): Promise<void> {
-  const id = typeof (item as Record<string, unknown> | null)?.disbursement_id === 'string' ? String((item as Record<string, unknown>).disbursement_id) : null;
-  await c.run('BEGIN TRANSACTION');
-  try {
-    if (id) await c.run(`DELETE FROM quarantine WHERE disbursement_id = $1 AND resource = 'disbursement'`, [id]);
-    await c.run(`INSERT INTO quarantine VALUES ($1, $2, 'disbursement', NULL, $3, $4, now())`, [runId, id, reason, raw]);
-    await c.run('COMMIT');
-  } catch (err) {
-    await c.run('ROLLBACK').catch(() => undefined);
-    throw err;
-  }
-}
-
-async function quarantinePage(c: DuckDBConnection, runId: string, reason: string): Promise<void> {
-  await c.run(`INSERT INTO quarantine VALUES ($1, NULL, 'page', NULL, $2, NULL, now())`, [runId, reason]);
 }

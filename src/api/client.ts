@@ -12,6 +12,7 @@ import {
 } from './errors.js';
 import { DEFAULT_RETRY, backoffMs, shouldRetry, type RetryPolicy } from './retry.js';
 import { redactUrl } from './redact.js';
+import { guardedLookup, isLoopbackAddress, linkRefusal, type LinkPolicy } from './links.js';
 
 export interface ClientOptions {
   baseUrl: string; // without /payments/v1
@@ -28,7 +29,12 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   connections?: number;
   random?: () => number;
+  /** --insecure-http: file links may be plain http to another host. */
+  insecureHttp?: boolean;
 }
+
+/** Redirects a file download follows (a CDN hop or two); never with the API key, which downloads never send. */
+const MAX_REDIRECTS = 3;
 
 export interface ClientStats {
   requests: number;
@@ -52,6 +58,9 @@ const API_PREFIX = '/payments/v1';
 export class PaymentsClient {
   readonly stats: ClientStats = { requests: 0, retries: 0, rateLimited: 0, downloads: 0 };
   private readonly dispatcher: Dispatcher;
+  /** Downloads connect through their own agent, whose name look-ups refuse internal addresses (src/api/links.ts). */
+  private readonly downloads: Dispatcher;
+  private readonly linkPolicy: LinkPolicy;
   private readonly clock: Clock;
   private readonly retry: RetryPolicy;
   private readonly timeoutMs: number;
@@ -72,6 +81,15 @@ export class PaymentsClient {
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
     });
+    const apiHost = new URL(options.baseUrl).hostname.replace(/^\[|\]$/g, '');
+    this.linkPolicy = { apiIsLoopback: apiHost === 'localhost' || isLoopbackAddress(apiHost), insecureHttp: options.insecureHttp ?? false };
+    this.downloads = new Agent({
+      keepAliveTimeout: 30_000,
+      connections: 4,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      connect: { lookup: guardedLookup(this.linkPolicy) },
+    });
   }
 
   get baseUrl(): string {
@@ -79,10 +97,10 @@ export class PaymentsClient {
   }
 
   /** GET an API path (relative to /payments/v1) and return its parsed JSON, retrying transient failures. */
-  async getJson(path: string, query?: Record<string, string | number>): Promise<unknown> {
+  async getJson(path: string, query?: Record<string, string | number>, o: { maxAttempts?: number } = {}): Promise<unknown> {
     const url = new URL(`${this.options.baseUrl.replace(/\/+$/, '')}${API_PREFIX}${path}`);
     for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, String(v));
-    return this.withRetries(path, async () => {
+    return this.withRetries(path, o.maxAttempts, async () => {
       const res = await this.send(url, true, this.maxBodyBytes);
       const text = res.body.toString('utf8');
       if (res.status < 200 || res.status >= 300) throw errorFromResponse(res.status, path, text, res.headers);
@@ -99,24 +117,51 @@ export class PaymentsClient {
     });
   }
 
-  /** Download a pre-signed file URL (no API key: the signature is the credential). Returns status and bytes. */
+  /**
+   * Download a pre-signed file URL (no API key: the signature is the credential). Returns status and bytes.
+   * The link and every redirect must pass the link policy; a slow file is fine as long as bytes keep
+   * coming (the time-out is between chunks, not for the whole body).
+   */
   async download(url: string, maxBytes: number): Promise<RawResponse> {
-    const target = new URL(url);
-    const label = redactUrl(url);
-    return this.withRetries(label, async () => {
-      const res = await this.send(target, false, maxBytes);
-      this.stats.downloads += 1;
-      if (res.status >= 500) throw errorFromResponse(res.status, label, res.body.toString('utf8'), res.headers);
-      if (res.status === 429) throw errorFromResponse(429, label, '', res.headers);
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new TerminalApiError('file link refused: it is not a URL', { path: redactUrl(url) });
+    }
+    for (let hop = 0; ; hop += 1) {
+      const label = redactUrl(target.toString());
+      const refusal = linkRefusal(target, this.linkPolicy);
+      if (refusal) throw new TerminalApiError(`file link refused: ${refusal}`, { path: label });
+      const from = target;
+      const res = await this.withRetries(label, undefined, async () => {
+        const r = await this.send(from, false, maxBytes);
+        this.stats.downloads += 1;
+        // status only: a body served here is never quoted (it could be anything the link pointed at)
+        if (r.status >= 500) throw errorFromResponse(r.status, label, '', r.headers);
+        if (r.status === 429) throw errorFromResponse(429, label, '', r.headers);
+        return r;
+      });
+      const location = res.headers.location;
+      if (res.status >= 300 && res.status < 400 && typeof location === 'string') {
+        if (hop >= MAX_REDIRECTS) throw new TerminalApiError(`file download redirected more than ${MAX_REDIRECTS} times`, { path: label, status: res.status });
+        try {
+          target = new URL(location, target);
+        } catch {
+          throw new TerminalApiError('file download redirected to something that is not a URL', { path: label, status: res.status });
+        }
+        continue;
+      }
       return res;
-    });
+    }
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await Promise.all([this.dispatcher.close(), this.downloads.close()]);
   }
 
-  private async withRetries<T>(label: string, attemptOnce: () => Promise<T>): Promise<T> {
+  private async withRetries<T>(label: string, maxAttempts: number | undefined, attemptOnce: () => Promise<T>): Promise<T> {
+    const policy = maxAttempts === undefined ? this.retry : { ...this.retry, maxAttempts };
     let attempt = 0;
     for (;;) {
       attempt += 1;
@@ -136,9 +181,9 @@ export class PaymentsClient {
           if (this.stats.rateLimited > 50) throw wrapped;
           continue;
         }
-        if (!shouldRetry(wrapped, attempt, this.retry)) throw wrapped;
+        if (!shouldRetry(wrapped, attempt, policy)) throw wrapped;
         this.stats.retries += 1;
-        const wait = backoffMs(attempt, this.retry, this.random);
+        const wait = backoffMs(attempt, policy, this.random);
         this.options.logger.warn({ path: label, attempt, waitMs: wait, err: wrapped.message }, 'transient failure, retrying');
         await this.clock.sleep(wait);
       }
@@ -148,6 +193,9 @@ export class PaymentsClient {
   private wrap(error: unknown, path: string): ApiError {
     if (error instanceof ApiError) return error;
     const message = error instanceof Error ? error.message : String(error);
+    if (causes(error).some((e) => (e as NodeJS.ErrnoException).code === 'ERECONINTERNAL')) {
+      return new TerminalApiError(`file link refused: ${message}`, { path, cause: error });
+    }
     if (error instanceof undiciErrors.UndiciError || isNetworkError(error)) {
       return new TransientApiError(`GET ${path} failed: ${message}`, { path, cause: error });
     }
@@ -163,10 +211,11 @@ export class PaymentsClient {
     const res = await request(url, {
       method: 'GET',
       headers,
-      dispatcher: this.dispatcher,
+      dispatcher: api ? this.dispatcher : this.downloads,
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
-      signal: AbortSignal.timeout(this.timeoutMs * 2),
+      // an API answer must come whole within twice the time-out; a file may take long if it keeps coming
+      ...(api ? { signal: AbortSignal.timeout(this.timeoutMs * 2) } : {}),
     });
     const declared = Number(res.headers['content-length'] ?? NaN);
     if (Number.isFinite(declared) && declared > maxBytes) {
@@ -201,6 +250,13 @@ export class PaymentsClient {
 function abandon(body: Dispatcher.ResponseData['body']): void {
   body.on('error', () => undefined);
   body.destroy();
+}
+
+/** The error and its causes, outermost first (bounded: a cause chain can be cyclic). */
+function causes(error: unknown): unknown[] {
+  const out: unknown[] = [];
+  for (let e = error; e && out.length < 8; e = (e as { cause?: unknown }).cause) out.push(e);
+  return out;
 }
 
 function isNetworkError(error: unknown): boolean {

@@ -32,17 +32,25 @@ export interface DisbursementBundle {
   contentHash: string;
 }
 
-/** Hash of what the service says about a disbursement (typed fields of record and lines, not field order). */
+/**
+ * Hash of what the service says about a disbursement: typed fields of the record and of every line, not
+ * their order. The interface promises no order of list items or files, so the lines, quarantined records
+ * and files are hashed as sorted sets: the same content read again in another order is not a restatement.
+ */
 export function contentHash(b: Omit<DisbursementBundle, 'contentHash' | 'raw'>): string {
   const h = createHash('sha256');
   const r = b.record;
   h.update(JSON.stringify([r.disbursement_id, r.recipient_id, r.status, r.delivered_at, r.number_of_payments,
     r.number_of_refunds, r.number_of_adjustments, r.amount, r.currency, r.bank_account_number ?? null]));
-  for (const p of b.payouts) h.update(JSON.stringify(['p', p.lineNo, p.value.reference, p.value.payment_id, p.value.amount, p.value.currency, p.value.status ?? null]));
-  for (const x of b.refunds) h.update(JSON.stringify(['r', x.lineNo, x.value.refund_id, x.value.payment.id, x.value.amount, x.value.currency]));
-  for (const a of b.adjustments) h.update(JSON.stringify(['a', a.lineNo, a.value.reference, a.value.entry_type, a.value.amount, a.value.currency, a.value.category ?? null]));
-  for (const q of b.quarantine) h.update(JSON.stringify(['q', q.resource, q.lineNo, q.raw]));
-  for (const f of b.files) h.update(JSON.stringify(['f', f.fileNo, f.sha256, f.parseStatus]));
+  const parts = [
+    ...b.payouts.map((p) => JSON.stringify(['p', p.value.reference, p.value.payment_id, p.value.amount, p.value.currency, p.value.status ?? null])),
+    ...b.refunds.map((x) => JSON.stringify(['r', x.value.refund_id, x.value.payment.id, x.value.amount, x.value.currency])),
+    ...b.adjustments.map((a) => JSON.stringify(['a', a.value.reference, a.value.entry_type, a.value.amount, a.value.currency, a.value.category ?? null])),
+    ...b.quarantine.map((q) => JSON.stringify(['q', q.resource, q.reason.replace(/\bline \d+\b/g, 'line'), q.raw])),
+    ...b.files.map((f) => JSON.stringify(['f', f.sha256, f.parseStatus])),
+  ];
+  parts.sort();
+  for (const p of parts) h.update(p);
   return h.digest('hex');
 }
 

@@ -13,10 +13,16 @@ import {
   type Disbursement,
 } from '../api/schemas.js';
 import { contentHash, type DisbursementBundle, type Line, type QuarantinedRecord, type SyncStatus } from './bundle.js';
-import { FileListError, fetchFiles, type FileDeps } from './files.js';
+import { FileListError, describeProblem, fetchFiles, type FileDeps } from './files.js';
+import { MAX_JSON_DEPTH, canonicalJson, nestsDeeperThan, tooDeepStandIn } from './canonical.js';
 
 export interface ExtractDeps extends FileDeps {
   perPage: number;
+}
+
+/** Lines still allowed for one disbursement, shared by its three lists (memory stays bounded). */
+interface LineAllowance {
+  left: number;
 }
 
 interface ChildList<T> {
@@ -31,6 +37,7 @@ async function readChildren<S extends z.ZodType>(
   resource: 'payouts' | 'refunds' | 'adjustments',
   schema: S,
   announced: number,
+  allowance: LineAllowance,
 ): Promise<ChildList<z.infer<S>>> {
   const path = `/disbursements/${encodeURIComponent(disbursementId)}/${resource}`;
   const lines: Line<z.infer<S>>[] = [];
@@ -44,7 +51,7 @@ async function readChildren<S extends z.ZodType>(
     maxPages: announced + 5, // even at per_page 1 a list cannot need more pages; the first envelope narrows it
   });
   try {
-    for (;;) {
+    paging: for (;;) {
       const next = await pages.next();
       if (next.done) {
         const o = next.value;
@@ -55,7 +62,17 @@ async function readChildren<S extends z.ZodType>(
       const onThisPage = new Map<string, number>();
       for (const item of next.value.items) {
         lineNo += 1;
-        const raw = JSON.stringify(item);
+        if (--allowance.left < 0) {
+          problem = `${resource}: more than ${deps.maxLines} lines for one disbursement (--max-lines); the rest was not read`;
+          await pages.return({ totalEntries: 0, collected: 0, pages: 0, ended: 'last_page' });
+          break paging;
+        }
+        if (nestsDeeperThan(item)) {
+          quarantine.push({ resource: singular, lineNo, reason: `nests deeper than ${MAX_JSON_DEPTH} levels; not kept`, raw: tooDeepStandIn() });
+          continue;
+        }
+        // canonical (keys sorted): the same line served with its fields in another order is the same line
+        const raw = canonicalJson(item);
         // An item served again on a later page is the list shifting under us, not a second line: kept
         // apart so it is neither summed twice nor lost (the missing line shows in the totals check).
         const earlier = seenOnEarlierPages.get(raw);
@@ -77,12 +94,26 @@ async function readChildren<S extends z.ZodType>(
   return { lines, quarantine, problem };
 }
 
+/**
+ * A disbursement recon could not read: stored as incomplete with the reason (a finding on it), never
+ * reconciled, read again next run. Everything else in the night goes on.
+ */
+export function unreadBundle(record: Disbursement, raw: string, reason: string): DisbursementBundle {
+  const partial = { record, payouts: [], refunds: [], adjustments: [], files: [], quarantine: [], syncStatus: 'incomplete' as const, syncNote: reason };
+  return { ...partial, raw, contentHash: contentHash(partial) };
+}
+
 export async function extractDisbursement(deps: ExtractDeps, record: Disbursement, raw: string): Promise<DisbursementBundle> {
   const id = record.disbursement_id;
+  const announced = record.number_of_payments + record.number_of_refunds + record.number_of_adjustments;
+  if (announced > deps.maxLines) {
+    return unreadBundle(record, raw, `announces ${announced} lines, above the limit of ${deps.maxLines} for one disbursement (--max-lines); not read`);
+  }
+  const allowance: LineAllowance = { left: deps.maxLines };
   const [payouts, refunds, adjustments] = await Promise.all([
-    readChildren(deps, id, 'payouts', PayoutSchema, record.number_of_payments),
-    readChildren(deps, id, 'refunds', RefundSchema, record.number_of_refunds),
-    readChildren(deps, id, 'adjustments', AdjustmentSchema, record.number_of_adjustments),
+    readChildren(deps, id, 'payouts', PayoutSchema, record.number_of_payments, allowance),
+    readChildren(deps, id, 'refunds', RefundSchema, record.number_of_refunds, allowance),
+    readChildren(deps, id, 'adjustments', AdjustmentSchema, record.number_of_adjustments, allowance),
   ]);
   const problems = [payouts.problem, refunds.problem, adjustments.problem].filter((p): p is string => p !== null);
   let files: DisbursementBundle['files'] = [];
@@ -94,7 +125,7 @@ export async function extractDisbursement(deps: ExtractDeps, record: Disbursemen
   }
   const quarantine = [...payouts.quarantine, ...refunds.quarantine, ...adjustments.quarantine];
   for (const f of files) {
-    for (const p of f.problems) quarantine.push({ resource: 'file', lineNo: Number(/^line (\d+)/.exec(p)?.[1] ?? 0) || null, reason: `${f.name}: ${p}`, raw: '' });
+    for (const p of f.problems) quarantine.push({ resource: 'file', lineNo: p.lineNo, reason: `${f.name}: ${describeProblem(p)}`, raw: '' });
   }
   const syncStatus: SyncStatus = problems.length ? 'incomplete' : quarantine.length ? 'invalid' : 'complete';
   const partial = {

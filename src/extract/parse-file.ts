@@ -19,8 +19,14 @@ export interface FileLine {
   raw: string;
 }
 
+/** A line of a file that could not be read, with the physical line it is on (null: the file as a whole). */
+export interface LineProblem {
+  lineNo: number | null;
+  reason: string;
+}
+
 export type ParsedFile =
-  | { status: 'parsed'; layout: string; lines: FileLine[]; footerCount: bigint | null; footerTotal: bigint | null; problems: string[] }
+  | { status: 'parsed'; layout: string; lines: FileLine[]; footerCount: bigint | null; footerTotal: bigint | null; problems: LineProblem[] }
   | { status: 'unrecognised' | 'unparseable'; reason: string };
 
 const DELIMITERS = [',', ';', '|', '\t'] as const;
@@ -49,7 +55,35 @@ function mode(values: number[]): number {
   return [...freq.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? 0;
 }
 
-export function parseDisbursementFile(content: Buffer, layouts: Layout[]): ParsedFile {
+/** How much of a file recon parses: beyond these the file is unparseable, said in a finding, never a crash. */
+export interface ParseLimits {
+  /** Lines in one file (the per-disbursement line limit). */
+  maxLines: number;
+  /** Bytes in one text line (no settlement record is anywhere near this long). */
+  maxLineBytes: number;
+}
+export const DEFAULT_PARSE_LIMITS: ParseLimits = { maxLines: 1_000_000, maxLineBytes: 64 * 1024 };
+/** Line problems kept per file; the rest are counted in one more. */
+const MAX_PROBLEMS = 100;
+
+/** The first limit the raw bytes break, measured without decoding or splitting them. */
+function overLimits(content: Buffer, limits: ParseLimits): string | null {
+  let lines = 0;
+  let start = 0;
+  for (;;) {
+    const nl = content.indexOf(10, start);
+    const end = nl === -1 ? content.length : nl;
+    if (end - start > limits.maxLineBytes) return `line ${lines + 1} is ${end - start} bytes long, above the limit of ${limits.maxLineBytes}`;
+    if (end > start) lines += 1;
+    if (lines > limits.maxLines) return `more than ${limits.maxLines} lines (--max-lines)`;
+    if (nl === -1) return null;
+    start = nl + 1;
+  }
+}
+
+export function parseDisbursementFile(content: Buffer, layouts: Layout[], limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParsedFile {
+  const over = overLimits(content, limits);
+  if (over) return { status: 'unparseable', reason: over };
   let text = content.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.includes('\u0000')) return { status: 'unparseable', reason: 'binary content (NUL bytes)' };
@@ -60,18 +94,19 @@ export function parseDisbursementFile(content: Buffer, layouts: Layout[]): Parse
     rows = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, bom: true }) as string[][];
     rawLines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
   } catch (err) {
-    return { status: 'unparseable', reason: (err as Error).message };
+    // the parser's message quotes the file; only its code is kept (service text never enters the store)
+    return { status: 'unparseable', reason: `not readable as delimited text (${(err as { code?: string }).code ?? 'parse error'})` };
   }
   if (rows.length === 0) return { status: 'unparseable', reason: 'empty file' };
   for (const layout of layouts) {
     const parsed = applyLayout(layout, rows, rawLines);
     if (parsed) return parsed;
   }
-  return { status: 'unrecognised', reason: `no layout matches the first row "${(rawLines[0] ?? '').slice(0, 80)}"` };
+  return { status: 'unrecognised', reason: `no layout matches its first row (${rows[0]?.length ?? 0} fields); add a layout to the layouts file` };
 }
 
 function applyLayout(layout: Layout, rows: string[][], rawLines: string[]): ParsedFile | null {
-  const problems: string[] = [];
+  const problems: LineProblem[] = [];
   const lines: FileLine[] = [];
   let footerCount: bigint | null = null;
   let footerTotal: bigint | null = null;
@@ -95,10 +130,11 @@ function applyLayout(layout: Layout, rows: string[][], rawLines: string[]): Pars
       else if (tag === tags.footer && layout.footer) {
         footerCount = toBigInt(row[layout.footer.count]);
         footerTotal = toBigInt(row[layout.footer.total]);
-        if (footerCount === null || footerTotal === null) problems.push(`line ${i + 1}: footer count/total are not integers`);
+        if (footerCount === null || footerTotal === null) problems.push({ lineNo: i + 1, reason: 'footer count/total are not integers' });
       }
     });
   }
+  let dropped = 0;
   const col = (row: string[], ref: string | number | undefined): string => (ref === undefined ? '' : (row[index(ref)] ?? '').trim());
   for (const { row, lineNo } of detail) {
     const raw = rawLines[lineNo - 1] ?? row.join(',');
@@ -108,7 +144,11 @@ function applyLayout(layout: Layout, rows: string[][], rawLines: string[]): Pars
     const amountText = col(row, layout.columns.amount);
     const amount = layout.amountUnit === 'major' ? parseMajor(amountText, currency) : toBigInt(amountText);
     if (!kind || amount === null || !currency) {
-      problems.push(`line ${lineNo}: ${!kind ? `unknown record type "${typeCode}"` : amount === null ? `amount "${amountText}" is not a whole number of subunits` : 'no currency'}`);
+      if (problems.length >= MAX_PROBLEMS) {
+        dropped += 1;
+        continue;
+      }
+      problems.push({ lineNo, reason: !kind ? `unknown record type "${typeCode}"` : amount === null ? `amount "${amountText}" is not a whole number of subunits` : 'no currency' });
       continue;
     }
     lines.push({
@@ -122,6 +162,7 @@ function applyLayout(layout: Layout, rows: string[][], rawLines: string[]): Pars
       raw,
     });
   }
+  if (dropped > 0) problems.push({ lineNo: null, reason: `${dropped} more lines with problems like the above` });
   return { status: 'parsed', layout: layout.id, lines, footerCount, footerTotal, problems };
 }
 

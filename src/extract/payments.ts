@@ -1,7 +1,8 @@
 // An auditor's sample for payment_cross_check: read GET /payments/{paymentID} for a few payouts per run
 // (a request budget) and record what the payment itself says about its disbursement and payout.
 import type { PaymentsClient } from '../api/client.js';
-import { NotFoundError } from '../api/errors.js';
+import { ApiError, NotFoundError, RateLimitedError } from '../api/errors.js';
+import { canonicalJson, nestsDeeperThan, tooDeepStandIn } from './canonical.js';
 import { PaymentDetailsSchema } from '../api/schemas.js';
 
 export interface SampleTarget {
@@ -11,7 +12,8 @@ export interface SampleTarget {
 }
 
 export interface PaymentSample extends SampleTarget {
-  httpStatus: number;
+  /** 200, 404 (unknown payment), another status, or null when no answer came (a network failure). */
+  httpStatus: number | null;
   paymentStatus: string | null;
   reportedDisbursementId: string | null;
   payoutFound: boolean;
@@ -20,17 +22,26 @@ export interface PaymentSample extends SampleTarget {
   raw: string | null;
 }
 
+/** Tries per payment look-up: a sample is a spot check, not worth the night's request budget. */
+const LOOKUP_ATTEMPTS = 3;
+
+/**
+ * Read one payment's details. Whatever the service answers, the answer is a sample: 404 says the service
+ * does not know the payment (a finding), any other failure — a key without this permission (401/403), a
+ * 422, a 5xx that outlived its few retries — leaves it unverified (a warning), never a failed run.
+ */
 export async function samplePayment(client: PaymentsClient, target: SampleTarget): Promise<PaymentSample> {
   let body: unknown;
   try {
-    body = await client.getJson(`/payments/${encodeURIComponent(target.paymentId)}`);
+    body = await client.getJson(`/payments/${encodeURIComponent(target.paymentId)}`, undefined, { maxAttempts: LOOKUP_ATTEMPTS });
   } catch (err) {
-    if (err instanceof NotFoundError) {
-      return { ...target, httpStatus: 404, paymentStatus: null, reportedDisbursementId: null, payoutFound: false, payoutAmount: null, payoutCurrency: null, raw: null };
-    }
-    throw err;
+    if (!(err instanceof ApiError) || err instanceof RateLimitedError) throw err;
+    return { ...target, httpStatus: err instanceof NotFoundError ? 404 : err.status ?? null, paymentStatus: null, reportedDisbursementId: null, payoutFound: false, payoutAmount: null, payoutCurrency: null, raw: null };
   }
-  const raw = JSON.stringify(body);
+  if (nestsDeeperThan(body)) {
+    return { ...target, httpStatus: 200, paymentStatus: null, reportedDisbursementId: null, payoutFound: false, payoutAmount: null, payoutCurrency: null, raw: tooDeepStandIn() };
+  }
+  const raw = canonicalJson(body);
   const parsed = PaymentDetailsSchema.safeParse(body);
   if (!parsed.success) {
     return { ...target, httpStatus: 200, paymentStatus: null, reportedDisbursementId: null, payoutFound: false, payoutAmount: null, payoutCurrency: null, raw };

@@ -48,14 +48,43 @@ describe('disbursement file parsing', () => {
 
   it('keeps lines it cannot read as problems with their line number', () => {
     const r = parse('TYPE|REF|PAYMENT_ID|AMOUNT_MINOR|CCY\nP|po_1|pay_1|12.5|EUR\nZZ|x|y|1|EUR\n');
-    expect(r.status === 'parsed' && r.problems).toEqual([expect.stringMatching(/^line 2: amount/), expect.stringMatching(/^line 3: unknown record type/)]);
+    expect(r.status === 'parsed' && r.problems).toEqual([{ lineNo: 2, reason: expect.stringMatching(/^amount/) }, { lineNo: 3, reason: expect.stringMatching(/^unknown record type/) }]);
   });
 });
 
 describe('pre-signed link expiry', () => {
   it('reads expires=<unix seconds> and S3-style X-Amz-Date + X-Amz-Expires', () => {
-    expect(linkExpiry('http://h/f?expires=1700000000&signature=x')).toBe(1_700_000_000_000);
-    expect(linkExpiry('https://s3/f?X-Amz-Date=20261122T010000Z&X-Amz-Expires=900')).toBe(Date.UTC(2026, 10, 22, 1, 15));
-    expect(linkExpiry('https://h/f')).toBeNull();
+    const listed = Date.UTC(2026, 10, 22, 1, 0);
+    expect(linkExpiry('http://h/f?expires=1700000000&signature=x', listed)).toBe(1_700_000_000_000);
+    expect(linkExpiry('https://s3/f?X-Amz-Date=20261122T010000Z&X-Amz-Expires=900', listed)).toBe(Date.UTC(2026, 10, 22, 1, 15));
+    expect(linkExpiry('https://h/f', listed)).toBeNull();
+  });
+});
+
+describe('#11 case 10: the expiry query parameter is a duration', () => {
+  const listed = Date.UTC(2026, 10, 22, 1, 0);
+  it('reads expiry=<seconds> as a duration from when /files answered, an epoch only when it is one', () => {
+    expect(linkExpiry('https://h/f?expiry=900&sig=x', listed)).toBe(listed + 900_000);
+    expect(linkExpiry('https://h/f?expires=3600', listed)).toBe(listed + 3_600_000);
+    expect(linkExpiry('https://h/f?expiry=1800000000', listed)).toBe(1_800_000_000_000);
+    expect(linkExpiry('https://h/f?X-Amz-Expires=60', listed)).toBe(listed + 60_000);
+  });
+});
+
+describe('#11 case 7: bounds on what one file may hold', () => {
+  const layouts = [{ id: 't', match: { header: ['TYPE', 'REF', 'AMOUNT_MINOR', 'CCY'] }, columns: { type: 'TYPE', reference: 'REF', amount: 'AMOUNT_MINOR', currency: 'CCY' }, types: { P: 'payout' as const }, amountUnit: 'minor' as const }];
+  it('calls a file with a text line over the limit unparseable, without splitting it', () => {
+    const long = Buffer.concat([Buffer.from('TYPE,REF,AMOUNT_MINOR,CCY\nP,'), Buffer.alloc(70_000, 'x'), Buffer.from(',1,EUR\n')]);
+    const r = parseDisbursementFile(long, layouts as never);
+    expect(r).toEqual({ status: 'unparseable', reason: 'line 2 is 70008 bytes long, above the limit of 65536' });
+  });
+
+  it('calls a file with more lines than the limit unparseable, and keeps at most 100 line problems', () => {
+    const rows = Array.from({ length: 500 }, (_, i) => `Q,r${i},1,EUR`).join('\n');
+    const many = parseDisbursementFile(Buffer.from(`TYPE,REF,AMOUNT_MINOR,CCY\n${rows}\n`), layouts as never, { maxLines: 100, maxLineBytes: 1000 });
+    expect(many).toEqual({ status: 'unparseable', reason: 'more than 100 lines (--max-lines)' });
+    const bad = parseDisbursementFile(Buffer.from(`TYPE,REF,AMOUNT_MINOR,CCY\n${rows}\n`), layouts as never);
+    expect(bad.status === 'parsed' && bad.problems.length).toBe(101);
+    expect(bad.status === 'parsed' && bad.problems[100]).toEqual({ lineNo: null, reason: '400 more lines with problems like the above' });
   });
 });

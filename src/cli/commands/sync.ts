@@ -8,7 +8,7 @@ import { recordSyncCounters, syncStep } from '../../../pipelines/sync-job.js';
 
 /** The settings `recon sync` takes (tests and benchmarks run the sync in-process with the same ones). */
 export const SYNC_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute',
-  'timeoutMs', 'maxFileMb', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
+  'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
 
 export const command: Command = {
   name: 'sync',
