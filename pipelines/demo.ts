@@ -67,6 +67,7 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
     payoutsPerDisbursement: 20,
     endDate,
     anomalies: { rate: o.anomalyRate, plant: plantEveryKind(12) },
+    profile: 'realistic', // everything the interface allows: order, field order, a page-size maximum, redirects, …
     rateLimit: { limit: 500, windowMs, blockMs: Math.round(600_000 / o.timeCompression) },
   });
   try {

@@ -11,6 +11,7 @@ import type { JobContext } from './job.js';
 import { runSync, type ListProgress, type SyncResult } from './sync.js';
 import { assertReachable } from '../src/api/reach.js';
 import { limitDuckDbMemory, preferCompactHeap } from '../src/ops/memory.js';
+import { rememberPageSize, rememberedPageSize } from '../src/load/service-settings.js';
 
 export interface SyncTuning {
   /** Budget window for tests and benchmarks that compress time (default 60 000 ms). */
@@ -47,6 +48,7 @@ export async function syncStep(
     connections: config.concurrency * 2,
     insecureHttp: config.insecureHttp,
   });
+  client.acceptedPageSize = await rememberedPageSize(ctx.store.connection);
   // The sync only appends: DuckDB needs little memory for it, and without a lower limit its buffer pool
   // keeps the pages it wrote. The rest of the run gets the job's --memory-mb back.
   await limitDuckDbMemory(ctx.store.connection, config.syncMemoryMb);
@@ -81,6 +83,8 @@ export async function syncStep(
     );
     return result;
   } finally {
+    const learned = client.acceptedPageSize;
+    if (learned !== null) await rememberPageSize(ctx.store.connection, learned, ctx.runId).catch(() => undefined);
     await limitDuckDbMemory(ctx.store.connection, config.memoryMb);
     Object.assign(ctx.counters, {
       requests: client.stats.requests,

@@ -6,8 +6,8 @@
 --   * its payouts[] has an entry for this disbursement, with the payout line's amount and currency,
 --   * the service knows the payment at all (HTTP 404 is a finding).
 -- One finding per sampled payment listing every problem. A sample that could not be read for another
--- reason (refused with 401/403/422, a 5xx after its few retries, no answer) is an "unverified" warning:
--- nothing is known to be wrong yet.
+-- reason (refused with 401/403/422, a 5xx after its few retries, no answer) is unverified, not a
+-- finding: nothing is known to be wrong, and the workbook's Summary counts them ("Look-ups unverified").
 WITH payout_line AS (
   SELECT disbursement_id, payment_id, reference, line_no, amount, currency,
     ROW_NUMBER() OVER (PARTITION BY disbursement_id, payment_id, reference ORDER BY line_no) AS rn
@@ -42,11 +42,7 @@ problems AS (
     s.*,
     CASE
       WHEN s.http_status = 404 THEN '; the payments service does not know this payment (HTTP 404)'
-      WHEN s.http_status IN (401, 403) THEN
-        '; unverified: the payments service refused to show this payment (HTTP ' || CAST(s.http_status AS VARCHAR)
-        || '; the API key may lack permission to read payment details)'
-      WHEN s.http_status IS DISTINCT FROM 200 THEN
-        '; unverified: the payment could not be read (' || COALESCE('HTTP ' || CAST(s.http_status AS VARCHAR), 'no answer') || ')'
+      WHEN s.http_status IS DISTINCT FROM 200 THEN ''
       ELSE
         CASE WHEN s.reported_disbursement_id IS DISTINCT FROM s.disbursement_id
           THEN '; the payment names disbursement ' || COALESCE(s.reported_disbursement_id, '(none)') ELSE '' END
@@ -67,8 +63,7 @@ problems AS (
 )
 SELECT
   'payment_cross_check' AS check_id,
-  CASE WHEN p.http_status IS DISTINCT FROM 200 AND p.http_status IS DISTINCT FROM 404 THEN 'warning'
-       ELSE 'error' END AS severity,
+  'error' AS severity,
   p.disbursement_id,
   p.recipient_id,
   p.payment_id AS subject,

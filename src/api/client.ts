@@ -96,6 +96,21 @@ export class PaymentsClient {
     return this.options.baseUrl;
   }
 
+  /** The page size a list should ask for: the one asked, capped by what the service accepted so far. */
+  pageSize(asked: number): number {
+    return this.acceptedPageSize === null ? asked : Math.min(asked, this.acceptedPageSize);
+  }
+
+  /** The service refused a larger page and accepted this one: every later list of the run asks for it. */
+  acceptPageSize(size: number, refusal: string): void {
+    if (this.acceptedPageSize !== null && this.acceptedPageSize <= size) return;
+    this.acceptedPageSize = size;
+    this.options.logger.warn({ perPage: size, refusal }, `the service refused the page size asked for; asking for ${size} per page from now on`);
+  }
+
+  /** Set when a page size was negotiated (or remembered from an earlier run); null while none was needed. */
+  acceptedPageSize: number | null = null;
+
   /** GET an API path (relative to /payments/v1) and return its parsed JSON, retrying transient failures. */
   async getJson(path: string, query?: Record<string, string | number>, o: { maxAttempts?: number } = {}): Promise<unknown> {
     const url = new URL(`${this.options.baseUrl.replace(/\/+$/, '')}${API_PREFIX}${path}`);

@@ -3,7 +3,44 @@
 // forever, and report whether what was collected matches total_entries.
 import type { PaymentsClient } from './client.js';
 import { EnvelopeSchema, describeIssues } from './schemas.js';
-import { ResponseShapeError } from './errors.js';
+import { NotFoundError, ResponseShapeError, TerminalApiError, type ApiError } from './errors.js';
+
+/** The page size every list of a run falls back to when the service refuses the one asked for (its default). */
+const SERVICE_DEFAULT_PER_PAGE = 10;
+
+/** The largest page size an error names ("per_page must be at most 50", {"errors": {"per_page": ["max 50"]}}). */
+export function namedMaximum(err: ApiError): number | null {
+  const text = `${err.body?.detail ?? ''} ${JSON.stringify(err.body?.errors ?? '')}`;
+  const m = /(?:max(?:imum)?|at most|<=|not (?:be )?(?:greater|more) than|less than or equal to|up to)\D{0,24}?(\d{1,6})/i.exec(text);
+  const n = m ? Number(m[1]) : NaN;
+  return Number.isInteger(n) && n >= 1 ? n : null;
+}
+
+/**
+ * The first page of a list, at the largest page size the service accepts. The interface does not show the
+ * maximum of per_page, so a 400/422 to the size asked for is answered by asking again smaller — the
+ * maximum the error names, else half — down to the service's own default (per_page left out). The size
+ * that worked is kept on the client for every later list (and by the caller for later runs); an error
+ * that persists at the default was not about the page size and goes up unchanged.
+ */
+async function firstPage(client: PaymentsClient, path: string, asked: number): Promise<unknown> {
+  let size: number | null = client.pageSize(asked);
+  let firstError: ApiError | null = null;
+  for (;;) {
+    try {
+      const body = await client.getJson(path, size === null ? { page: 1 } : { page: 1, per_page: size });
+      if (firstError) client.acceptPageSize(size ?? SERVICE_DEFAULT_PER_PAGE, firstError.message);
+      return body;
+    } catch (err) {
+      const refused = err instanceof TerminalApiError && (err.status === 400 || err.status === 422) && !(err instanceof NotFoundError);
+      if (!refused || size === null) throw firstError ?? err;
+      firstError ??= err;
+      const named = namedMaximum(err);
+      const smaller: number = named !== null && named < size ? named : Math.floor(size / 2);
+      size = smaller > SERVICE_DEFAULT_PER_PAGE || (named !== null && smaller === named) ? smaller : null;
+    }
+  }
+}
 
 export interface PageOptions {
   perPage: number;
@@ -50,7 +87,15 @@ export async function* paginate(
   let pages = 0;
   for (let page = 1; ; page += 1) {
     if (pages >= maxPages) return { totalEntries, collected, pages, ended: 'page_cap' };
-    const body = await client.getJson(path, { page, per_page: options.perPage });
+    let body: unknown;
+    try {
+      body = page === 1 ? await firstPage(client, path, options.perPage) : await client.getJson(path, { page, per_page: client.pageSize(options.perPage) });
+    } catch (err) {
+      // A page past the end answered 404: the list shrank while it was read. It ends here; whether what
+      // was collected is complete is for the caller to judge against total_entries.
+      if (page > 1 && err instanceof NotFoundError) return { totalEntries, collected, pages, ended: 'empty_page' };
+      throw err;
+    }
     pages += 1;
     const envelope = EnvelopeSchema.safeParse(body);
     const items = (body as Record<string, unknown> | null)?.[arrayName];

@@ -54,6 +54,8 @@ function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary): vo
     ['Finished (UTC)', (c) => (summary.finishedAt ? setDate(c, summary.finishedAt) : setText(c, 'not finished'))],
     ['Service', (c) => setText(c, summary.serviceUrl)],
     ['Disbursements checked', (c) => setCount(c, summary.disbursementsChecked)],
+    ['Payments looked up', (c) => setCount(c, summary.paymentLookups.sampled)],
+    ['Look-ups unverified', (c) => setCount(c, summary.paymentLookups.unverified)],
   ]);
 
   const { byStatus } = summary;

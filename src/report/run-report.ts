@@ -50,8 +50,12 @@ export async function runSummary(connection: DuckDBConnection, runId: string, se
             CAST(coalesce(sum(difference), 0) AS HUGEINT) AS difference
        FROM reconciliation GROUP BY currency ORDER BY currency`,
   )).getRowObjectsJS();
+  const lookups = (await connection.runAndReadAll(
+    `SELECT count(*), count(*) FILTER (WHERE http_status IS DISTINCT FROM 200 AND http_status IS DISTINCT FROM 404)
+       FROM payment_samples WHERE sampled_run_id = $1`, [runId])).getRows()[0] ?? [0, 0];
   return {
     runId,
+    paymentLookups: { sampled: Number(lookups[0]), unverified: Number(lookups[1]) },
     startedAt: (run?.started_at as Date | undefined) ?? checks.checkedAt,
     // the workbook is written inside the run, before it is recorded as finished: the checks' time stands in
     finishedAt: (run?.finished_at as Date | null | undefined) ?? checks.checkedAt,

@@ -36,6 +36,8 @@ export interface RunSummary {
   disbursementsChecked: number;
   byCheck: Array<{ checkId: string; severity: Severity; count: number }>;
   byStatus: { new: number; open: number; acknowledged: number; resolved: number };
+  /** Payment details read this run for payment_cross_check, and those the service refused or never answered. */
+  paymentLookups: { sampled: number; unverified: number };
   totalsByCurrency: Array<{
     currency: string;
     disbursements: number;

@@ -111,6 +111,16 @@ export class LinkSigner {
     return `${baseUrl}${path}?expires=${expires}&signature=${this.sign(path, expires)}`;
   }
 
+  /** A link that expires `seconds` after `issuedS` (epoch seconds), said as a duration: ?issued=&expiry=&signature=. */
+  durationUrl(baseUrl: string, path: string, issuedS: number, seconds: number): string {
+    return `${baseUrl}${path}?issued=${issuedS}&expiry=${seconds}&signature=${this.sign(path, issuedS + seconds)}`;
+  }
+
+  verifyDuration(path: string, issued: string | null, expiry: string | null, signature: string | null, nowMs: number): 'ok' | 'expired' | 'bad' {
+    if (!issued || !/^\d+$/.test(issued) || !expiry || !/^-?\d+$/.test(expiry)) return 'bad';
+    return this.verify(path, String(Number(issued) + Number(expiry)), signature, nowMs);
+  }
+
   /** 'ok', 'expired' or 'bad' for a download request. */
   verify(path: string, expires: string | null, signature: string | null, nowMs: number): 'ok' | 'expired' | 'bad' {
     if (!expires || !/^\d+$/.test(expires) || !signature || !/^[0-9a-f]{64}$/.test(signature)) return 'bad';

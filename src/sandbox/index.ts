@@ -50,6 +50,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     generation: () => generation,
     visibleCount: () => Math.max(0, ds.n - faults.hidden()),
     baseUrl: () => baseUrl,
+    readNo: (() => {
+      const reads = new Map<string, number>();
+      return (list: string, starts: boolean) => {
+        const n = (reads.get(list) ?? 0) + (starts ? 1 : 0);
+        reads.set(list, n);
+        return n;
+      };
+    })(),
   };
   const setGeneration = (n: number): void => {
     if (!Number.isInteger(n) || n < 0) throw new RangeError(`generation must be a non-negative integer, got ${n}`);

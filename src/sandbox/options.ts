@@ -25,7 +25,54 @@ export interface FaultOptions {
   appearWhilePaging?: number;
 }
 
+/**
+ * What the interface allows a service to do that a friendly server would not (docs/sandbox.md, Realism).
+ * Each is off unless asked for; `profile: 'realistic'` turns them all on.
+ */
+export interface RealismOptions {
+  /** Child lists and /files in another order on each read (§ Conventions: no order is promised). */
+  shuffleOrder?: boolean;
+  /** Object fields in another order in every answer (§ Conventions: "Parameters in responses can appear in any order"). */
+  shuffleFields?: boolean;
+  /** per_page above this answered 422 with an errors object naming the maximum (§ Limits: "Maximum value of per_page: not shown"). */
+  rejectPerPageAbove?: number;
+  /** Links carry expiry=<seconds from now> (§ Limits: links "expire after the duration in the link's expiry query parameter"). */
+  durationExpiry?: boolean;
+  /** Share of downloads answered with a 302 to the same file (links are only said to be pre-signed, not where they lead). */
+  redirectRate?: number;
+  /** Share of downloads sent in 8 slices with this pause between them (§ Limits time out requests, not downloads). */
+  slowFileRate?: number;
+  slowFileSliceDelayMs?: number;
+  /** Share of payments whose details answer 403 (a key may lack a permission: § Authentication). */
+  refusePaymentRate?: number;
+}
+
+const REALISTIC: Required<RealismOptions> = {
+  shuffleOrder: true,
+  shuffleFields: true,
+  rejectPerPageAbove: 50,
+  durationExpiry: true,
+  redirectRate: 0.2,
+  slowFileRate: 0.1,
+  slowFileSliceDelayMs: 40,
+  refusePaymentRate: 0.05,
+};
+
+const FRIENDLY: Required<RealismOptions> = {
+  shuffleOrder: false,
+  shuffleFields: false,
+  rejectPerPageAbove: 0,
+  durationExpiry: false,
+  redirectRate: 0,
+  slowFileRate: 0,
+  slowFileSliceDelayMs: 0,
+  refusePaymentRate: 0,
+};
+
 export interface SandboxOptions {
+  /** 'friendly' (default: tests that need a plain server) or 'realistic' (make run, the acceptance test). */
+  profile?: 'friendly' | 'realistic';
+  realism?: RealismOptions;
   host?: string;
   port?: number;
   seed?: number | string;
@@ -74,6 +121,7 @@ export interface Resolved {
   faults: ResolvedFaults;
   now: () => number;
   requestLogSize: number;
+  realism: Required<RealismOptions>;
 }
 
 function fail(message: string): never {
@@ -146,5 +194,20 @@ export function resolveOptions(options: SandboxOptions = {}): Resolved {
     faults,
     now: options.now ?? Date.now,
     requestLogSize: int('requestLogSize', options.requestLogSize, 100_000, 1),
+    realism: resolveRealism(options),
+  };
+}
+
+function resolveRealism(options: SandboxOptions): Required<RealismOptions> {
+  const base = options.profile === 'realistic' ? REALISTIC : FRIENDLY;
+  const r = { ...base, ...options.realism };
+  if (options.profile !== undefined && options.profile !== 'realistic' && options.profile !== 'friendly') fail(`profile must be 'friendly' or 'realistic', got ${String(options.profile)}`);
+  return {
+    ...r,
+    rejectPerPageAbove: int('realism.rejectPerPageAbove', r.rejectPerPageAbove, 0, 0),
+    redirectRate: rate('realism.redirectRate', r.redirectRate),
+    slowFileRate: rate('realism.slowFileRate', r.slowFileRate),
+    slowFileSliceDelayMs: int('realism.slowFileSliceDelayMs', r.slowFileSliceDelayMs, 0, 0, 60_000),
+    refusePaymentRate: rate('realism.refusePaymentRate', r.refusePaymentRate),
   };
 }

@@ -7,6 +7,8 @@ export interface Reply {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** Sent in 8 slices with this pause between them (a slow download). */
+  sliceDelayMs?: number;
 }
 
 export const ENDPOINTS = ['list', 'disbursement', 'files', 'payouts', 'refunds', 'adjustments', 'payment', 'download', 'other'] as const;
@@ -68,13 +70,19 @@ function positiveInt(raw: string | null): number | null {
   return n >= 1 ? n : NaN;
 }
 
-/** page/per_page (interface: Pagination parameters); anything but a positive integer → 422. */
-export function parsePaging(query: URLSearchParams, path: string, maxPerPage: number, defaultPerPage = 10): Paging | Reply {
+/**
+ * page/per_page (interface: Pagination parameters); anything but a positive integer → 422. A per_page
+ * above `rejectAbove` (when set) is refused with 422 naming the maximum instead of being capped.
+ */
+export function parsePaging(query: URLSearchParams, path: string, maxPerPage: number, defaultPerPage = 10, rejectAbove = 0): Paging | Reply {
   const page = positiveInt(query.get('page'));
   const perPage = positiveInt(query.get('per_page'));
   const errors: ValidationError[] = [];
   if (Number.isNaN(page)) errors.push({ source: path, param: 'page', type: 'invalid_param', message: `page must be a positive integer, got '${query.get('page') ?? ''}'` });
   if (Number.isNaN(perPage)) errors.push({ source: path, param: 'per_page', type: 'invalid_param', message: `per_page must be a positive integer, got '${query.get('per_page') ?? ''}'` });
+  if (errors.length === 0 && rejectAbove > 0 && perPage !== null && perPage > rejectAbove) {
+    errors.push({ source: path, param: 'per_page', type: 'invalid_param', message: `per_page must be at most ${rejectAbove}` });
+  }
   if (errors.length > 0) return errorReply(422, path, 'Invalid pagination parameters', errors);
   const wanted = perPage ?? defaultPerPage;
   return { page: page ?? 1, perPage: Math.min(wanted, maxPerPage), capped: wanted > maxPerPage };

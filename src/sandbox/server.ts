@@ -18,6 +18,7 @@ import {
 } from './replies.js';
 import { download, routeApi, type ApiContext } from './routes.js';
 import { bigintAsString, type Truth } from './truth.js';
+import { rngFor } from './rng.js';
 
 const HTML_502 = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
@@ -109,7 +110,8 @@ export class SandboxServer {
     if (res.destroyed) return;
     const injected = injectedReply(fault, path);
     if (injected) return this.finish(res, entry, injected);
-    const reply = routeApi(this.ctx, endpoint, path, query);
+    let reply = routeApi(this.ctx, endpoint, path, query);
+    if (this.ctx.opts.realism.shuffleFields && reply.status === 200) reply = { ...reply, body: shuffleFields(reply.body, this.ctx.opts.seed, this.total) };
     if (fault === 'truncated' || fault === 'reset') return this.breakReply(res, entry, reply, fault);
     if (endpoint === 'list' && reply.status === 200) this.ctx.faults.listPageServed();
     this.finish(res, entry, reply);
@@ -138,7 +140,21 @@ export class SandboxServer {
 
   private finish(res: ServerResponse, entry: RequestLogEntry, reply: Reply): void {
     entry.status = reply.status;
-    send(res, reply);
+    if (reply.sliceDelayMs) void this.sendSlowly(res, reply, reply.sliceDelayMs);
+    else send(res, reply);
+  }
+
+  /** The body in 8 slices with a pause between them: a slow link, not a stalled one. */
+  private async sendSlowly(res: ServerResponse, reply: Reply, delayMs: number): Promise<void> {
+    const body = Buffer.from(reply.body);
+    res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
+    const slice = Math.ceil(body.length / 8) || 1;
+    for (let at = 0; at < body.length; at += slice) {
+      if (res.destroyed) return;
+      res.write(body.subarray(at, at + slice));
+      await this.sleep(delayMs);
+    }
+    res.end();
   }
 
   private sleep(ms: number): Promise<void> {
@@ -220,4 +236,16 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/**
+ * The same JSON with the fields of every object in another order (realism.shuffleFields; interface §
+ * Conventions: "Parameters in responses can appear in any order"). The sandbox writes only safe integers.
+ */
+function shuffleFields(body: string, seed: string, requestNo: number): string {
+  const rng = rngFor(seed, 'field-order', requestNo);
+  return JSON.stringify(JSON.parse(body, (_key, value: unknown) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+    return Object.fromEntries(rng.shuffle(Object.entries(value as Record<string, unknown>)));
+  }));
 }

@@ -79,6 +79,7 @@ export const SUMMARY: RunSummary = {
   serviceUrl: 'https://payments.example.test/v1', disbursementsChecked: 2,
   byCheck: [{ checkId: 'total_identity', severity: 'error', count: 3 }, { checkId: 'fx', severity: 'warning', count: 1 }],
   byStatus: { new: 1, open: 3, acknowledged: 1, resolved: 0 },
+  paymentLookups: { sampled: 12, unverified: 2 },
   totalsByCurrency: [
     { currency: 'EUR', disbursements: 1, reported: 123456n, computed: 123400n, difference: 56n },
     { currency: 'MGA', disbursements: 1, reported: 6n, computed: 0n, difference: 6n },

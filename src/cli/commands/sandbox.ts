@@ -15,7 +15,10 @@ Options:
   --payouts-per-disbursement N    mean payouts per disbursement (default 20)
   --anomaly-rate R                share of disbursements with a planted anomaly, 0…1 (default 0)
   --fault-rate R                  share of API requests with an injected fault, 0…1 (default 0)
-  --api-key K                     expected X-Authentication-Key (default sandbox-key)`;
+  --api-key K                     expected X-Authentication-Key (default sandbox-key)
+  --profile P                     realistic (default: field and list order vary, per_page above 50 refused,
+                                  duration expiry, redirects, slow files, some payment details refused)
+                                  or friendly (a plain server)`;
 
 function intFlag(name: string, raw: string | undefined, min: number, max: number): number | undefined {
   if (raw === undefined) return undefined;
@@ -45,6 +48,7 @@ export function parseSandboxFlags(argv: string[]): SandboxOptions {
         'anomaly-rate': { type: 'string' },
         'fault-rate': { type: 'string' },
         'api-key': { type: 'string' },
+        profile: { type: 'string' },
       },
     }));
   } catch (err) {
@@ -58,6 +62,9 @@ export function parseSandboxFlags(argv: string[]): SandboxOptions {
     anomalies: { rate: rateFlag('anomaly-rate', values['anomaly-rate']) ?? 0 },
     faults: { rate: rateFlag('fault-rate', values['fault-rate']) ?? 0 },
   };
+  const profile = values.profile ?? 'realistic';
+  if (profile !== 'realistic' && profile !== 'friendly') throw new UsageError(`--profile must be realistic or friendly, got '${profile}'`, true);
+  options.profile = profile;
   if (values['api-key'] !== undefined) {
     if (values['api-key'] === '') throw new UsageError('--api-key must not be empty', true);
     options.apiKey = values['api-key'];

@@ -19,6 +19,7 @@ function* findings(n: number): Generator<FindingRow> {
 const SUMMARY: RunSummary = {
   runId: 'bench', startedAt: new Date('2026-11-01T02:30:00Z'), finishedAt: new Date('2026-11-01T02:40:00Z'),
   serviceUrl: 'http://127.0.0.1', disbursementsChecked: 0, byCheck: [], byStatus: { new: 0, open: 0, acknowledged: 0, resolved: 0 },
+  paymentLookups: { sampled: 0, unverified: 0 },
   totalsByCurrency: [],
 };
 
