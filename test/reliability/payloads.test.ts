@@ -147,17 +147,28 @@ describe('records that fail validation are quarantined with their reason', () =>
 });
 
 describe('answers that are not what they claim', () => {
-  it('non-JSON with status 200 is retried, then fails the run cleanly', async () => {
+  // #11: a child list that stays broken after its retries costs its own disbursement, not the night
+  async function expectOnlyItIncomplete(hostile: FakeDisbursement, override: FakeOptions['override'], why: RegExp): Promise<FakeService> {
+    const good = [buildDisbursement({ file: true }), buildDisbursement()];
+    const f = await fake([hostile, ...good], override);
+    const { db } = store();
+    expect((await syncFake(f, db)).code).toBe(0);
+    expect(await status(db, id(hostile))).toMatchObject({ status: 'incomplete', note: expect.stringMatching(why), payouts: 0 });
+    for (const g of good) expect(await status(db, id(g))).toMatchObject({ status: 'complete' });
+    return f;
+  }
+
+  it('non-JSON with status 200 is retried, then leaves only its disbursement incomplete', async () => {
     const hostile = buildDisbursement();
     const payouts = `/disbursements/${id(hostile)}/payouts`;
-    const f = await expectCleanFailure(hostile, (r) => (r.path === payouts ? { body: 'OK' } : undefined), /not JSON/);
+    const f = await expectOnlyItIncomplete(hostile, (r) => (r.path === payouts ? { body: 'OK' } : undefined), /not JSON/);
     expect(f.log.filter((e) => e.path === payouts)).toHaveLength(10); // every attempt, and no more
   });
 
-  it('truncated JSON with status 200 is retried, then fails the run cleanly', async () => {
+  it('truncated JSON with status 200 is retried, then leaves only its disbursement incomplete', async () => {
     const hostile = buildDisbursement();
     const adjustments = `/disbursements/${id(hostile)}/adjustments`;
-    await expectCleanFailure(hostile, (r, fallback) => {
+    await expectOnlyItIncomplete(hostile, (r, fallback) => {
       if (r.path !== adjustments) return undefined;
       const text = JSON.stringify(fallback().body);
       return { body: text.slice(0, Math.floor(text.length / 2)) };

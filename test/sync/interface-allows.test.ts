@@ -1,0 +1,168 @@
+// Issue #11: what the interface allows a service to do costs at most the one disbursement it touches.
+// Each case drives a scripted fake service (127.0.0.1) into the behaviour, then checks that the run
+// completed, every other disbursement reconciled, and the touched one says what happened.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fingerprints, query, tempDir } from '../helpers/recon.js';
+import { buildDisbursement, envelope, startFakeService, type FakeDisbursement, type FakeOptions, type FakeService } from '../reliability/fake-service.js';
+import { syncFake } from '../reliability/helpers.js';
+
+const open: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of open.splice(0)) await c();
+});
+
+async function fake(disbursements: FakeDisbursement[], override?: FakeOptions['override']): Promise<FakeService> {
+  const f = await startFakeService({ disbursements, override });
+  open.push(() => f.close());
+  return f;
+}
+function db(): string {
+  const t = tempDir('recon-allows-');
+  open.push(t.cleanup);
+  return path.join(t.dir, 'recon.duckdb');
+}
+const id = (d: FakeDisbursement) => String(d.record.disbursement_id);
+async function statuses(file: string): Promise<Record<string, { status: string; note: string | null }>> {
+  const rows = await query(file, 'SELECT disbursement_id, sync_status, sync_note FROM disbursements');
+  return Object.fromEntries(rows.map((r) => [String(r.disbursement_id), { status: String(r.sync_status), note: r.sync_note === null ? null : String(r.sync_note) }]));
+}
+async function files(file: string) {
+  return query(file, 'SELECT disbursement_id, parse_status, parse_error FROM disbursement_files ORDER BY disbursement_id');
+}
+
+describe('#11: the interface allows it, recon survives it', () => {
+  it('case 1 and 9: the same lines in another order and with fields reordered are not a restatement', async () => {
+    const d = buildDisbursement({ payouts: 5, file: true });
+    const f = await fake([d]);
+    const file = db();
+    expect((await syncFake(f, file, ['--lookback-days', '100000'])).code).toBe(0);
+    const before = await fingerprints(file);
+    const reorder = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).reverse());
+    d.payouts = d.payouts!.slice().reverse().map(reorder);
+    const again = await syncFake(f, file, ['--lookback-days', '100000']);
+    expect(again.code).toBe(0);
+    expect(again.result!.fetched).toBe(1);
+    expect(again.result!.restated).toBe(0);
+    expect((await fingerprints(file)).disbursement_history).toEqual(before.disbursement_history);
+  });
+
+  it('case 2: a 422 to per_page=100 is answered by asking again smaller, and the size is remembered', async () => {
+    const d = buildDisbursement({ payouts: 30 });
+    const f = await fake([d], (req) => (req.perPage > 25
+      ? { status: 422, body: { title: 'Unprocessable entity', status: '422', detail: 'Invalid pagination parameters', errors: [{ param: 'per_page', message: 'per_page must be at most 25' }] } }
+      : undefined));
+    const file = db();
+    expect((await syncFake(f, file)).code).toBe(0);
+    expect((await statuses(file))[id(d)]).toEqual({ status: 'complete', note: null });
+    expect(await query(file, `SELECT value FROM service_settings WHERE key = 'per_page'`)).toEqual([{ value: '25' }]);
+    const refused = f.log.filter((r) => r.status === 422).length;
+    await syncFake(f, file, ['--full']);
+    expect(f.log.filter((r) => r.status === 422).length).toBe(refused); // the next run asks for 25 at once
+  });
+
+  it('case 2: without a named maximum it halves down to the service default', async () => {
+    const d = buildDisbursement({ payouts: 12 });
+    const f = await fake([d], (req) => (req.perPage > 20 ? { status: 400, body: { title: 'Bad Request', status: 400, detail: 'bad paging' } } : undefined));
+    const file = db();
+    expect((await syncFake(f, file)).code).toBe(0);
+    expect(await query(file, `SELECT value FROM service_settings WHERE key = 'per_page'`)).toEqual([{ value: '12' }]);
+  });
+
+  it('case 3: a file that arrives slowly but steadily is downloaded (the time-out is between chunks)', async () => {
+    // served by the sandbox in 8 slices 150 ms apart: 1.2 s in all, above the 500 ms time-out
+    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const sb = await startSandbox({ seed: 3, disbursements: 4, payoutsPerDisbursement: 3, rateLimit: { limit: 1_000_000 }, realism: { slowFileRate: 1, slowFileSliceDelayMs: 150 } });
+    open.push(() => sb.close());
+    const file = db();
+    const run = await syncFake({ url: sb.url, apiKey: sb.apiKey } as FakeService, file, ['--timeout-ms', '500']);
+    expect(run.code).toBe(0);
+    const rows = await files(file);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.parse_status === 'parsed')).toBe(true);
+  });
+
+  it('case 4: an ftp:// or file:// link fails that file at once, without retries; the rest reconciles', async () => {
+    const bad = buildDisbursement({ file: true });
+    const good = buildDisbursement({ file: true });
+    const f = await fake([bad, good], (req) => (req.path === `/disbursements/${id(bad)}/files`
+      ? { body: [{ name: 'a.csv', url: 'ftp://files.example/a.csv' }, { name: 'b.csv', url: 'file:///etc/passwd' }] }
+      : undefined));
+    const file = db();
+    const run = await syncFake(f, file);
+    expect(run.code).toBe(0);
+    const rows = await files(file);
+    const badFiles = rows.filter((r) => r.disbursement_id === id(bad));
+    expect(badFiles.map((r) => r.parse_status)).toEqual(['download_failed', 'download_failed']);
+    expect(badFiles.map((r) => r.parse_error)).toEqual([expect.stringMatching(/scheme ftp: is not http\(s\)/), expect.stringMatching(/scheme file: is not http\(s\)/)]);
+    expect(rows.find((r) => r.disbursement_id === id(good))?.parse_status).toBe('parsed');
+  });
+
+  it('case 6: a disbursement announcing 10^9 lines is not read, says why, and the night goes on', async () => {
+    const huge = buildDisbursement();
+    huge.record.number_of_payments = 1_000_000_000;
+    const good = buildDisbursement();
+    const f = await fake([huge, good], (req) => (req.path === `/disbursements/${id(huge)}/payouts`
+      ? { body: { ...envelope('payouts', huge.payouts!, 1, 100), total_entries: 1_000_000_000, total_pages: 10_000_000 } }
+      : undefined));
+    const file = db();
+    const run = await syncFake(f, file);
+    expect(run.code).toBe(0);
+    const s = await statuses(file);
+    expect(s[id(huge)]!.status).toBe('incomplete');
+    expect(s[id(huge)]!.note).toMatch(/announces 1000000000 lines, above the limit of 1000000/);
+    expect(s[id(good)]).toEqual({ status: 'complete', note: null });
+  });
+
+  it('case 6: a list that keeps serving lines past the line limit stops there and marks its disbursement incomplete', async () => {
+    const endless = buildDisbursement({ payouts: 3 });
+    const f = await fake([endless], (req) => (req.path === `/disbursements/${id(endless)}/payouts`
+      ? { body: envelope('payouts', Array.from({ length: 40 }, (_, i) => ({ ...endless.payouts![0]!, reference: `r${req.page}_${i}` })), 1, 40, { page: req.page, total_entries: 100_000, total_pages: 2500 }) }
+      : undefined));
+    const file = db();
+    const run = await syncFake(f, file, ['--max-lines', '100']);
+    expect(run.code).toBe(0);
+    expect((await statuses(file))[id(endless)]).toEqual({ status: 'incomplete', note: 'payouts: more than 100 lines for one disbursement (--max-lines); the rest was not read' });
+  });
+
+  it('case 7: a file with a 200 kB text line is unparseable, a finding on that file only', async () => {
+    const d = buildDisbursement({ file: true });
+    d.files![0]!.body = `record_type,reference,payment_id,amount,currency,description\r\nPAYOUT,${'x'.repeat(200_000)},p,1.00,EUR,payout\r\n`;
+    const f = await fake([d, buildDisbursement()]);
+    const file = db();
+    expect((await syncFake(f, file)).code).toBe(0);
+    const [row] = (await files(file)).filter((r) => r.disbursement_id === id(d));
+    expect(row).toMatchObject({ parse_status: 'unparseable', parse_error: expect.stringMatching(/line 2 is \d+ bytes long, above the limit of 65536/) });
+  });
+
+  it('case 8: a record nested 200,000 levels deep is quarantined, naming its disbursement', async () => {
+    const d = buildDisbursement({ payouts: 2 });
+    const f = await fake([d, buildDisbursement()], (req) => (req.path === `/disbursements/${id(d)}/payouts`
+      ? { body: `{"total_entries":2,"total_pages":1,"page":1,"per_page":100,"payouts":[${JSON.stringify(d.payouts![0])},{"extra":${'{"d":'.repeat(200_000)}1${'}'.repeat(200_000)}}]}` }
+      : undefined));
+    const file = db();
+    expect((await syncFake(f, file)).code).toBe(0);
+    const q = await query(file, `SELECT disbursement_id, resource, reason FROM quarantine WHERE disbursement_id = '${id(d)}'`);
+    expect(q).toEqual([{ disbursement_id: id(d), resource: 'payout', reason: 'nests deeper than 64 levels; not kept' }]);
+  }, 30_000);
+
+  it('case 11: a download answered with a redirect is followed', async () => {
+    const d = buildDisbursement({ file: true });
+    const f = await fake([d], (req, fallback) => (req.path.startsWith('/files/') && req.attempt === 1
+      ? { status: 302, headers: { location: `${req.path}?hop=1` }, body: '' }
+      : req.path.startsWith('/files/') ? fallback() : undefined));
+    const file = db();
+    expect((await syncFake(f, file)).code).toBe(0);
+    expect((await files(file)).map((r) => r.parse_status)).toEqual(['parsed']);
+  });
+
+  it('case 12: a page past the end answered 404 (the list shrank) ends the list; what is missing is said', async () => {
+    const d = buildDisbursement({ payouts: 15 });
+    const f = await fake([d], (req) => (req.path === `/disbursements/${id(d)}/payouts` && req.page === 2
+      ? { status: 404, body: { title: 'Not Found', status: 404, detail: 'page out of range' } }
+      : req.path === `/disbursements/${id(d)}/payouts` ? { body: envelope('payouts', d.payouts!, req.page, 10) } : undefined));
+    const file = db();
+    expect((await syncFake(f, file, ['--per-page', '10'])).code).toBe(0);
+    expect((await statuses(file))[id(d)]).toEqual({ status: 'incomplete', note: 'payouts: 10 of 15 announced lines received (empty page)' });
+  });
+});
