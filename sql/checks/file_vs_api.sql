@@ -83,6 +83,8 @@ quarantined_kinds AS (
 ),
 line_findings AS (
   SELECT
+    p.file_no,
+    f.file_label,
     CASE WHEN p.api_line_no IS NULL AND qk.resource IS NOT NULL THEN 'warning' ELSE 'error' END AS severity,
     p.disbursement_id,
     COALESCE(p.reference, COALESCE(p.kind, 'line') || ' at file line ' || CAST(p.file_line_no AS VARCHAR)) AS subject,
@@ -119,6 +121,32 @@ line_findings AS (
      OR p.file_line_no IS NULL
      OR p.file_amount IS DISTINCT FROM p.api_amount
      OR (p.kind = 'adjustment' AND p.file_entry_type IS DISTINCT FROM p.api_entry_type)
+),
+-- At most 1,000 line findings per file (a file that disagrees everywhere would otherwise give a finding
+-- per line, millions for a large file); the rest are one summary finding with their count and, when they
+-- share one currency, their gross difference.
+ranked_line_findings AS (
+  SELECT lf.*, ROW_NUMBER() OVER (PARTITION BY lf.disbursement_id, lf.file_no ORDER BY lf.subject, lf.expected, lf.actual, lf.detail) AS rn
+  FROM line_findings AS lf
+),
+capped_line_findings AS (
+  SELECT severity, disbursement_id, subject, currency, expected, actual, difference, detail
+  FROM ranked_line_findings
+  WHERE rn <= 1000
+  UNION ALL
+  SELECT
+    'error', disbursement_id, ANY_VALUE(file_label) || ': line differences beyond the first 1000',
+    CASE WHEN COUNT(DISTINCT currency) = 1 THEN ANY_VALUE(currency) END,
+    CAST(NULL AS BIGINT), CAST(NULL AS BIGINT),
+    CASE WHEN COUNT(DISTINCT currency) = 1 THEN CAST(SUM(ABS(difference)) AS BIGINT) END,
+    'file ' || ANY_VALUE(file_label) || ' has ' || CAST(COUNT(*) AS VARCHAR)
+      || ' more line differences with the API than the 1000 listed'
+      || CASE WHEN COUNT(DISTINCT currency) = 1
+           THEN ', ' || format_amount(SUM(ABS(difference)), ANY_VALUE(currency)) || ' ' || ANY_VALUE(currency) || ' gross'
+           ELSE ' (in several currencies)' END
+  FROM ranked_line_findings
+  WHERE rn > 1000
+  GROUP BY disbursement_id, file_no
 ),
 detail_lines AS (
   SELECT disbursement_id, file_no, COUNT(*) AS n
@@ -180,7 +208,7 @@ file_findings AS (
   WHERE f.parse_status <> 'parsed'
 ),
 all_findings AS (
-  SELECT * FROM line_findings
+  SELECT * FROM capped_line_findings
   UNION ALL SELECT * FROM footer_findings
   UNION ALL SELECT * FROM file_findings
 )

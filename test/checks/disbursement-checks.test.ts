@@ -31,6 +31,19 @@ describe('file_vs_api', () => {
     );
   });
 
+  it('#11 case 7: at most 1000 line findings per file, the rest one summary with their count and gross', async () => {
+    await loadClean(t.connection);
+    await t.connection.run(
+      `INSERT INTO file_lines SELECT 'D-KW-1', 1, 100 + i, 'payout', NULL, 'extra-' || lpad(CAST(i AS VARCHAR), 5, '0'), NULL, 'KWD', 10, 'sync-1', 'x'
+         FROM range(1500) t(i)`,
+    );
+    const found = (await runCheck(t.connection, 'file_vs_api')).filter((r) => String(r.subject).startsWith('extra-') || String(r.subject).includes('beyond'));
+    expect(found).toHaveLength(1001);
+    const summary = found.find((r) => String(r.subject).includes('beyond'));
+    expect(summary).toMatchObject({ subject: 'settlement_D-KW-1_1.dat: line differences beyond the first 1000', currency: 'KWD', difference: 5000n });
+    expect(summary?.detail).toBe('file settlement_D-KW-1_1.dat has 500 more line differences with the API than the 1000 listed, 5.000 KWD gross');
+  });
+
   it('payout-missing-from-file: an API payout absent from both files of the disbursement', async () => {
     await loadClean(t.connection);
     await t.connection.run(`DELETE FROM file_lines WHERE reference = 'kw2-p1'`);
