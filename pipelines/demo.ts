@@ -130,7 +130,10 @@ function summary(o: DemoOutcome): string {
   row('DuckDB store:', o.db);
   row('published (read-only):', o.published);
   if (last.workbook) row('exception workbook:', path.resolve(last.workbook));
-  if (o.close?.workbook) row(`close ${o.month} (v${o.close.version}):`, path.resolve(o.close.workbook));
+  if (o.close?.workbook) {
+    row(`close ${o.month} (v${o.close.version}):`, path.resolve(o.close.workbook));
+    row('close status:', o.close.provisional.length === 0 ? 'final' : `provisional: ${o.close.provisional.join('; ')}`);
+  }
   row('exit code:', `${o.code} (${o.code === 0 ? 'reconciled' : o.code === 1 ? 'exceptions found' : 'failed'})`);
   lines.push(
     `Try: npx recon sql "SELECT status, count(*) FROM reconciliation GROUP BY ALL"`, '');

@@ -4,7 +4,9 @@
 import type { Logger } from 'pino';
 import { EXIT, UsageError, type ExitCode } from '../src/errors.js';
 import type { Config } from '../src/config.js';
-import { MONTH, inMonth, writeMonthClose } from '../src/report/close-report.js';
+import { writeMonthClose } from '../src/report/close-report.js';
+import { MONTH, inMonth } from '../src/month.js';
+import { recordClose } from '../src/load/closes.js';
 import { publishSnapshot } from '../src/ops/publish.js';
 import { withJob } from './job.js';
 
@@ -14,6 +16,8 @@ export interface CloseOutcome {
   version: number | null;
   workbook: string | null;
   disbursements: number;
+  /** Why the close is provisional (exit 1); empty when final (exit 0). */
+  provisional: string[];
 }
 
 export async function runMonthlyClose(
@@ -22,7 +26,7 @@ export async function runMonthlyClose(
   opts: { month: string; reissue: boolean; now?: Date; handleSignals?: boolean },
 ): Promise<CloseOutcome> {
   if (!MONTH.test(opts.month)) throw new UsageError(`--month must be YYYY-MM (e.g. 2026-10), got '${opts.month}'`);
-  const out: CloseOutcome = { code: EXIT.FAILED, month: opts.month, version: null, workbook: null, disbursements: 0 };
+  const out: CloseOutcome = { code: EXIT.FAILED, month: opts.month, version: null, workbook: null, disbursements: 0, provisional: [] };
   out.code = await withJob('close', config, logger, async (ctx) => {
     const c = ctx.store.connection;
     const now = opts.now ?? new Date();
@@ -34,25 +38,11 @@ export async function runMonthlyClose(
     if (count === 0) throw new UsageError(`no disbursements delivered in ${opts.month}; run recon sync first or pick another month`);
     const version = prior + 1;
     const written = await writeMonthClose(c, { month: opts.month, version, reportsDir: config.reports, serviceUrl: config.apiUrl ?? '', now });
-    await c.run('BEGIN TRANSACTION');
-    try {
-      await c.run(
-        `INSERT INTO close_disbursements SELECT $1, $2, disbursement_id, content_hash, amount, currency FROM disbursements WHERE ${inMonth(opts.month)}`,
-        [opts.month, version],
-      );
-      await c.run(
-        `INSERT INTO closes SELECT $1, $2, $3::TIMESTAMPTZ, $4, $5, count(*), CAST(coalesce(sum(amount), 0) AS HUGEINT)
-           FROM close_disbursements WHERE month = $1 AND version = $2`,
-        [opts.month, version, now.toISOString(), ctx.runId, written.path],
-      );
-      await c.run('COMMIT');
-    } catch (err) {
-      await c.run('ROLLBACK').catch(() => undefined);
-      throw err;
-    }
-    Object.assign(out, { version, workbook: written.path, disbursements: count });
-    logger.info({ month: opts.month, version, workbook: written.path, disbursements: count }, 'month closed');
-    return EXIT.OK;
+    await recordClose(c, { month: opts.month, version, at: now, runId: ctx.runId, workbook: written.path });
+    Object.assign(out, { version, workbook: written.path, disbursements: count, provisional: written.provisional });
+    logger.info({ month: opts.month, version, workbook: written.path, disbursements: count, provisional: written.provisional }, 'month closed');
+    // a provisional close is written and recorded, but it needs a person: exit 1, like a run with findings
+    return written.provisional.length > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
   }, {
     handleSignals: opts.handleSignals,
     // accountants see the close in the published snapshot too

@@ -1,27 +1,41 @@
 -- Per disbursement in the store: counts and sums of its lines, by the sign they take in the total
 -- identity, and the computed amount. Each line table is aggregated on its own before the join, so a
 -- disbursement with many payouts and many adjustments is never multiplied out.
--- Sums are HUGEINT (schema 001); adjustments with another entry type are counted apart (other_*).
+-- Sums are HUGEINT (schema 001) and take only the lines in the disbursement's own currency: a line in
+-- another currency is never added to it (currency_mismatch reports it, currency_suspense lists it in its
+-- own currency). Counts are of every line received. Adjustments with another entry type are counted
+-- apart (other_*).
 CREATE OR REPLACE VIEW disbursement_totals AS
-WITH p AS (
-  SELECT disbursement_id, COUNT(*) AS n, CAST(SUM(amount) AS HUGEINT) AS total
-  FROM payouts GROUP BY disbursement_id
+WITH own AS (
+  SELECT disbursement_id, currency FROM disbursements
+),
+p AS (
+  SELECT l.disbursement_id, COUNT(*) AS n,
+    CAST(SUM(l.amount) FILTER (WHERE l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS total,
+    COUNT(*) FILTER (WHERE l.currency IS DISTINCT FROM o.currency) AS foreign_n
+  FROM payouts AS l JOIN own AS o ON o.disbursement_id = l.disbursement_id
+  GROUP BY l.disbursement_id
 ),
 r AS (
-  SELECT disbursement_id, COUNT(*) AS n, CAST(SUM(amount) AS HUGEINT) AS total
-  FROM refunds GROUP BY disbursement_id
+  SELECT l.disbursement_id, COUNT(*) AS n,
+    CAST(SUM(l.amount) FILTER (WHERE l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS total,
+    COUNT(*) FILTER (WHERE l.currency IS DISTINCT FROM o.currency) AS foreign_n
+  FROM refunds AS l JOIN own AS o ON o.disbursement_id = l.disbursement_id
+  GROUP BY l.disbursement_id
 ),
 a AS (
   SELECT
-    disbursement_id,
+    l.disbursement_id,
     COUNT(*) AS n,
-    SUM(CASE WHEN entry_type = 'credit' THEN 1 ELSE 0 END) AS credits_n,
-    CAST(SUM(CASE WHEN entry_type = 'credit' THEN amount ELSE 0 END) AS HUGEINT) AS credits,
-    SUM(CASE WHEN entry_type = 'debit' THEN 1 ELSE 0 END) AS debits_n,
-    CAST(SUM(CASE WHEN entry_type = 'debit' THEN amount ELSE 0 END) AS HUGEINT) AS debits,
-    SUM(CASE WHEN entry_type IN ('credit', 'debit') THEN 0 ELSE 1 END) AS other_n,
-    CAST(SUM(CASE WHEN entry_type IN ('credit', 'debit') THEN 0 ELSE amount END) AS HUGEINT) AS other
-  FROM adjustments GROUP BY disbursement_id
+    SUM(CASE WHEN l.entry_type = 'credit' THEN 1 ELSE 0 END) AS credits_n,
+    CAST(SUM(l.amount) FILTER (WHERE l.entry_type = 'credit' AND l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS credits,
+    SUM(CASE WHEN l.entry_type = 'debit' THEN 1 ELSE 0 END) AS debits_n,
+    CAST(SUM(l.amount) FILTER (WHERE l.entry_type = 'debit' AND l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS debits,
+    SUM(CASE WHEN l.entry_type IN ('credit', 'debit') THEN 0 ELSE 1 END) AS other_n,
+    CAST(SUM(l.amount) FILTER (WHERE l.entry_type NOT IN ('credit', 'debit') AND l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS other,
+    COUNT(*) FILTER (WHERE l.currency IS DISTINCT FROM o.currency) AS foreign_n
+  FROM adjustments AS l JOIN own AS o ON o.disbursement_id = l.disbursement_id
+  GROUP BY l.disbursement_id
 )
 SELECT
   d.disbursement_id,
@@ -36,6 +50,7 @@ SELECT
   COALESCE(a.debits, CAST(0 AS HUGEINT)) AS debits_sum,
   CAST(COALESCE(a.other_n, 0) AS BIGINT) AS other_adjustments_count,
   COALESCE(a.other, CAST(0 AS HUGEINT)) AS other_adjustments_sum,
+  CAST(COALESCE(p.foreign_n, 0) + COALESCE(r.foreign_n, 0) + COALESCE(a.foreign_n, 0) AS BIGINT) AS foreign_lines,
   COALESCE(p.total, 0) + COALESCE(a.credits, 0) - COALESCE(r.total, 0) - COALESCE(a.debits, 0) AS computed
 FROM disbursements AS d
 LEFT JOIN p ON p.disbursement_id = d.disbursement_id

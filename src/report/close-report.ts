@@ -1,26 +1,17 @@
 // The monthly close read from the store: per recipient × currency lines (monthly_summary), the month's
 // disbursements, the findings open at close, and the journal built from the lines.
 import path from 'node:path';
-import { addMonths, formatISO } from 'date-fns';
+import { MONTH, inMonth } from '../month.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ageInDays } from '../checks/index.js';
 import { writeCloseWorkbook } from './close-workbook.js';
 import { buildJournal } from './journal.js';
 import { reconciliationRows } from './run-report.js';
-import type { CloseLine, FindingRow } from './types.js';
+import type { CloseLine, FindingRow, SuspenseLine } from './types.js';
 
-export const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
 export function closeWorkbookPath(reportsDir: string, month: string, version: number): string {
   return path.join(reportsDir, version === 1 ? `close-${month}.xlsx` : `close-${month}-v${version}.xlsx`);
-}
-
-/** SQL predicate: the disbursement's delivered_at falls in `month` (UTC). */
-export function inMonth(month: string): string {
-  if (!MONTH.test(month)) throw new Error(`month must be YYYY-MM, got ${month}`);
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const next = formatISO(addMonths(new Date(y, m - 1, 1), 1), { representation: 'date' }).slice(0, 7);
-  return `delivered_at >= TIMESTAMPTZ '${month}-01 00:00:00+00' AND delivered_at < TIMESTAMPTZ '${next}-01 00:00:00+00'`;
 }
 
 export async function closeLines(c: DuckDBConnection, month: string): Promise<CloseLine[]> {
@@ -64,12 +55,43 @@ async function* openFindingsOfMonth(c: DuckDBConnection, month: string, now: Dat
   }
 }
 
+export async function suspenseLines(c: DuckDBConnection, month: string): Promise<SuspenseLine[]> {
+  const rows = (await c.runAndReadAll(
+    `SELECT disbursement_id, recipient_id, disbursement_currency, kind, entry_type, reference, currency, amount, signed_amount
+       FROM currency_suspense WHERE month = $1 ORDER BY currency, disbursement_id, kind, line_no`,
+    [month],
+  )).getRowObjectsJS();
+  return rows.map((r) => ({
+    disbursementId: String(r.disbursement_id), recipientId: String(r.recipient_id), disbursementCurrency: String(r.disbursement_currency),
+    kind: r.kind as SuspenseLine['kind'], entryType: (r.entry_type as string | null) ?? null, reference: (r.reference as string | null) ?? null,
+    currency: String(r.currency), amount: BigInt(r.amount as bigint), signedAmount: BigInt((r.signed_amount ?? 0) as bigint),
+  }));
+}
+
+/** Why a close cannot be final yet: open error findings of the month, a variance, lines in suspense. */
+export async function provisionalReasons(c: DuckDBConnection, month: string, lines: readonly CloseLine[], suspense: readonly SuspenseLine[]): Promise<string[]> {
+  const errors = Number((await c.runAndReadAll(
+    `SELECT count(*) FROM open_exceptions WHERE severity = 'error' AND state <> 'acknowledged'
+        AND (disbursement_id IS NULL OR disbursement_id IN (SELECT disbursement_id FROM disbursements WHERE ${inMonth(month)}))`,
+  )).getRows()[0]?.[0] ?? 0);
+  const varianceCurrencies = new Set(lines.filter((l) => l.variance !== 0n).map((l) => l.currency));
+  const reasons: string[] = [];
+  if (errors > 0) reasons.push(`${errors} open error finding${errors === 1 ? '' : 's'} (Open findings)`);
+  if (varianceCurrencies.size > 0) reasons.push(`a variance in ${[...varianceCurrencies].sort().join(', ')} (Reconciliation suspense in the Journal)`);
+  if (suspense.length > 0) reasons.push(`${suspense.length} line${suspense.length === 1 ? '' : 's'} in another currency than ${suspense.length === 1 ? 'its' : 'their'} disbursement's held in suspense (Currency suspense)`);
+  return reasons;
+}
+
 export async function writeMonthClose(
   c: DuckDBConnection,
   opts: { month: string; version: number; reportsDir: string; serviceUrl: string; now: Date },
 ) {
   const lines = await closeLines(c, opts.month);
+  const suspense = await suspenseLines(c, opts.month);
+  const provisional = await provisionalReasons(c, opts.month, lines, suspense);
   return writeCloseWorkbook(closeWorkbookPath(opts.reportsDir, opts.month, opts.version), {
+    suspense,
+    provisional,
     month: opts.month,
     version: opts.version,
     generatedAt: opts.now,
@@ -77,6 +99,6 @@ export async function writeMonthClose(
     lines,
     disbursements: reconciliationRows(c, inMonth(opts.month)),
     openFindings: openFindingsOfMonth(c, opts.month, opts.now),
-    journal: buildJournal(lines),
+    journal: buildJournal(lines, suspense),
   });
 }

@@ -5,20 +5,22 @@ import { BOLD, setAmount, setCount, setDate, setText, styleHeader, styleTitle } 
 import { DISBURSEMENT_COLUMNS, FINDING_COLUMNS } from './columns.js';
 import { assertJournalBalanced, type CurrencyBalance } from './journal.js';
 import { addSheet, writeFields, writeHeaderRow, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
-import type { CloseInput, CloseLine, JournalEntry } from './types.js';
+import type { CloseInput, CloseLine, JournalEntry, SuspenseLine } from './types.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
+import { MONTH } from '../month.js';
 
 export { buildJournal } from './journal.js';
 
 export interface WrittenCloseWorkbook {
   path: string;
+  /** Why the close is provisional; empty when final. */
+  provisional: string[];
   lines: number;
   disbursements: number;
   openFindings: number;
   journalEntries: number;
 }
 
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /**
  * Writes the close workbook to `path` (temp file + rename). Throws before touching the file system
@@ -32,7 +34,8 @@ export async function writeCloseWorkbook(path: string, input: CloseInput): Promi
     const disbursements = await writeTableSheet(workbook, 'Disbursements', DISBURSEMENT_COLUMNS, input.disbursements);
     const openFindings = await writeTableSheet(workbook, 'Open findings', FINDING_COLUMNS, input.openFindings);
     writeJournalSheet(workbook, input.journal, balances);
-    return { path, lines, disbursements, openFindings, journalEntries: input.journal.length };
+    if (input.suspense.length > 0) await writeTableSheet(workbook, 'Currency suspense', SUSPENSE_COLUMNS, input.suspense);
+    return { path, provisional: input.provisional, lines, disbursements, openFindings, journalEntries: input.journal.length };
   });
 }
 
@@ -63,8 +66,18 @@ function writeVariance(cell: ExcelJS.Cell, line: CloseLine): void {
   if (line.variance !== 0n) cell.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } };
 }
 
+const SUSPENSE_COLUMNS: Array<ColumnSpec<SuspenseLine>> = [
+  { header: 'Disbursement', width: 20, write: (c, s) => setText(c, s.disbursementId) },
+  { header: 'Recipient', width: 18, write: (c, s) => setText(c, s.recipientId) },
+  { header: 'Disbursement currency', width: 12, write: (c, s) => setText(c, s.disbursementCurrency) },
+  { header: 'Line', width: 12, write: (c, s) => setText(c, s.kind === 'adjustment' ? `${s.entryType ?? ''} adjustment` : s.kind) },
+  { header: 'Reference', width: 24, write: (c, s) => setText(c, s.reference ?? '') },
+  { header: 'Line currency', width: 10, write: (c, s) => setText(c, s.currency) },
+  { header: 'Amount', numeric: true, width: 18, write: (c, s) => setAmount(c, s.amount, s.currency) },
+];
+
 const FIELDS_START = 3;
-const FIELD_COUNT = 4;
+const FIELD_COUNT = 5;
 const LINES_HEADER_ROW = FIELDS_START + FIELD_COUNT + 1;
 
 async function writeSummarySheet(workbook: StreamingWorkbook, input: CloseInput): Promise<number> {
@@ -78,6 +91,8 @@ async function writeSummarySheet(workbook: StreamingWorkbook, input: CloseInput)
     ['Version', (c) => setCount(c, input.version)],
     ['Generated (UTC)', (c) => setDate(c, input.generatedAt)],
     ['Service', (c) => setText(c, input.serviceUrl)],
+    ['Status', (c) => setText(c, input.provisional.length === 0 ? 'Final: no open error findings, no variance, nothing in suspense'
+      : `Provisional: ${input.provisional.join('; ')}`)],
   ]);
   const lines = await writeTable(sheet, LINES_HEADER_ROW, LINE_COLUMNS, input.lines);
   const totalsHeader = LINES_HEADER_ROW + Math.max(lines, 1) + 2;

@@ -14,7 +14,7 @@
 // Debits − credits = disbursed − (payouts − refunds + credit − debit adj.) − variance = 0, because
 // variance = disbursed − computed net. So every currency balances exactly, and any unexplained money
 // sits visibly on suspense instead of being folded into another account.
-import type { CloseLine, JournalEntry } from './types.js';
+import type { CloseLine, JournalEntry, SuspenseLine } from './types.js';
 
 export const ACCOUNTS = {
   bank: 'Bank',
@@ -34,8 +34,12 @@ interface CurrencyTotals {
   variance: bigint;
 }
 
-/** Balanced journal entries per currency, currencies in code order. Throws on an inconsistent line. */
-export function buildJournal(lines: readonly CloseLine[]): JournalEntry[] {
+/**
+ * Balanced journal entries per currency, currencies in code order. Throws on an inconsistent line.
+ * Lines held in suspense (another currency than their disbursement's) are booked in their own currency
+ * against Reconciliation suspense, never added to the disbursement's currency.
+ */
+export function buildJournal(lines: readonly CloseLine[], suspense: readonly SuspenseLine[] = []): JournalEntry[] {
   const totals = new Map<string, CurrencyTotals>();
   for (const line of lines) {
     checkLine(line);
@@ -50,9 +54,46 @@ export function buildJournal(lines: readonly CloseLine[]): JournalEntry[] {
     t.variance += line.variance;
     totals.set(line.currency, t);
   }
-  return [...totals]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .flatMap(([currency, t]) => entriesFor(currency, t));
+  const held = suspenseByCurrency(suspense);
+  const currencies = [...new Set([...totals.keys(), ...held.keys()])].sort();
+  return currencies.flatMap((currency) => [
+    ...(totals.has(currency) ? entriesFor(currency, totals.get(currency)!) : []),
+    ...(held.has(currency) ? suspenseEntries(currency, held.get(currency)!) : []),
+  ]);
+}
+
+interface HeldTotals {
+  payouts: bigint;
+  refunds: bigint;
+  credits: bigint;
+  debits: bigint;
+}
+
+function suspenseByCurrency(suspense: readonly SuspenseLine[]): Map<string, HeldTotals> {
+  const out = new Map<string, HeldTotals>();
+  for (const s of suspense) {
+    const t = out.get(s.currency) ?? { payouts: 0n, refunds: 0n, credits: 0n, debits: 0n };
+    if (s.kind === 'payout') t.payouts += s.amount;
+    else if (s.kind === 'refund') t.refunds += s.amount;
+    else if (s.entryType === 'credit') t.credits += s.amount;
+    else if (s.entryType === 'debit') t.debits += s.amount;
+    out.set(s.currency, t);
+  }
+  return out;
+}
+
+/** Lines settled inside disbursements of another currency: booked as such, the net held on suspense. */
+function suspenseEntries(currency: string, t: HeldTotals): JournalEntry[] {
+  const entry = (account: string, description: string, debit: bigint, credit: bigint): JournalEntry => ({ currency, account, description, debit, credit });
+  const where = 'in disbursements of another currency';
+  const net = t.payouts + t.credits - t.refunds - t.debits;
+  return [
+    entry(ACCOUNTS.clearing, `Payouts ${where}`, 0n, t.payouts),
+    entry(ACCOUNTS.credits, `Credit adjustments ${where}`, 0n, t.credits),
+    entry(ACCOUNTS.refunds, `Refunds ${where}`, t.refunds, 0n),
+    entry(ACCOUNTS.fees, `Debit adjustments ${where}`, t.debits, 0n),
+    entry(ACCOUNTS.suspense, `Held: lines ${where} (see Currency suspense)`, net > 0n ? net : 0n, net < 0n ? -net : 0n),
+  ].filter((e) => e.debit !== 0n || e.credit !== 0n);
 }
 
 function entriesFor(currency: string, t: CurrencyTotals): JournalEntry[] {

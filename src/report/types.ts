@@ -85,4 +85,22 @@ export interface CloseInput {
   disbursements: RowSource<DisbursementRow>;
   openFindings: RowSource<FindingRow>;
   journal: JournalEntry[];
+  /** Lines in another currency than their disbursement's, each in its own currency (held in suspense). */
+  suspense: SuspenseLine[];
+  /** Why the close is provisional (open error findings, a variance, lines in suspense); empty when final. */
+  provisional: string[];
+}
+
+/** A line whose currency differs from its disbursement's, as the currency_suspense view lists it. */
+export interface SuspenseLine {
+  disbursementId: string;
+  recipientId: string;
+  disbursementCurrency: string;
+  kind: 'payout' | 'refund' | 'adjustment';
+  entryType: string | null;
+  reference: string | null;
+  currency: string;
+  amount: bigint;
+  /** As it would count in the identity: payouts and credits +, refunds and debits −. */
+  signedAmount: bigint;
 }

@@ -26,10 +26,25 @@ const LINES: CloseLine[] = [
 
 const input = (journal: JournalEntry[]): CloseInput => ({
   month: '2024-05', version: 2, generatedAt: new Date('2024-06-01T06:00:00Z'), serviceUrl: 'https://payments.example.test',
-  lines: LINES, disbursements: DISBURSEMENTS, openFindings: FINDINGS, journal,
+  lines: LINES, disbursements: DISBURSEMENTS, openFindings: FINDINGS, journal, suspense: [], provisional: [],
 });
 
 describe('buildJournal', () => {
+  it('#14 case 1: books a GBP payout found in a VND disbursement in GBP, on suspense, never in VND', () => {
+    const vnd = line('rcp_9', 'VND', { payouts: 305_194_302n, disbursed: 331_545_780n }); // the service added the GBP subunits to VND
+    const gbp = { disbursementId: 'dsb_966c0004n', recipientId: 'rcp_9', disbursementCurrency: 'VND', kind: 'payout' as const, entryType: null,
+      reference: 'PO-966C0004N-003', currency: 'GBP', amount: 26_351_478n, signedAmount: 26_351_478n };
+    const journal = buildJournal([vnd], [gbp]);
+    for (const b of journalBalances(journal)) expect(b.debit, b.currency).toBe(b.credit);
+    const of = (currency: string) => journal.filter((e) => e.currency === currency);
+    expect(of('VND').find((e) => e.account === ACCOUNTS.clearing)).toMatchObject({ credit: 305_194_302n }); // VND payouts only
+    expect(of('VND').find((e) => e.account === ACCOUNTS.suspense)).toMatchObject({ credit: 26_351_478n }); // disbursed more than its VND lines
+    expect(of('GBP').map((e) => [e.account, e.debit, e.credit])).toEqual([
+      [ACCOUNTS.clearing, 0n, 26_351_478n],
+      [ACCOUNTS.suspense, 26_351_478n, 0n],
+    ]);
+  });
+
   it('balances every currency exactly, including the variance on suspense', () => {
     const journal = buildJournal(LINES);
     const balances = journalBalances(journal);
@@ -74,17 +89,19 @@ describe('writeCloseWorkbook', () => {
     expect(workbook.worksheets.map((s) => s.name)).toEqual(['Summary', 'Disbursements', 'Open findings', 'Journal']);
 
     const summary = sheetOf(workbook, 'Summary');
-    const header = summary.getRow(8);
+    expect(summary.getRow(7).getCell(1).value).toBe('Status');
+    expect(summary.getRow(7).getCell(2).value).toBe('Final: no open error findings, no variance, nothing in suspense');
+    const header = summary.getRow(9);
     expect(header.getCell(1).value).toBe('Recipient');
-    expect(summary.views[0]).toMatchObject({ state: 'frozen', ySplit: 8 });
-    expect(summary.getRow(9).getCell(4).value).toBe(1000); // rcp_1 EUR payouts, 100000 cents
+    expect(summary.views[0]).toMatchObject({ state: 'frozen', ySplit: 9 });
+    expect(summary.getRow(10).getCell(4).value).toBe(1000); // rcp_1 EUR payouts, 100000 cents
     const amount = (row: number, column: number) => summary.getRow(row).getCell(column);
-    expect(amount(12, 8).value).toBe(1.2); // MGA computed net: 6 subunits
-    expect(amount(12, 8).numFmt).toBe('#,##0.0');
-    expect(amount(10, 10).value).toBe(0.5); // EUR variance, 50 cents over
-    expect(amount(11, 10).value).toBe(-1000); // JPY variance, highlighted
-    expect((amount(11, 10).fill as ExcelJS.FillPattern).fgColor?.argb).toBe('FFFFC7CE');
-    expect(amount(13, 4).numFmt).toBe('#,##0.000'); // KWD
+    expect(amount(13, 8).value).toBe(1.2); // MGA computed net: 6 subunits
+    expect(amount(13, 8).numFmt).toBe('#,##0.0');
+    expect(amount(11, 10).value).toBe(0.5); // EUR variance, 50 cents over
+    expect(amount(12, 10).value).toBe(-1000); // JPY variance, highlighted
+    expect((amount(12, 10).fill as ExcelJS.FillPattern).fgColor?.argb).toBe('FFFFC7CE');
+    expect(amount(14, 4).numFmt).toBe('#,##0.000'); // KWD
     const values = summary.getSheetValues().flatMap((row) => (Array.isArray(row) ? [row.slice(1)] : []));
     expect(values).toContainEqual(['Total', 'EUR', 4, 1500, 50, 10, 43.5, 1416.5, 1417, 0.5]);
 

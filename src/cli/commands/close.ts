@@ -16,7 +16,11 @@ export const command: Command = {
     if (typeof extra.month !== 'string') throw new UsageError('recon close needs --month YYYY-MM');
     const logger = openTerminal({ logFile: config.logFile, db: config.db }).logger;
     const out = await runMonthlyClose(config, logger, { month: extra.month, reissue: extra.reissue === true });
-    if (out.workbook) process.stdout.write(`close ${out.month} v${out.version}: ${out.disbursements} disbursements → ${out.workbook}\n`);
+    if (out.workbook) {
+      process.stdout.write(`close ${out.month} v${out.version}: ${out.disbursements} disbursements → ${out.workbook}\n`);
+      process.stdout.write(out.provisional.length === 0 ? 'final: no open error findings, no variance, nothing in suspense\n'
+        : `PROVISIONAL (exit 1): ${out.provisional.join('; ')}\n`);
+    }
     return out.code;
   },
 };
