@@ -8,7 +8,7 @@ import type { Config } from '../src/config.js';
 import { openStore, type Store } from '../src/load/db.js';
 import { finishRun, markAbandonedRuns, newRunId, startRun, type RunCounters, type RunStatus } from '../src/load/runs.js';
 import { acquireLock, LockHeldError } from '../src/ops/lock.js';
-import { redactSecret } from '../src/api/redact.js';
+import { redact } from '../src/api/redact.js';
 import { limitDuckDbMemory } from '../src/ops/memory.js';
 
 export interface JobContext {
@@ -90,12 +90,12 @@ export async function withJob(
       }
       return code;
     } catch (err) {
-      const message = redactSecret(err instanceof Error ? err.message : String(err), config.apiKey);
+      const message = redact(err instanceof Error ? err.message : String(err), [config.apiKey]);
       await finishRun(store.connection, runId, 'failed', ctx.counters, message).catch(() => undefined);
       throw err;
     }
   } catch (err) {
-    const message = memoryHint(storageHint(redactSecret(err instanceof Error ? err.message : String(err), config.apiKey), config.db), config.memoryMb);
+    const message = memoryHint(storageHint(redact(err instanceof Error ? err.message : String(err), [config.apiKey]), config.db), config.memoryMb);
     logger.error({ runId, err: message }, `recon ${command} failed`);
     process.stderr.write(`recon ${command}: ${message}\n`);
     return EXIT.FAILED;

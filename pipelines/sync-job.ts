@@ -12,6 +12,7 @@ import { runSync, type ListProgress, type SyncResult } from './sync.js';
 import { assertReachable } from '../src/api/reach.js';
 import { limitDuckDbMemory, preferCompactHeap } from '../src/ops/memory.js';
 import { rememberPageSize, rememberedPageSize } from '../src/load/service-settings.js';
+import { redactor } from '../src/api/redact.js';
 
 export interface SyncTuning {
   /** Budget window for tests and benchmarks that compress time (default 60 000 ms). */
@@ -60,6 +61,7 @@ export async function syncStep(
         runId: ctx.runId,
         logger,
         signal: ctx.signal,
+        redact: redactor([service.apiKey]),
         extract: {
           layouts: await loadLayouts(),
           filesDir: path.join(path.dirname(path.resolve(config.db)), 'files'),

@@ -7,7 +7,7 @@ import { paginate } from '../src/api/paginate.js';
 import { DisbursementSchema, describeIssues, type Disbursement } from '../src/api/schemas.js';
 import { recordHash } from '../src/extract/bundle.js';
 import { extractDisbursement, unreadBundle, type ExtractDeps } from '../src/extract/disbursement.js';
-import type { DisbursementBundle } from '../src/extract/bundle.js';
+import { redactBundle, type DisbursementBundle } from '../src/extract/bundle.js';
 import { AuthError, RateLimitedError } from '../src/api/errors.js';
 import { ReconError } from '../src/errors.js';
 import { samplePayment } from '../src/extract/payments.js';
@@ -50,6 +50,8 @@ export interface SyncDeps {
   logger: Logger;
   signal?: AbortSignal;
   onProgress?: (p: ListProgress) => void;
+  /** The redaction boundary (src/api/redact.ts) every service text passes before the store. */
+  redact: <T extends string | null | undefined>(text: T) => T;
 }
 
 /** Where the sync stands: the list's announced size is known from its first page, before any read. */
@@ -128,7 +130,7 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
       if (stopping()) return;
       wake(); // room in the queue for the lister
       try {
-        const bundle = await readOne(next.record, next.raw);
+        const bundle = redactBundle(await readOne(next.record, next.raw), deps.redact);
         await writer.add(bundle);
         result.fetched += 1;
         logger.info({ disbursement_id: bundle.record.disbursement_id, status: bundle.syncStatus, payouts: bundle.payouts.length,
@@ -159,7 +161,7 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
             : `the disbursement list ended after ${out.collected} of ${out.totalEntries} announced entries (${out.ended.replace('_', ' ')}); the next run picks up the rest`;
           logger.warn({ ...out }, 'the disbursement list ended before its announced size; the next run picks up the rest');
           // kept as a quarantined page so invalid_record puts it in front of an accountant, not only in a log
-          await writer.exclusive((c) => quarantinePage(c, deps.runId, reason));
+          await writer.exclusive((c) => quarantinePage(c, deps.runId, deps.redact(reason)));
           result.quarantined += 1;
         }
         break;
@@ -168,14 +170,14 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
       for (const item of next.value.items) {
         if (nestsDeeperThan(item)) {
           const reason = `nests deeper than ${MAX_JSON_DEPTH} levels; not kept`;
-          await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, reason, tooDeepStandIn()));
+          await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, reason, tooDeepStandIn(), deps.redact));
           result.quarantined += 1;
           continue;
         }
         const parsed = DisbursementSchema.safeParse(item);
         const raw = canonicalJson(item);
         if (!parsed.success) {
-          await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, describeIssues(parsed.error), raw));
+          await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, describeIssues(parsed.error), raw, deps.redact));
           result.quarantined += 1;
           continue;
         }
@@ -216,7 +218,8 @@ async function samplePayments(deps: SyncDeps, budget: number, seed: string): Pro
   let refusedInARow = 0;
   for (const t of targets) {
     if (deps.signal?.aborted) break;
-    const sample = await samplePayment(deps.client, t);
+    const read = await samplePayment(deps.client, t);
+    const sample = { ...read, raw: deps.redact(read.raw) };
     samples.push(sample);
     refusedInARow = sample.httpStatus === 401 || sample.httpStatus === 403 ? refusedInARow + 1 : 0;
     if (refusedInARow >= REFUSED_LOOKUPS) {

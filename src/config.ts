@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { UsageError } from './errors.js';
 import { parseCron, validateSchedule } from './ops/cron-time.js';
 import { didYouMean } from './suggest.js';
+import { redact } from './api/redact.js';
 
 interface Option {
   flag: string;
@@ -45,7 +46,7 @@ export type OptionKey = keyof typeof OPTIONS;
 
 const int = (min: number) => z.coerce.number().int().min(min);
 export const ConfigSchema = z.object({
-  apiUrl: z.string().url().optional(),
+  apiUrl: z.string().url().refine((v) => withoutCredentials(v), 'must not carry credentials (user:password@); the service authenticates with --api-key / PAYMENTS_API_KEY').optional(),
   apiKey: z.string().min(1).optional(),
   db: z.string().default('data/recon.duckdb'),
   reports: z.string().default('data/reports'),
@@ -68,6 +69,16 @@ export const ConfigSchema = z.object({
   tz: z.string().refine((v) => accepts(() => validateSchedule('* * * * *', v)), 'not an IANA time zone, e.g. UTC or Europe/Paris').default('UTC'),
   config: z.string().optional(),
 });
+/** True unless the URL carries user:password@ (never stored, never sent: refused). */
+function withoutCredentials(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return u.username === '' && u.password === '';
+  } catch {
+    return true; // not a URL: the url() check above says so
+  }
+}
+
 /** A strict YYYY-MM-DD naming a day that exists (2026-02-30 and 2026-99-01 do not). */
 export function isCalendarDate(v: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
@@ -128,7 +139,8 @@ export function parseCommandArgs(
     const o = OPTIONS[key] as Option | undefined;
     const where = o ? `--${o.flag}${o.env ? ` / ${o.env}` : ''}` : key;
     const given = merged[key];
-    const shown = typeof given === 'string' ? ` "${given.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 80)}"` : '';
+    // the value is quoted back (never the key, and never the credentials or signatures in a URL)
+    const shown = typeof given === 'string' && key !== 'apiKey' ? ` "${redact(given, []).replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 80)}"` : '';
     throw new UsageError(`invalid ${where}${shown}: ${issue.message}`);
   }
   const config = result.data as Config;

@@ -61,3 +61,25 @@ export function recordHash(r: Disbursement): string {
       r.number_of_adjustments, r.amount, r.currency, r.bank_account_number ?? null]))
     .digest('hex');
 }
+
+/**
+ * The bundle with every text that came from the service passed through `clean` (the redaction
+ * boundary, src/api/redact.ts): raw payloads, notes, reasons, file names and parse errors. Typed fields
+ * (ids, amounts, references) are stored as received: they are what the checks compare.
+ */
+export function redactBundle(b: DisbursementBundle, clean: <T extends string | null | undefined>(text: T) => T): DisbursementBundle {
+  const line = <T>(l: Line<T>): Line<T> => ({ ...l, raw: clean(l.raw) });
+  return {
+    ...b,
+    raw: clean(b.raw),
+    syncNote: clean(b.syncNote),
+    payouts: b.payouts.map(line),
+    refunds: b.refunds.map(line),
+    adjustments: b.adjustments.map(line),
+    quarantine: b.quarantine.map((q) => ({ ...q, reason: clean(q.reason), raw: clean(q.raw) })),
+    files: b.files.map((f) => {
+      for (const l of f.lines) l.raw = clean(l.raw); // in place: a file may hold many lines
+      return { ...f, name: clean(f.name), parseError: clean(f.parseError) };
+    }),
+  };
+}

@@ -193,3 +193,14 @@ describe.skipIf(!tmux)('on a real terminal (tmux)', () => {
     }
   });
 });
+
+describe('#12 case 8: credentials in --api-url', () => {
+  it('are refused with a clear message that does not repeat them, and nothing is stored', async () => {
+    const fresh = path.join(d, 'creds', 'recon.duckdb');
+    const r = await runCli(['sync', '--db', fresh, '--api-url', 'http://acct:pw-s3cret@127.0.0.1:9', '--api-key', 'k']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--api-url \/ PAYMENTS_API_URL .*must not carry credentials/);
+    expect(r.stderr).not.toMatch(/pw-s3cret/);
+    expect(existsSync(fresh)).toBe(false);
+  });
+});

@@ -34,6 +34,31 @@ function assertNowhere(dir: string, outputs: string[], needle: string): number {
 }
 
 describe('the API key', () => {
+  it('#12 case 1: echoed in every error path of a run that completes (child lists, files, downloads, payments, 429), is stored, published and written nowhere', async () => {
+    const [a, b, c, good] = [buildDisbursement({ file: true }), buildDisbursement({ file: true }), buildDisbursement({ file: true }), buildDisbursement({ file: true })];
+    const echo = (status: number) => ({ status, body: { title: 'Error', status, detail: `request with key ${SECRET} refused`, errors: [{ message: `key=${SECRET}` }] } });
+    const fake = await startFakeService({
+      disbursements: [a, b, c, good], apiKey: SECRET,
+      override: (r) => {
+        if (r.path === `/disbursements/${String(a.record.disbursement_id)}/refunds`) return echo(404);
+        if (r.path === `/disbursements/${String(b.record.disbursement_id)}/adjustments`) return echo(422);
+        if (r.path === `/disbursements/${String(c.record.disbursement_id)}/files`) return echo(422);
+        if (r.path.startsWith('/files/') && r.path.includes(String(good.record.disbursement_id))) return { status: 404, body: `NoSuchKey ${SECRET}` };
+        if (r.path.startsWith('/payments/')) return echo(403);
+        if (r.path === '/disbursements' && r.attempt === 1) return { status: 429, headers: { 'retry-after': '1' }, body: { title: 'Too Many Requests', status: 429, detail: `slow down ${SECRET}` } };
+        return undefined;
+      },
+    });
+    open.push(() => fake.close());
+    const dir = folder();
+    const run = await runCli(runArgs(fake.url, dir), { RECON_LOG_LEVEL: 'debug' });
+    expect(run.code, run.stderr).toBe(1); // completed: the echoing paths are findings on their disbursements
+    const notes = await query(path.join(dir, 'recon.duckdb'), `SELECT sync_note FROM disbursements WHERE sync_status = 'incomplete' ORDER BY 1`);
+    expect(notes.length).toBe(3);
+    for (const n of notes) expect(String(n.sync_note)).toMatch(/\[redacted\]/);
+    assertNowhere(dir, [run.stdout, run.stderr], SECRET);
+  });
+
   it('appears nowhere a faulty nightly run wrote: log, store, snapshot, files, workbook, stdout, stderr', async () => {
     // the CLI backs off for real (0.5 s and up), so a small dataset keeps it short
     const sb = await startSandbox({ seed: 51, disbursements: 12, payoutsPerDisbursement: 4, apiKey: SECRET, serverTimeoutMs: 100,
