@@ -126,11 +126,11 @@ async function removeTemp(tmpPath: string): Promise<void> {
 }
 
 /** Opens a published snapshot for reading; many readers may do this at once. */
-export async function openReadOnly(path: string): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
+export async function openReadOnly(path: string, settings: Record<string, string> = {}): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
   if (!(await exists(path))) throw new SnapshotMissingError(path);
   let instance: DuckDBInstance;
   try {
-    instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+    instance = await DuckDBInstance.create(path, { ...settings, access_mode: 'READ_ONLY' });
   } catch (error) {
     if (/database does not exist/i.test(describe(error))) throw new SnapshotMissingError(path);
     throw error;

@@ -5,7 +5,7 @@ import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { plainFsError } from '../../ops/folders.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
-import { withSnapshot } from '../../access/snapshot.js';
+import { ACCOUNTANT_SESSION, requireOneStatement, withSnapshot } from '../../access/snapshot.js';
 import { runQuery, type Format } from '../../access/query.js';
 
 const KEYS: OptionKey[] = ['db', 'published'];
@@ -51,6 +51,7 @@ export const command: Command = {
     if (!sql.trim()) throw new UsageError('empty query');
     if (outFile) prepareOut(outFile);
     await withSnapshot(config.published, async (db) => {
+      await requireOneStatement(db, sql);
       const out = format === 'xlsx' || !outFile ? process.stdout : createWriteStream(outFile);
       let writeError: Error | null = null;
       out.on('error', (err: Error) => (writeError ??= err));
@@ -66,7 +67,7 @@ export const command: Command = {
         }
       }
       if (writeError) throw new UsageError(`cannot write --out ${outFile}: ${(writeError as Error).message}`);
-    });
+    }, ACCOUNTANT_SESSION);
     return EXIT.OK;
   },
 };
