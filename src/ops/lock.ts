@@ -1,9 +1,12 @@
 // One recon run at a time: a lock file created atomically with O_EXCL ('wx'). A holder that died
-// (same host, pid gone) or a lock file that is garbage and older than a minute is taken over; anything
-// else is respected and reported as LockHeldError, which the CLI maps to exit code 3 (EXIT.LOCKED).
+// (same host, and its pid gone, or now a different process — another boot, another start time: a pid is
+// reused, in a container recon is pid 1 every time) or a lock file that is garbage and older than a
+// minute is taken over; anything else is respected and reported as LockHeldError, which the CLI maps to
+// exit code 3 (EXIT.LOCKED).
 import { EXIT, TransientError } from '../errors.js';
 import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 const LockFileSchema = z.object({
@@ -11,6 +14,9 @@ const LockFileSchema = z.object({
   hostname: z.string(),
   startedAt: z.string(),
   command: z.string(),
+  /** The kernel's boot id when the lock was taken (Linux), and the holder's process start time. */
+  bootId: z.string().optional(),
+  processStart: z.string().optional(),
 });
 export type LockFile = z.infer<typeof LockFileSchema>;
 
@@ -39,6 +45,9 @@ export interface LockDeps {
   pid?: number;
   /** Liveness probe for a pid on this host; the default sends signal 0. */
   isAlive?: (pid: number) => boolean;
+  /** Start time of a process (Linux: /proc/<pid>/stat), null where it cannot be known. */
+  processStart?: (pid: number) => string | null;
+  bootId?: string | null;
 }
 
 export class LockHeldError extends TransientError {
@@ -73,17 +82,29 @@ export async function acquireLock(
 ): Promise<RunLock> {
   const now = deps.now ?? (() => new Date());
   const isAlive = deps.isAlive ?? pidIsAlive;
+  const startOf = deps.processStart ?? processStartTime;
+  const boot = deps.bootId === undefined ? bootId() : deps.bootId;
+  const pid = deps.pid ?? process.pid;
   const ours: LockFile = {
-    pid: deps.pid ?? process.pid,
+    pid,
     hostname: deps.hostname ?? osHostname(),
     startedAt: now().toISOString(),
     command: info.command,
+    ...(boot ? { bootId: boot } : {}),
+    ...(startOf(pid) ? { processStart: startOf(pid)! } : {}),
   };
 
+  // The holder's pid is alive and still the process that took the lock (same boot, same start time).
+  const holderAlive = (h: LockFile): boolean => {
+    if (!isAlive(h.pid)) return false;
+    if (h.bootId && boot && h.bootId !== boot) return false;
+    const start = h.processStart ? startOf(h.pid) : null;
+    return !(start !== null && start !== h.processStart);
+  };
   // A holder on another host cannot be probed, so it is always respected.
   const isStale = (found: Exclude<Holder, { kind: 'gone' }>): boolean => (found.kind === 'garbage'
     ? now().getTime() - found.mtimeMs > GARBAGE_GRACE_MS
-    : found.holder.hostname === ours.hostname && !isAlive(found.holder.pid));
+    : found.holder.hostname === ours.hostname && !holderAlive(found.holder));
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     const ino = await tryCreate(lockPath, ours);
@@ -191,6 +212,26 @@ function heldError(lockPath: string, found: Exclude<Holder, { kind: 'gone' }>): 
   if (found.kind === 'garbage') return new LockHeldError(lockPath, null, null, null);
   const { pid, startedAt, command, hostname } = found.holder;
   return new LockHeldError(lockPath, pid, startedAt, command, hostname);
+}
+
+/** The process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat), or null off Linux. */
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // the name in (…) may hold spaces
+    return fields[19] ?? null; // field 22 overall: the 20th after pid and (comm)
+  } catch {
+    return null;
+  }
+}
+
+/** The kernel's id of this boot (Linux), or null. */
+function bootId(): string | null {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
 }
 
 /** Signal 0 checks existence only. EPERM means it exists under another user, so it is alive. */

@@ -57,6 +57,29 @@ describe('acquireLock', () => {
     expect(existsSync(lockPath)).toBe(false);
   });
 
+  it('#12 case 3: recovers a lock whose pid is now ours (a container restarted: recon is pid 1 again)', async () => {
+    // written by the previous incarnation: same host, same pid as this process, but another start time
+    await writeFile(lockPath, JSON.stringify({ pid: process.pid, hostname: (await import('node:os')).hostname(),
+      startedAt: '2026-11-23T02:30:00.000Z', command: 'recon run', processStart: '1' }));
+    const lock = await acquireLock(lockPath, { command: 'recon run' });
+    expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid, command: 'recon run' });
+    await lock.release();
+  });
+
+  it('#12 case 3: recovers a lock whose pid now belongs to another process, or from another boot', async () => {
+    const host = (await import('node:os')).hostname();
+    await writeFile(lockPath, JSON.stringify({ pid: 4242, hostname: host, startedAt: '2026-11-23T02:30:00.000Z', command: 'recon run', processStart: '100' }));
+    const deps = { isAlive: () => true, processStart: (pid: number) => (pid === 4242 ? '999' : '5'), bootId: 'boot-b' };
+    const lock = await acquireLock(lockPath, { command: 'recon run' }, deps);
+    await lock.release();
+    await writeFile(lockPath, JSON.stringify({ pid: 4242, hostname: host, startedAt: '2026-11-23T02:30:00.000Z', command: 'recon run', bootId: 'boot-a' }));
+    const again = await acquireLock(lockPath, { command: 'recon run' }, { isAlive: () => true, processStart: () => null, bootId: 'boot-b' });
+    await again.release();
+    // the same process still running (same start time, same boot) is respected
+    await writeFile(lockPath, JSON.stringify({ pid: 4242, hostname: host, startedAt: '2026-11-23T02:30:00.000Z', command: 'recon run', processStart: '100', bootId: 'boot-b' }));
+    await expect(acquireLock(lockPath, { command: 'recon run' }, { isAlive: () => true, processStart: () => '100', bootId: 'boot-b' })).rejects.toBeInstanceOf(LockHeldError);
+  });
+
   it('refuses a second acquire in the same process and names the holder', async () => {
     const lock = await acquireLock(lockPath, { command: 'recon run' });
     const error = await acquireLock(lockPath, { command: 'recon report' }).catch((e: unknown) => e);
