@@ -37,7 +37,7 @@ export async function withJob(
   opts: {
     serviceUrl?: string | null;
     handleSignals?: boolean;
-    /** Runs after the run is recorded as succeeded, still under the lock (e.g. publishing the snapshot). */
+    /** Publishing the snapshot: runs under the lock while the run is recorded as publishing; only when it ends is the run succeeded. */
     afterSuccess?: (ctx: JobContext) => Promise<void>;
   } = {},
 ): Promise<ExitCode> {
@@ -78,18 +78,29 @@ export async function withJob(
     try {
       const code = await fn(ctx);
       const status = controller.signal.aborted ? 'interrupted' : ctx.status;
-      await finishRun(store.connection, runId, status, ctx.counters, status === 'interrupted' ? 'stopped by a signal' : undefined);
+      if (!(status === 'succeeded' && opts.afterSuccess)) {
+        await finishRun(store.connection, runId, status, ctx.counters, status === 'interrupted' ? 'stopped by a signal' : undefined);
+      }
       if (status === 'interrupted') return EXIT.FAILED;
       if (status === 'succeeded' && opts.afterSuccess) {
+        // 'succeeded' only once the snapshot is published: killed while publishing, the run is not a success
+        await finishRun(store.connection, runId, 'publishing', ctx.counters);
         try {
           await opts.afterSuccess(ctx);
         } catch (err) {
-          await finishRun(store.connection, runId, 'failed', ctx.counters, (err as Error).message).catch(() => undefined);
-          throw err;
+          throw new Error(`publishing failed: ${(err as Error).message}`, { cause: err }); // recorded as failed below
         }
+        await finishRun(store.connection, runId, 'succeeded', ctx.counters);
       }
       return code;
     } catch (err) {
+      if (controller.signal.aborted) {
+        // a stop signal ended a wait or a request: the run is interrupted, not failed
+        await finishRun(store.connection, runId, 'interrupted', ctx.counters, 'stopped by a signal').catch(() => undefined);
+        logger.warn({ runId }, `recon ${command} stopped by a signal; recorded as interrupted`);
+        process.stderr.write(`recon ${command}: stopped by a signal; the run is recorded as interrupted\n`);
+        return EXIT.FAILED;
+      }
       const message = redact(err instanceof Error ? err.message : String(err), [config.apiKey]);
       await finishRun(store.connection, runId, 'failed', ctx.counters, message).catch(() => undefined);
       throw err;

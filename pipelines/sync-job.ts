@@ -48,6 +48,7 @@ export async function syncStep(
     retry: tuning.retryBaseMs === undefined ? undefined : { maxAttempts: 10, baseMs: tuning.retryBaseMs, capMs: tuning.retryBaseMs * 20 },
     connections: config.concurrency * 2,
     insecureHttp: config.insecureHttp,
+    signal: ctx.signal,
   });
   client.acceptedPageSize = await rememberedPageSize(ctx.store.connection);
   // The sync only appends: DuckDB needs little memory for it, and without a lower limit its buffer pool

@@ -4,12 +4,36 @@
 
 export interface Clock {
   now(): number;
-  sleep(ms: number): Promise<void>;
+  /** Resolves after `ms`, or rejects with an AbortError as soon as `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** setTimeout's largest delay; longer ones would fire at once (and a wait loop would spin). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export function abortError(): Error {
+  return Object.assign(new Error('stopped by a signal'), { name: 'AbortError' });
+}
+
+/** A sleep that a stop signal ends at once (SIGTERM/SIGINT during a 10-minute 429 pause). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, Math.max(0, Math.min(ms, MAX_TIMER_MS)));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 export const realClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep,
 };
 
 export interface BudgetOptions {
@@ -41,18 +65,19 @@ export class RequestBudget {
     this.last = clock.now();
   }
 
-  /** Wait for a token (FIFO) and for the gate to be open. */
-  acquire(): Promise<void> {
-    const turn = this.tail.then(() => this.take());
+  /** Wait for a token (FIFO) and for the gate to be open; a stop signal ends the wait. */
+  acquire(signal?: AbortSignal): Promise<void> {
+    const turn = this.tail.then(() => this.take(signal));
     this.tail = turn.catch(() => undefined);
     return turn;
   }
 
-  private async take(): Promise<void> {
+  private async take(signal?: AbortSignal): Promise<void> {
     for (;;) {
+      if (signal?.aborted) throw abortError();
       const now = this.clock.now();
       if (now < this.gateOpensAt) {
-        await this.clock.sleep(this.gateOpensAt - now);
+        await this.clock.sleep(this.gateOpensAt - now, signal);
         continue;
       }
       this.tokens = Math.min(this.burst, this.tokens + (now - this.last) * this.perMs);
@@ -61,7 +86,7 @@ export class RequestBudget {
         this.tokens -= 1;
         return;
       }
-      await this.clock.sleep(Math.ceil((1 - this.tokens) / this.perMs));
+      await this.clock.sleep(Math.ceil((1 - this.tokens) / this.perMs), signal);
     }
   }
 

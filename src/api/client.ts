@@ -2,7 +2,7 @@
 // One instance per process run; callers pass it in (no global singleton).
 import { Agent, request, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { Logger } from 'pino';
-import { RequestBudget, realClock, type Clock } from './budget.js';
+import { RequestBudget, abortError, realClock, type Clock } from './budget.js';
 import {
   ApiError,
   RateLimitedError,
@@ -31,7 +31,15 @@ export interface ClientOptions {
   random?: () => number;
   /** --insecure-http: file links may be plain http to another host. */
   insecureHttp?: boolean;
+  /** The run's stop signal: every wait (budget, 429 pause, back-off) and request ends when it aborts. */
+  signal?: AbortSignal;
 }
+
+/**
+ * The longest pause a 429 may impose: the interface's 10-minute block plus a margin. A Retry-After above
+ * it would hold the lock for as long as the service likes; the run stops instead and says so.
+ */
+export const MAX_RATE_LIMIT_PAUSE_MS = 12 * 60_000;
 
 /** Redirects a file download follows (a CDN hop or two); never with the API key, which downloads never send. */
 const MAX_REDIRECTS = 3;
@@ -183,11 +191,16 @@ export class PaymentsClient {
       try {
         return await attemptOnce();
       } catch (error) {
+        if (this.options.signal?.aborted) throw abortError(); // stopping: never retried, never waited on
         const wrapped = this.wrap(error, label);
         if (wrapped instanceof RateLimitedError) {
           this.stats.rateLimited += 1;
           attempt -= 1; // the block is the service's decision, not a failed attempt
           const pauseMs = wrapped.retryAfterMs ?? this.blockMs;
+          if (pauseMs > MAX_RATE_LIMIT_PAUSE_MS) {
+            throw new RateLimitedError(`the payments service asks to wait ${Math.round(pauseMs / 60_000)} min (Retry-After), more than the interface's `
+              + `10-minute block; the run stops rather than hold the lock — run it again later`, { path: label, status: 429 }, pauseMs);
+          }
           this.options.budget.block(this.clock.now() + pauseMs);
           this.options.logger.error(
             { path: label, pauseMs, rateLimited: this.stats.rateLimited },
@@ -200,7 +213,7 @@ export class PaymentsClient {
         this.stats.retries += 1;
         const wait = backoffMs(attempt, policy, this.random);
         this.options.logger.warn({ path: label, attempt, waitMs: wait, err: wrapped.message }, 'transient failure, retrying');
-        await this.clock.sleep(wait);
+        await this.clock.sleep(wait, this.options.signal);
       }
     }
   }
@@ -218,7 +231,7 @@ export class PaymentsClient {
   }
 
   private async send(url: URL, api: boolean, maxBytes: number): Promise<RawResponse> {
-    await this.options.budget.acquire();
+    await this.options.budget.acquire(this.options.signal);
     this.stats.requests += 1;
     const headers: Record<string, string> = api
       ? { 'content-type': 'application/json', accept: 'application/json', 'x-authentication-key': this.options.apiKey }
@@ -230,7 +243,7 @@ export class PaymentsClient {
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
       // an API answer must come whole within twice the time-out; a file may take long if it keeps coming
-      ...(api ? { signal: AbortSignal.timeout(this.timeoutMs * 2) } : {}),
+      signal: stopOr(api ? AbortSignal.timeout(this.timeoutMs * 2) : undefined, this.options.signal),
     });
     const declared = Number(res.headers['content-length'] ?? NaN);
     if (Number.isFinite(declared) && declared > maxBytes) {
@@ -265,6 +278,12 @@ export class PaymentsClient {
 function abandon(body: Dispatcher.ResponseData['body']): void {
   body.on('error', () => undefined);
   body.destroy();
+}
+
+/** One signal for a request: its own deadline (if any) or the run's stop, whichever comes first. */
+function stopOr(deadline: AbortSignal | undefined, stop: AbortSignal | undefined): AbortSignal | undefined {
+  if (deadline && stop) return AbortSignal.any([deadline, stop]);
+  return deadline ?? stop;
 }
 
 /** The error and its causes, outermost first (bounded: a cause chain can be cyclic). */

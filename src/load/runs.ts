@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
-export type RunStatus = 'running' | 'succeeded' | 'failed' | 'interrupted';
+export type RunStatus = 'running' | 'succeeded' | 'failed' | 'interrupted' | 'publishing';
 
 /** Sortable, readable run id: UTC time + random suffix, e.g. 20261122T023000Z-4f2a. */
 export function newRunId(now: Date = new Date()): string {
@@ -51,11 +51,19 @@ export async function finishRun(
 /** Runs left 'running' by a process that died: they were interrupted (called at start, under the lock). */
 export async function markAbandonedRuns(c: DuckDBConnection): Promise<void> {
   await c.run(`UPDATE runs SET status = 'interrupted', error = coalesce(error, 'process ended without finishing the run') WHERE status = 'running'`);
+  // ended while publishing: whether the new snapshot was swapped in is unknown, so the run is not a success
+  await c.run(`UPDATE runs SET status = 'failed', error = 'process ended while publishing the snapshot; the snapshot accountants see may be the previous one'
+    WHERE status = 'publishing'`);
 }
 
+/**
+ * When the last run of these commands succeeded. Read from a published snapshot, a run 'publishing' is
+ * the run that published that very snapshot, so it counts; in the live store such a row is either the run
+ * in progress or, after markAbandonedRuns, 'failed'.
+ */
 export async function lastSuccessfulRun(c: DuckDBConnection, commands: string[] = ['run']): Promise<Date | null> {
   const reader = await c.runAndReadAll(
-    `SELECT epoch_ms(max(finished_at)) FROM runs WHERE status = 'succeeded' AND command IN (${commands.map((_, i) => `$${i + 1}`).join(', ')})`,
+    `SELECT epoch_ms(max(finished_at)) FROM runs WHERE status IN ('succeeded', 'publishing') AND command IN (${commands.map((_, i) => `$${i + 1}`).join(', ')})`,
     commands,
   );
   const v = reader.getRows()[0]?.[0];
