@@ -4,7 +4,7 @@ import { createWriteStream } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { toCsvRecord, CSV_EOL } from '../report/csv.js';
 import { writeTableWorkbook } from '../report/table-workbook.js';
-import { safeText } from '../report/safe-text.js';
+import { safeText, terminalText } from '../report/safe-text.js';
 
 export type Format = 'table' | 'csv' | 'json' | 'xlsx';
 
@@ -62,11 +62,12 @@ export async function runQuery(
   const shown: string[][] = [];
   for await (const r of rows()) {
     n += 1;
-    if (shown.length < 10_000) shown.push(r.map((v) => safeText(plain(v), 'xlsx')));
+    if (shown.length < 10_000) shown.push(r.map((v) => terminalText(safeText(plain(v), 'xlsx'))));
   }
-  const widths = columns.map((col, i) => Math.min(60, Math.max(col.length, ...shown.map((r) => r[i]!.length))));
+  const heads = columns.map(terminalText);
+  const widths = heads.map((col, i) => Math.min(60, Math.max(col.length, ...shown.map((r) => r[i]!.length))));
   const line = (cells: string[]) => cells.map((v, i) => (v.length > widths[i]! ? `${v.slice(0, widths[i]! - 1)}…` : v.padEnd(widths[i]!))).join(' │ ');
-  out.write(`${line(columns)}\n${widths.map((w) => '─'.repeat(w)).join('─┼─')}\n`);
+  out.write(`${line(heads)}\n${widths.map((w) => '─'.repeat(w)).join('─┼─')}\n`);
   for (const r of shown) out.write(`${line(r)}\n`);
   out.write(`(${n} row${n === 1 ? '' : 's'}${n > shown.length ? `, first ${shown.length} shown; use --format csv --out FILE for all` : ''})\n`);
   return n;

@@ -7,14 +7,16 @@ export const CSV_EOL = '\r\n';
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /**
- * One CSV field. Text is neutralised (a leading `=`, `+`, `-`, `@`, tab or CR gets a `'`) and
- * quoted when it holds a quote, comma or line break. Numbers, bigints and booleans are written
- * as-is — a negative number is data, not a formula. Dates become ISO 8601 UTC; null/undefined an
- * empty field.
+ * One CSV field. Text is always quoted (so a spreadsheet splitting on `;`, tab or `|` keeps it whole),
+ * stripped of control characters, and neutralised: a formula trigger (`=`, `+`, `-`, `@`) at its start
+ * or after any separator character gets a `'`. Numbers, bigints and booleans are written as-is — a
+ * negative number is data, not a formula. Dates become ISO 8601 UTC; null/undefined an empty field.
  */
 export function toCsvField(value: unknown): string {
-  const text = dataText(value) ?? safeText(untrustedText(value), 'csv');
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const data = dataText(value);
+  if (data !== null) return NEEDS_QUOTES.test(data) ? `"${data.replaceAll('"', '""')}"` : data;
+  const text = untrustedText(value);
+  return text === null ? '' : `"${safeText(text, 'csv').replaceAll('"', '""')}"`;
 }
 
 /** One CSV record without its line terminator (join records with CSV_EOL). */
