@@ -9,6 +9,7 @@ import { openStore, type Store } from '../src/load/db.js';
 import { finishRun, markAbandonedRuns, newRunId, startRun, type RunCounters, type RunStatus } from '../src/load/runs.js';
 import { acquireLock, LockHeldError } from '../src/ops/lock.js';
 import { redact } from '../src/api/redact.js';
+import { applyFailureNote, noteFailure } from '../src/load/runs.js';
 import { limitDuckDbMemory } from '../src/ops/memory.js';
 
 export interface JobContext {
@@ -73,6 +74,7 @@ export async function withJob(
     // bounded, so a nightly run's memory does not grow with the store; beyond it DuckDB spills to <db>.tmp
     await limitDuckDbMemory(store.connection, config.memoryMb);
     await markAbandonedRuns(store.connection);
+    await applyFailureNote(store.connection, config.db);
     await startRun(store.connection, { runId, command, serviceUrl: opts.serviceUrl ?? null, options: safeOptions(config) });
     const ctx: JobContext = { store, runId, logger, signal: controller.signal, counters: {}, status: 'succeeded' };
     try {
@@ -102,7 +104,8 @@ export async function withJob(
         return EXIT.FAILED;
       }
       const message = redact(err instanceof Error ? err.message : String(err), [config.apiKey]);
-      await finishRun(store.connection, runId, 'failed', ctx.counters, message).catch(() => undefined);
+      // a store DuckDB has invalidated (a full disk) cannot record its own failure: a note beside it does
+      await finishRun(store.connection, runId, 'failed', ctx.counters, message).catch(() => noteFailure(config.db, runId, message));
       throw err;
     }
   } catch (err) {

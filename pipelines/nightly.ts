@@ -10,6 +10,7 @@ import { publishSnapshot } from '../src/ops/publish.js';
 import { withJob } from './job.js';
 import { recordSyncCounters, syncStep, type SyncProgressListener, type SyncTuning } from './sync-job.js';
 import { requireWritableFolder } from '../src/ops/folders.js';
+import { removeStaleTemporaries } from '../src/report/workbook-file.js';
 import type { SyncResult } from './sync.js';
 
 export interface NightlyOutcome {
@@ -36,6 +37,8 @@ export async function runNightly(
     logger,
     async (ctx) => {
       outcome.runId = ctx.runId;
+      const stale = await removeStaleTemporaries(config.reports);
+      if (stale > 0) logger.info({ removed: stale }, 'removed temp workbooks left by killed runs');
       outcome.sync = await syncStep(ctx, config, logger, opts.tuning, opts.onProgress);
       recordSyncCounters(ctx, outcome.sync);
       if (ctx.signal.aborted) return EXIT.FAILED; // interrupted: no checks on a partial night

@@ -14,6 +14,7 @@ import { samplePayment } from '../src/extract/payments.js';
 import { StoreWriter, loadStoredState, type StoredState } from '../src/load/writer.js';
 import { pickSampleTargets, saveSamples } from '../src/load/samples.js';
 import { quarantinePage, quarantineRecord } from '../src/load/quarantine.js';
+import { disbursementsMissingBlobs } from '../src/load/blobs.js';
 import { MAX_JSON_DEPTH, canonicalJson, nestsDeeperThan, tooDeepStandIn } from '../src/extract/canonical.js';
 
 export interface SyncOptions {
@@ -77,10 +78,10 @@ function stopsTheRun(err: unknown): boolean {
   return code === 'ENOSPC' || code === 'EROFS' || code === 'EDQUOT' || code === 'EACCES' || (err as Error | null)?.name === 'AbortError';
 }
 
-export function shouldRead(record: Disbursement, prior: StoredState | undefined, o: SyncOptions): boolean {
+export function shouldRead(record: Disbursement, prior: StoredState | undefined, o: SyncOptions, blobsMissing = false): boolean {
   const deliveredAt = Date.parse(record.delivered_at);
   if (!prior) return o.since === null || deliveredAt >= o.since.getTime();
-  if (o.full || prior.syncStatus === 'incomplete') return true;
+  if (o.full || prior.syncStatus === 'incomplete' || blobsMissing) return true;
   if (prior.recordHash !== recordHash(record)) return true;
   return deliveredAt >= o.now() - o.lookbackDays * 86_400_000;
 }
@@ -88,6 +89,9 @@ export function shouldRead(record: Disbursement, prior: StoredState | undefined,
 export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResult> {
   const { connection, client, logger } = deps;
   const stored = await loadStoredState(connection);
+  // files deleted from files/ (a cleaned disk, a restored backup) are downloaded again
+  const blobsMissing = await disbursementsMissingBlobs(connection, deps.extract.filesDir);
+  if (blobsMissing.size > 0) logger.warn({ disbursements: blobsMissing.size }, 'downloaded files are missing from the files folder; their disbursements are read again');
   const writer = new StoreWriter(connection, deps.runId, stored, {
     onCommit: (ids) => logger.info({ disbursements: ids.length }, 'batch committed'),
   });
@@ -185,7 +189,7 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
         if (seen.has(id)) continue; // shifted onto the next page while the list changed
         seen.add(id);
         result.listed += 1;
-        if (!shouldRead(parsed.data, stored.get(id), o)) {
+        if (!shouldRead(parsed.data, stored.get(id), o, blobsMissing.has(id))) {
           result.skipped += 1;
           continue;
         }

@@ -1,4 +1,5 @@
 // The runs table: one row per command run with its status and counters (requests, retries, 429s …).
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
@@ -68,4 +69,25 @@ export async function lastSuccessfulRun(c: DuckDBConnection, commands: string[] 
   );
   const v = reader.getRows()[0]?.[0];
   return v === null || v === undefined ? null : new Date(Number(v));
+}
+
+/** Beside the store: the failure of a run whose store could not record it (DuckDB invalidated it). */
+const failureNotePath = (dbPath: string) => `${dbPath}.failed-run.json`;
+
+export async function noteFailure(dbPath: string, runId: string, error: string): Promise<void> {
+  await writeFile(failureNotePath(dbPath), JSON.stringify({ runId, error })).catch(() => undefined);
+}
+
+/** Records the noted failure on its run (instead of 'interrupted'), then removes the note. */
+export async function applyFailureNote(c: DuckDBConnection, dbPath: string): Promise<void> {
+  let note: { runId?: unknown; error?: unknown };
+  try {
+    note = JSON.parse(await readFile(failureNotePath(dbPath), 'utf8')) as typeof note;
+  } catch {
+    return;
+  }
+  if (typeof note.runId === 'string' && typeof note.error === 'string') {
+    await c.run(`UPDATE runs SET status = 'failed', error = $2 WHERE run_id = $1 AND status IN ('running', 'interrupted', 'publishing')`, [note.runId, note.error]);
+  }
+  await rm(failureNotePath(dbPath), { force: true });
 }

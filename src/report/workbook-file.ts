@@ -3,11 +3,30 @@
 // half-written one after a crash.
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import ExcelJS from 'exceljs';
 
 export type StreamingWorkbook = ExcelJS.stream.xlsx.WorkbookWriter;
+
+/** The temp files writeWorkbookFile leaves behind when its process is killed mid-write. */
+const TEMP = /^\..+\.xlsx\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * Removes the temp workbooks of killed runs from `dir`. Call it under the run lock: then no other run is
+ * writing there, and only this process's own temp files (none yet) are kept. Returns how many went.
+ */
+export async function removeStaleTemporaries(dir: string): Promise<number> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    const m = TEMP.exec(name);
+    if (!m || Number(m[1]) === process.pid) continue;
+    await rm(join(dir, name), { force: true });
+    removed += 1;
+  }
+  return removed;
+}
 
 /**
  * Creates the directory if needed, lets `fill` add and commit sheets on a streaming workbook,
