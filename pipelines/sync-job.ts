@@ -64,7 +64,7 @@ export async function syncStep(
         signal: ctx.signal,
         redact: redactor([service.apiKey]),
         extract: {
-          layouts: await loadLayouts(),
+          layouts: await loadLayouts(config.layouts),
           filesDir: path.join(path.dirname(path.resolve(config.db)), 'files'),
           maxFileBytes: Math.round(config.maxFileMb * 1024 * 1024),
           maxLines: config.maxLines,

@@ -21,25 +21,27 @@ interface Option {
 export const OPTIONS = {
   apiUrl: { flag: 'api-url', env: 'PAYMENTS_API_URL', type: 'string', help: 'service base URL, without /payments/v1' },
   apiKey: { flag: 'api-key', env: 'PAYMENTS_API_KEY', type: 'string', help: 'X-Authentication-Key' },
-  db: { flag: 'db', env: 'RECON_DB', type: 'string', help: 'DuckDB store (default data/recon.duckdb)' },
-  reports: { flag: 'reports', env: 'RECON_REPORTS_DIR', type: 'string', help: 'workbook folder (default data/reports)' },
+  db: { flag: 'db', env: 'RECON_DB', type: 'string', help: 'DuckDB store' },
+  reports: { flag: 'reports', env: 'RECON_REPORTS_DIR', type: 'string', help: 'workbook folder' },
   published: { flag: 'published', env: 'RECON_PUBLISHED', type: 'string', help: 'read-only snapshot (default <db folder>/published/recon.duckdb)' },
-  logFile: { flag: 'log-file', env: 'RECON_LOG_FILE', type: 'string', help: 'JSON logs to this file instead of stderr' },
-  ratePerMinute: { flag: 'rate-per-minute', env: 'RECON_RATE_PER_MINUTE', type: 'string', help: 'request budget (default 450; the service allows 500/min per IP)' },
-  concurrency: { flag: 'concurrency', env: 'RECON_CONCURRENCY', type: 'string', help: 'disbursements read at once (default 8)' },
-  perPage: { flag: 'per-page', env: 'RECON_PER_PAGE', type: 'string', help: 'page size asked for (default 100)' },
-  lookbackDays: { flag: 'lookback-days', env: 'RECON_LOOKBACK_DAYS', type: 'string', help: 're-read disbursements delivered this recently (default 7)' },
+  logFile: { flag: 'log-file', env: 'RECON_LOG_FILE', type: 'string', help: 'JSON logs to this file instead of stderr (on a terminal: logs/recon.log beside the store)' },
+  logLevel: { flag: 'log-level', env: 'RECON_LOG_LEVEL', type: 'string', help: 'trace, debug, info, warn or error' },
+  layouts: { flag: 'layouts', env: 'RECON_LAYOUTS', type: 'string', help: 'settlement-file layouts (JSON)' },
+  ratePerMinute: { flag: 'rate-per-minute', env: 'RECON_RATE_PER_MINUTE', type: 'string', help: 'request budget (the service allows 500/min per IP)' },
+  concurrency: { flag: 'concurrency', env: 'RECON_CONCURRENCY', type: 'string', help: 'disbursements read at once' },
+  perPage: { flag: 'per-page', env: 'RECON_PER_PAGE', type: 'string', help: 'page size asked for (a smaller one if the service refuses it)' },
+  lookbackDays: { flag: 'lookback-days', env: 'RECON_LOOKBACK_DAYS', type: 'string', help: 're-read disbursements delivered this many days ago or less' },
   since: { flag: 'since', env: 'RECON_SINCE', type: 'string', help: 'first backfill from this date (YYYY-MM-DD)' },
   full: { flag: 'full', type: 'boolean', help: 're-read every disbursement' },
-  timeoutMs: { flag: 'timeout-ms', env: 'RECON_TIMEOUT_MS', type: 'string', help: 'client time-out per request (default 10000, above the service 8 s)' },
-  memoryMb: { flag: 'memory-mb', env: 'RECON_MEMORY_MB', type: 'string', help: 'DuckDB memory limit of a run; beyond it DuckDB spills to <db>.tmp (default 192)' },
-  syncMemoryMb: { flag: 'sync-memory-mb', env: 'RECON_SYNC_MEMORY_MB', type: 'string', help: 'DuckDB memory limit while syncing (default 64; the rest of the run gets --memory-mb back)' },
-  maxLines: { flag: 'max-lines', env: 'RECON_MAX_LINES', type: 'string', help: 'lines one disbursement (or one of its files) may hold; beyond it the disbursement is incomplete, the file unparseable (default 1000000)' },
-  maxFileMb: { flag: 'max-file-mb', env: 'RECON_MAX_FILE_MB', type: 'string', help: 'largest file downloaded (default 50)' },
-  sampleBudget: { flag: 'sample-budget', env: 'RECON_SAMPLE_BUDGET', type: 'string', help: 'payment details read per run for payment_cross_check (default 100, 0 = off)' },
+  timeoutMs: { flag: 'timeout-ms', env: 'RECON_TIMEOUT_MS', type: 'string', help: 'client time-out per request, and between the chunks of a download (above the service 8 s)' },
+  memoryMb: { flag: 'memory-mb', env: 'RECON_MEMORY_MB', type: 'string', help: 'DuckDB memory limit of a run; beyond it DuckDB spills to <db>.tmp' },
+  syncMemoryMb: { flag: 'sync-memory-mb', env: 'RECON_SYNC_MEMORY_MB', type: 'string', help: 'DuckDB memory limit while syncing (the rest of the run gets --memory-mb back)' },
+  maxLines: { flag: 'max-lines', env: 'RECON_MAX_LINES', type: 'string', help: 'lines one disbursement (or one of its files) may hold; beyond it the disbursement is incomplete, the file unparseable' },
+  maxFileMb: { flag: 'max-file-mb', env: 'RECON_MAX_FILE_MB', type: 'string', help: 'largest file downloaded' },
+  sampleBudget: { flag: 'sample-budget', env: 'RECON_SAMPLE_BUDGET', type: 'string', help: 'payment details read per run for payment_cross_check (0 = off)' },
   insecureHttp: { flag: 'insecure-http', env: 'RECON_INSECURE_HTTP', type: 'boolean', help: 'allow http:// to a non-loopback host' },
-  cron: { flag: 'cron', env: 'RECON_CRON', type: 'string', help: "schedule (default '30 2 * * *')" },
-  tz: { flag: 'tz', env: 'RECON_TZ', type: 'string', help: 'time zone of the schedule (default UTC)' },
+  cron: { flag: 'cron', env: 'RECON_CRON', type: 'string', help: 'schedule (cron, 5 fields)' },
+  tz: { flag: 'tz', env: 'RECON_TZ', type: 'string', help: 'time zone of the schedule' },
   config: { flag: 'config', env: 'RECON_CONFIG', type: 'string', help: 'JSON file with any of these settings' },
 } as const satisfies Record<string, Option>;
 export type OptionKey = keyof typeof OPTIONS;
@@ -68,7 +70,12 @@ export const ConfigSchema = z.object({
   cron: z.string().refine((v) => accepts(() => parseCron(v)), 'not a 5-field cron expression (minute hour day-of-month month day-of-week), e.g. "30 2 * * *"').default('30 2 * * *'),
   tz: z.string().refine((v) => accepts(() => validateSchedule('* * * * *', v)), 'not an IANA time zone, e.g. UTC or Europe/Paris').default('UTC'),
   config: z.string().optional(),
+  logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  layouts: z.string().optional(),
 });
+
+/** Every default, read from the schema (help texts show them from here, never written twice). */
+const DEFAULTS = ConfigSchema.parse({}) as Record<string, unknown>;
 /** True unless the URL carries user:password@ (never stored, never sent: refused). */
 function withoutCredentials(v: string): boolean {
   try {
@@ -114,7 +121,7 @@ export function parseCommandArgs(
   extraFlags: Record<string, { type: 'string' | 'boolean'; short?: string }> = {},
   env: NodeJS.ProcessEnv = process.env,
 ): Parsed {
-  const all = [...new Set<OptionKey>([...keys, 'config'])];
+  const all = [...new Set<OptionKey>([...keys, 'config', 'logLevel'])];
   const flagOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = { ...extraFlags };
   for (const k of all) flagOptions[OPTIONS[k].flag] = { type: OPTIONS[k].type };
   let parsed: ReturnType<typeof parseArgs>;
@@ -205,7 +212,9 @@ export function optionsHelp(keys: readonly OptionKey[]): string {
     .map((k) => {
       const o = OPTIONS[k] as Option;
       const left = `--${o.flag}${o.type === 'string' ? ' X' : ''}`;
-      return `  ${left.padEnd(22)} ${(o.env ?? '').padEnd(22)} ${o.help}`;
+      const d = DEFAULTS[k];
+      const shown = d === undefined || d === false ? '' : ` (default ${String(d)})`;
+      return `  ${left.padEnd(22)} ${(o.env ?? '').padEnd(22)} ${o.help}${shown}`;
     })
     .join('\n');
 }

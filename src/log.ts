@@ -7,7 +7,7 @@ export function createLogger(opts: { logFile?: string; level?: string; apiKey?: 
     ? pino.destination({ dest: opts.logFile, mkdir: true, sync: true })
     : pino.destination({ fd: 2, sync: true }));
   const options: LoggerOptions = {
-    level: opts.level ?? process.env.RECON_LOG_LEVEL ?? 'info',
+    level: opts.level ?? 'info',
     base: undefined,
     redact: { paths: ['apiKey', 'api_key', '*.apiKey', 'headers["x-authentication-key"]'], censor: '[redacted]' },
   };

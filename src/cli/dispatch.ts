@@ -1,5 +1,6 @@
 // The `recon` CLI: a thin dispatcher. Each command lives in commands/<name>.ts and is loaded lazily
 // so `recon --help` stays fast and a broken command cannot break the others.
+import { optionsHelp } from '../config.js';
 import { EXIT, UsageError, type ExitCode } from '../errors.js';
 import type { Command } from './command.js';
 import { didYouMean } from '../suggest.js';
@@ -32,10 +33,7 @@ export function helpText(): string {
     ...lines,
     '',
     'Common options (flags override environment variables):',
-    '  --api-url URL    PAYMENTS_API_URL   service base URL, without /payments/v1',
-    '  --api-key KEY    PAYMENTS_API_KEY   X-Authentication-Key',
-    '  --db FILE        RECON_DB           DuckDB store (default data/recon.duckdb)',
-    '  --reports DIR    RECON_REPORTS_DIR  workbooks (default data/reports)',
+    optionsHelp(['apiUrl', 'apiKey', 'db', 'reports', 'logLevel']),
     '',
     'Exit codes: 0 reconciled, 1 exceptions found, 2 failed or misused, 3 another run holds the lock.',
   ].join('\n');

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import { createLogger } from '../log.js';
+import type { Config } from '../config.js';
 
 export interface SyncProgress {
   /** total_entries of the list's first envelope: known before the first disbursement is read. */
@@ -94,14 +95,15 @@ export interface Terminal {
 
 /** The logger and progress display of a command, by whether stderr is a person's terminal. */
 export function openTerminal(
-  o: { logFile?: string; db?: string; apiKey?: string; budgetPerMinute?: number },
+  config: Pick<Config, 'logFile' | 'db' | 'apiKey' | 'ratePerMinute' | 'logLevel'>,
   stream: NodeJS.WriteStream = process.stderr,
 ): Terminal {
   const tty = stream.isTTY === true && !process.env.CI;
-  if (!tty) return { logger: createLogger({ logFile: o.logFile, apiKey: o.apiKey }), progress: silent, logFile: o.logFile ?? null };
-  const logFile = o.logFile ?? path.join(path.dirname(path.resolve(o.db ?? 'data/recon.duckdb')), 'logs', 'recon.log');
+  const level = config.logLevel;
+  if (!tty) return { logger: createLogger({ logFile: config.logFile, apiKey: config.apiKey, level }), progress: silent, logFile: config.logFile ?? null };
+  const logFile = config.logFile ?? path.join(path.dirname(path.resolve(config.db)), 'logs', 'recon.log');
   const file = pino.destination({ dest: logFile, mkdir: true, sync: true });
-  const progress = progressBar(stream, o.budgetPerMinute ?? 450);
+  const progress = progressBar(stream, config.ratePerMinute);
   const destination = {
     write(line: string) {
       file.write(line);
@@ -113,5 +115,5 @@ export function openTerminal(
       progress.above(`${level}: ${entry.msg ?? ''}${about ? ` (${about})` : ''}${err ? `: ${err}` : ''}`.slice(0, 300));
     },
   };
-  return { logger: createLogger({ apiKey: o.apiKey, destination }), progress, logFile };
+  return { logger: createLogger({ apiKey: config.apiKey, destination, level }), progress, logFile };
 }

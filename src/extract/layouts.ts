@@ -27,9 +27,9 @@ export const LayoutsFileSchema = z.object({ layouts: z.array(LayoutSchema) });
 
 export const DEFAULT_LAYOUTS_PATH = path.join(PROJECT_ROOT, 'src', 'extract', 'layouts.json');
 
-export async function loadLayouts(file = process.env.RECON_LAYOUTS ?? DEFAULT_LAYOUTS_PATH): Promise<Layout[]> {
+export async function loadLayouts(file: string = DEFAULT_LAYOUTS_PATH): Promise<Layout[]> {
   const text = await readFile(file, 'utf8').catch((err: Error) => {
-    throw new Error(`cannot read the file layouts ${file}: ${err.message} (set RECON_LAYOUTS to another file)`);
+    throw new Error(`cannot read the file layouts ${file}: ${err.message} (check --layouts / RECON_LAYOUTS)`);
   });
   const parsed = LayoutsFileSchema.safeParse(JSON.parse(text));
   if (!parsed.success) throw new Error(`file layouts ${file} are invalid: ${parsed.error.message}`);

@@ -20,7 +20,7 @@ export const command: Command = {
     if (!key) throw new UsageError('recon ack needs the finding key: recon ack <key> --note "…"');
     if (typeof extra.note !== 'string' || extra.note.trim() === '') throw new UsageError('recon ack needs --note "…" saying why the finding is accepted');
     const by = typeof extra.by === 'string' ? extra.by : userInfo().username;
-    const logger = openTerminal({ logFile: config.logFile, db: config.db }).logger;
+    const logger = openTerminal(config).logger;
     return withJob('ack', config, logger, async (ctx) => {
       const r = await ackFinding(ctx.store.connection, { key, note: extra.note as string, by });
       process.stdout.write(`acknowledged ${r.key} (${r.checkId}${r.disbursementId ? `, ${r.disbursementId}` : ''}${r.subject ? `, ${r.subject}` : ''}) by ${r.ackBy}\n`);

@@ -14,7 +14,7 @@ export const command: Command = {
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { only: { type: 'string' } });
     requireExistingStore(config);
-    const logger = openTerminal({ logFile: config.logFile, db: config.db }).logger;
+    const logger = openTerminal(config).logger;
     const only = typeof extra.only === 'string' ? extra.only.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
     return withJob('check', config, logger, async (ctx) => {
       const result = await runChecks(ctx.store.connection, { runId: ctx.runId, only });

@@ -14,7 +14,7 @@ export const command: Command = {
     const { config, extra } = parseCommandArgs(argv, KEYS, { month: { type: 'string' }, reissue: { type: 'boolean' } });
     requireExistingStore(config);
     if (typeof extra.month !== 'string') throw new UsageError('recon close needs --month YYYY-MM');
-    const logger = openTerminal({ logFile: config.logFile, db: config.db }).logger;
+    const logger = openTerminal(config).logger;
     const out = await runMonthlyClose(config, logger, { month: extra.month, reissue: extra.reissue === true });
     if (out.workbook) {
       process.stdout.write(`close ${out.month} v${out.version}: ${out.disbursements} disbursements → ${out.workbook}\n`);

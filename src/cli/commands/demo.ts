@@ -19,7 +19,7 @@ export const command: Command = {
       if (!Number.isFinite(x) || x < 0) throw new UsageError(`--${name} must be a non-negative number`, true);
       return x;
     };
-    const logger = createLogger({ logFile: config.logFile ?? path.join(path.dirname(path.resolve(config.db)), 'demo.log') });
+    const logger = createLogger({ level: config.logLevel, logFile: config.logFile ?? path.join(path.dirname(path.resolve(config.db)), 'demo.log') });
     const outcome = await runDemo(config, logger, {
       seed: num('seed'),
       disbursements: num('disbursements'),

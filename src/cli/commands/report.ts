@@ -15,7 +15,7 @@ export const command: Command = {
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { run: { type: 'string' } });
     requireExistingStore(config);
-    const logger = openTerminal({ logFile: config.logFile, db: config.db }).logger;
+    const logger = openTerminal(config).logger;
     return withJob('report', config, logger, async (ctx) => {
       const c = ctx.store.connection;
       const where = typeof extra.run === 'string' ? 'WHERE run_id = $1' : '';

@@ -6,7 +6,7 @@ import { describeRun } from '../summary.js';
 import { EXIT } from '../../errors.js';
 
 export const RUN_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'reports', 'published', 'since', 'full', 'lookbackDays', 'perPage',
-  'concurrency', 'ratePerMinute', 'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
+  'concurrency', 'ratePerMinute', 'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile', 'layouts'];
 
 export const command: Command = {
   name: 'run',
@@ -15,7 +15,7 @@ export const command: Command = {
   async run(argv) {
     const { config } = parseCommandArgs(argv, RUN_KEYS);
     const started = Date.now();
-    const terminal = openTerminal({ logFile: config.logFile, db: config.db, apiKey: config.apiKey, budgetPerMinute: config.ratePerMinute });
+    const terminal = openTerminal(config);
     let out;
     try {
       out = await runNightly(config, terminal.logger, { onProgress: (p) => terminal.progress.update(p) });

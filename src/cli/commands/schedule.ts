@@ -32,7 +32,7 @@ export const command: Command = {
   usage: `Usage: recon schedule [options]\n\nRuns \`recon run\` at RECON_CRON (default '30 2 * * *') in RECON_TZ (default UTC), correct across\ndaylight-saving changes; runs at once if the last successful run is older than one period; never two at\nonce (a manual recon run beside it exits 3). SIGINT/SIGTERM: the run in progress finishes its current\ndisbursements, is recorded as interrupted, and the scheduler exits.\n\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config } = parseCommandArgs(argv, KEYS);
-    const logger = openTerminal({ logFile: config.logFile, db: config.db, apiKey: config.apiKey }).logger;
+    const logger = openTerminal(config).logger;
     const scheduler = startScheduler({
       cron: config.cron,
       timeZone: config.tz,

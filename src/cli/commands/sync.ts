@@ -8,7 +8,7 @@ import { recordSyncCounters, syncStep } from '../../../pipelines/sync-job.js';
 
 /** The settings `recon sync` takes (tests and benchmarks run the sync in-process with the same ones). */
 export const SYNC_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute',
-  'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile'];
+  'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile', 'layouts'];
 
 export const command: Command = {
   name: 'sync',
@@ -17,7 +17,7 @@ export const command: Command = {
   async run(argv) {
     const { config } = parseCommandArgs(argv, SYNC_KEYS);
     const service = requireService(config);
-    const terminal = openTerminal({ logFile: config.logFile, db: config.db, apiKey: config.apiKey, budgetPerMinute: config.ratePerMinute });
+    const terminal = openTerminal(config);
     const { logger } = terminal;
     return withJob('sync', config, logger, async (ctx) => {
       let result;
