@@ -4,11 +4,18 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { latestFindings, type CheckRunResult } from '../checks/index.js';
 import { writeExceptionWorkbook, type WrittenWorkbook } from './exceptions-workbook.js';
+import { replaceAtomically } from './workbook-file.js';
 import type { DisbursementRow, FindingRow, RunSummary } from './types.js';
 
+/** recon-2026-11-23-070307Z-f434.xlsx: the day once, then the rest of the run id (time and suffix). */
 export function workbookPath(reportsDir: string, runId: string, at: Date): string {
-  return path.join(reportsDir, `recon-${at.toISOString().slice(0, 10)}-${runId}.xlsx`);
+  const day = at.toISOString().slice(0, 10);
+  const rest = runId.startsWith(day.replaceAll('-', '')) ? runId.replace(/^\d{8}T/, '') : runId;
+  return path.join(reportsDir, `recon-${day}-${rest}.xlsx`);
 }
+
+/** The stable name to bookmark: always the latest run's workbook. */
+export const LATEST_WORKBOOK = 'recon-latest.xlsx';
 
 async function* flatten<T>(pages: AsyncIterable<T[]>): AsyncGenerator<T> {
   for await (const page of pages) yield* page;
@@ -79,9 +86,11 @@ export async function writeRunWorkbook(
 ): Promise<WrittenWorkbook> {
   const summary = await runSummary(connection, opts.runId, opts.serviceUrl, opts.checks);
   const findings: AsyncIterable<FindingRow> = flatten(latestFindings(connection, opts.runId, { includeResolved: true }));
-  return writeExceptionWorkbook(workbookPath(opts.reportsDir, opts.runId, opts.checks.checkedAt), {
+  const written = await writeExceptionWorkbook(workbookPath(opts.reportsDir, opts.runId, opts.checks.checkedAt), {
     summary,
     findings,
     disbursements: reconciliationRows(connection),
   });
+  await replaceAtomically(written.path, path.join(opts.reportsDir, LATEST_WORKBOOK));
+  return written;
 }

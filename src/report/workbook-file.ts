@@ -3,7 +3,7 @@
 // half-written one after a crash.
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import ExcelJS from 'exceljs';
 
@@ -110,4 +110,17 @@ export function sheetBacklog(sheet: ExcelJS.Worksheet): number {
   const internal = sheet as unknown as { stream?: { pipes?: Array<{ _writableState?: { length?: unknown } }> } };
   const length = internal.stream?.pipes?.[0]?._writableState?.length;
   return typeof length === 'number' ? length : 0;
+}
+
+/** `target` becomes a copy of `source`, swapped in by rename: a reader sees the old file or the new one. */
+export async function replaceAtomically(source: string, target: string): Promise<void> {
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
+  try {
+    await copyFile(source, temp);
+    await fsync(temp);
+    await rename(temp, target);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,7 +43,10 @@ describe('recon run (nightly)', () => {
     const d = dir();
     const { outcome } = await nightlyOnce(sb, d);
     expect(outcome.code).toBe(1);
-    expect(path.basename(outcome.workbook!)).toMatch(/^recon-\d{4}-\d{2}-\d{2}-.+\.xlsx$/);
+    // #15 item 8: the day once, then the run's time and suffix; and a stable recon-latest.xlsx with the same bytes
+    const day = outcome.runId!.slice(0, 8);
+    expect(path.basename(outcome.workbook!)).toBe(`recon-${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}-${outcome.runId!.slice(9)}.xlsx`);
+    expect(readFileSync(path.join(d, 'reports', 'recon-latest.xlsx')).equals(readFileSync(outcome.workbook!))).toBe(true);
     // the findings of the run, straight from the store, to compare cell by cell
     const rows = await query(path.join(d, 'recon.duckdb'), `SELECT finding_key, currency, expected, actual, difference FROM exceptions
       WHERE run_id = '${outcome.runId}' AND currency IN ('JPY', 'KWD', 'MGA') AND difference IS NOT NULL`);
