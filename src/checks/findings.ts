@@ -43,8 +43,14 @@ export function ageInDays(firstSeen: Date, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - firstSeen.getTime()) / DAY_MS));
 }
 
-// Order: errors before warnings, then by check, disbursement and subject; the key makes it total.
-const SORT = `f.severity, f.check_id, COALESCE(f.disbursement_id, ''), COALESCE(f.subject, ''), f.finding_key`;
+// Order, as an accountant works through them: new, then still open, then acknowledged (then resolved);
+// errors before warnings; the most money at stake first; then by check, disbursement and subject. The
+// key makes it total. The rank and the stake lead the keyset (see pages()).
+const TAIL = `f.severity, -abs(COALESCE(CAST(f.difference AS HUGEINT), 0)), f.check_id, COALESCE(f.disbursement_id, ''), COALESCE(f.subject, ''), f.finding_key`;
+const RUN_SORT = `CASE f.status WHEN 'new' THEN 0 WHEN 'open' THEN 1 ELSE 2 END, ${TAIL}`;
+const RESOLVED_SORT = `3, ${TAIL}`;
+const CURSOR = '($2::INTEGER, $3, $4::HUGEINT, $5, $6, $7, $8)';
+const RANK: Record<string, number> = { new: 0, open: 1, acknowledged: 2, resolved: 3 };
 
 const RUN_PAGE = `
 SELECT f.finding_key, f.status, f.check_id, f.severity, f.recipient_id, f.disbursement_id, f.subject,
@@ -53,18 +59,18 @@ SELECT f.finding_key, f.status, f.check_id, f.severity, f.recipient_id, f.disbur
   l.ack_note, l.ack_by, l.ack_at
 FROM exceptions AS f
 LEFT JOIN findings AS l ON l.finding_key = f.finding_key
-WHERE f.run_id = $1 AND (${SORT}) > ($2, $3, $4, $5, $6)
-ORDER BY ${SORT}
-LIMIT $7`;
+WHERE f.run_id = $1 AND (${RUN_SORT}) > ${CURSOR}
+ORDER BY ${RUN_SORT}
+LIMIT $9`;
 
 const RESOLVED_PAGE = `
 SELECT f.finding_key, 'resolved' AS status, f.check_id, f.severity, f.recipient_id, f.disbursement_id,
   f.subject, f.currency, f.expected, f.actual, f.difference, f.detail, f.first_seen, f.last_seen,
   f.ack_note, f.ack_by, f.ack_at
 FROM findings AS f
-WHERE f.resolved_run_id = $1 AND (${SORT}) > ($2, $3, $4, $5, $6)
-ORDER BY ${SORT}
-LIMIT $7`;
+WHERE f.resolved_run_id = $1 AND (${RESOLVED_SORT}) > ${CURSOR}
+ORDER BY ${RESOLVED_SORT}
+LIMIT $9`;
 
 /** The findings of run `runId`, in pages (arrays) of rows, errors first. */
 export async function* latestFindings(
@@ -94,15 +100,16 @@ async function* pages(
   pageSize: number,
   now: Date,
 ): AsyncGenerator<LatestFinding[]> {
-  // The keyset starts below every real sort key ('' sorts first; severity is never empty).
-  let after: [string, string, string, string, string] = ['', '', '', '', ''];
+  // The keyset starts below every real sort key (rank −1; '' sorts first; severity is never empty).
+  let after: [number, string, string, string, string, string, string] = [-1, '', '0', '', '', '', ''];
   for (;;) {
     const reader = await connection.runAndReadAll(sql, [runId, ...after, pageSize]);
     const rows = reader.getRowObjectsJS().map((r) => toFinding(r, now));
     if (rows.length > 0) yield rows;
     if (rows.length < pageSize) return;
     const last = rows[rows.length - 1]!;
-    after = [last.severity, last.checkId, last.disbursementId ?? '', last.subject ?? '', last.key];
+    const stake = last.difference === null ? 0n : last.difference < 0n ? last.difference : -last.difference;
+    after = [RANK[last.status] ?? 3, last.severity, String(stake), last.checkId, last.disbursementId ?? '', last.subject ?? '', last.key];
   }
 }
 

@@ -4,6 +4,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CheckFileError } from '../../src/checks/errors.js';
+import { ackFinding } from '../../src/checks/ack.js';
 import { latestFindings, type LatestFinding } from '../../src/checks/findings.js';
 import { runChecks } from '../../src/checks/runner.js';
 import { clean, loadClean, openTempStore, rows, withSpec, type TempStore } from './fixtures.js';
@@ -116,5 +117,20 @@ describe('latestFindings', () => {
     expect(flat.map((f) => f.subject)).toEqual(['s1', 's2', 's4', 's5', 's0', 's3', 's6']);
     expect(flat[0]).toMatchObject({ status: 'new', expected: 1n, actual: 2n, difference: 1n, currency: 'EUR', ageDays: 0 });
     expect(flat[0]?.firstSeen).toBeInstanceOf(Date);
+  });
+
+  it('#15 item 3: orders new before open before acknowledged, errors first, the most money at stake first', async () => {
+    const stake = (subject: string, difference: number, severity = 'error') =>
+      `SELECT 'stake' AS check_id, '${severity}' AS severity, 'D1' AS disbursement_id, 'R1' AS recipient_id, '${subject}' AS subject,
+         'EUR' AS currency, CAST(0 AS BIGINT) AS expected, CAST(${difference} AS BIGINT) AS actual, CAST(${difference} AS BIGINT) AS difference, 'x' AS detail`;
+    const first = await checksDir({ 'stake.sql': [stake('small', 5), stake('big', -900), stake('mid', 70), stake('warn', 5000, 'warning')].join(' UNION ALL ') });
+    await runChecks(t.connection, { runId: 'c1', checksDir: first });
+    const [acked] = (await t.connection.runAndReadAll(`SELECT finding_key FROM exceptions WHERE run_id = 'c1' AND subject = 'big'`)).getRows();
+    await ackFinding(t.connection, { key: String(acked![0]), note: 'agreed with treasury', by: 'ana' });
+    const second = await checksDir({ 'stake.sql': [stake('small', 5), stake('big', -900), stake('mid', 70), stake('warn', 5000, 'warning'), stake('fresh', 1)].join(' UNION ALL ') });
+    await runChecks(t.connection, { runId: 'c2', checksDir: second });
+    const flat: LatestFinding[] = [];
+    for await (const page of latestFindings(t.connection, 'c2', { pageSize: 2 })) flat.push(...page);
+    expect(flat.map((f) => [f.status, f.subject])).toEqual([['new', 'fresh'], ['open', 'mid'], ['open', 'small'], ['open', 'warn'], ['acknowledged', 'big']]);
   });
 });
