@@ -51,6 +51,8 @@ async function* openFindingsOfMonth(c: DuckDBConnection, month: string, now: Dat
       expected: (r.expected as bigint | null) ?? null, actual: (r.actual as bigint | null) ?? null,
       difference: (r.difference as bigint | null) ?? null, detail: String(r.detail), firstSeen: r.first_seen as Date,
       ackNote: (r.ack_note as string | null) ?? null,
+      ackBy: (r.ack_by as string | null) ?? null,
+      ackAt: (r.ack_at as Date | null) ?? null,
     };
   }
 }

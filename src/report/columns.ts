@@ -4,22 +4,28 @@ import { DATE_FORMAT, setAmount, setCount, setDate, setSeverity, setStatus, setT
 import type { ColumnSpec } from './table-sheet.js';
 import type { DisbursementRow, FindingRow } from './types.js';
 
+/**
+ * The columns up to Detail are what a person acts on and what is printed (landscape, about 75 %); the
+ * rest (recipient, key, dates, acknowledgement) are on screen only.
+ */
 export const FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
   { header: 'Status', width: 13, write: (c, f) => setStatus(c, f.status) },
   { header: 'Age (days)', numeric: true, width: 10, write: (c, f) => setCount(c, f.ageDays) },
-  { header: 'Check', width: 24, write: (c, f) => setText(c, f.checkId) },
+  { header: 'Check', width: 22, write: (c, f) => setText(c, f.checkId) },
   { header: 'Severity', width: 10, write: (c, f) => setSeverity(c, f.severity) },
-  { header: 'Recipient', width: 18, write: (c, f) => setText(c, f.recipientId) },
   { header: 'Disbursement', width: 20, write: (c, f) => setText(c, f.disbursementId) },
-  { header: 'Subject', width: 24, write: (c, f) => setText(c, f.subject) },
+  { header: 'Subject', width: 20, wrap: true, write: (c, f) => setText(c, f.subject) },
   { header: 'Currency', width: 9, write: (c, f) => setText(c, f.currency) },
   { header: 'Expected', numeric: true, width: 14, write: (c, f) => setAmount(c, f.expected, f.currency) },
   { header: 'Actual', numeric: true, width: 14, write: (c, f) => setAmount(c, f.actual, f.currency) },
   { header: 'Difference', numeric: true, width: 14, write: (c, f) => setAmount(c, f.difference, f.currency) },
-  { header: 'Detail', width: 60, write: (c, f) => setText(c, f.detail) },
-  { header: 'Key', width: 36, write: (c, f) => setText(c, f.key) },
-  { header: 'First seen', width: 12, write: (c, f) => setDate(c, f.firstSeen, DATE_FORMAT) },
-  { header: 'Note', width: 30, write: (c, f) => setText(c, f.ackNote) },
+  { header: 'Detail', width: 50, wrap: true, write: (c, f) => setText(c, f.detail) },
+  { header: 'Recipient', width: 18, print: false, write: (c, f) => setText(c, f.recipientId) },
+  { header: 'Key', width: 36, print: false, write: (c, f) => setText(c, f.key) },
+  { header: 'First seen', width: 12, print: false, write: (c, f) => setDate(c, f.firstSeen, DATE_FORMAT) },
+  { header: 'Acknowledged by', width: 16, print: false, write: (c, f) => setText(c, f.ackBy) },
+  { header: 'Acknowledged at', width: 17, print: false, write: (c, f) => (f.ackAt ? setDate(c, f.ackAt) : undefined) },
+  { header: 'Note', width: 30, wrap: true, print: false, write: (c, f) => setText(c, f.ackNote) },
 ];
 
 export const DISBURSEMENT_COLUMNS: ReadonlyArray<ColumnSpec<DisbursementRow>> = [

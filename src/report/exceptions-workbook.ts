@@ -1,8 +1,10 @@
-// The daily exception workbook accountants open every morning: a Summary of the run, every
-// finding on Exceptions, every checked disbursement on Disbursements.
+// The daily exception workbook accountants open every morning: a Summary of the run, what each check
+// means and what to do about it (Checks), every finding on Exceptions, every checked disbursement on
+// Disbursements.
 import { setAmount, setCount, setDate, setSeverity, setText, styleTitle } from './cells.js';
 import { DISBURSEMENT_COLUMNS, FINDING_COLUMNS } from './columns.js';
-import { addSheet, writeFields, writeSmallTable, writeTableSheet } from './table-sheet.js';
+import { addSheet, writeFields, writeSmallTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
+import { CHECK_GUIDE, type CheckGuide } from './check-guide.js';
 import type { DisbursementRow, FindingRow, RowSource, RunSummary } from './types.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
 
@@ -28,6 +30,7 @@ export async function writeExceptionWorkbook(
 ): Promise<WrittenWorkbook> {
   return writeWorkbookFile(path, async (workbook) => {
     writeSummarySheet(workbook, input.summary);
+    await writeTableSheet(workbook, 'Checks', CHECK_COLUMNS, checkRows(input.summary));
     // Sheets are written one after another: the zip takes one entry at a time, and a second open
     // sheet would buffer in memory until the first one is committed.
     const findings = await writeTableSheet(workbook, 'Exceptions', FINDING_COLUMNS, input.findings);
@@ -35,6 +38,30 @@ export async function writeExceptionWorkbook(
       workbook, 'Disbursements', DISBURSEMENT_COLUMNS, input.disbursements);
     return { path, findings, disbursements };
   });
+}
+
+interface CheckRow {
+  checkId: string;
+  errors: number;
+  warnings: number;
+  guide: CheckGuide | undefined;
+}
+
+const CHECK_COLUMNS: ReadonlyArray<ColumnSpec<CheckRow>> = [
+  { header: 'Check', width: 24, write: (c, r) => setText(c, r.checkId) },
+  { header: 'Errors', numeric: true, width: 9, write: (c, r) => setCount(c, r.errors) },
+  { header: 'Warnings', numeric: true, width: 10, write: (c, r) => setCount(c, r.warnings) },
+  { header: 'What it means', width: 55, wrap: true, write: (c, r) => setText(c, r.guide?.meaning ?? 'see sql/checks/' + r.checkId + '.sql') },
+  { header: 'What to do next', width: 60, wrap: true, write: (c, r) => setText(c, r.guide?.action ?? '') },
+];
+
+/** Every known check and every check of this run, the ones with findings first. */
+function checkRows(summary: RunSummary): CheckRow[] {
+  const ids = new Set([...Object.keys(CHECK_GUIDE), ...summary.byCheck.map((b) => b.checkId)]);
+  const count = (id: string, severity: string) => summary.byCheck.filter((b) => b.checkId === id && b.severity === severity).reduce((n, b) => n + b.count, 0);
+  return [...ids]
+    .map((checkId) => ({ checkId, errors: count(checkId, 'error'), warnings: count(checkId, 'warning'), guide: CHECK_GUIDE[checkId] }))
+    .sort((a, b) => b.errors - a.errors || b.warnings - a.warnings || (a.checkId < b.checkId ? -1 : 1));
 }
 
 type CheckCount = RunSummary['byCheck'][number];

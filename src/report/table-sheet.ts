@@ -11,8 +11,12 @@ export const EXCEL_MAX_ROWS = 1_048_576;
 export interface ColumnSpec<R> {
   header: string;
   width: number;
-  /** Right-aligns the header over right-aligned numbers. */
+  /** Right-aligns the header over right-aligned numbers (kept off the next column's text by an indent). */
   numeric?: boolean;
+  /** Long text wraps inside the column instead of running under the next one. */
+  wrap?: boolean;
+  /** false: shown on screen, left out of the printed area (the printed columns come first). */
+  print?: boolean;
   write: (cell: ExcelJS.Cell, row: R) => void;
 }
 
@@ -28,11 +32,18 @@ export function addSheet(
 ): ExcelJS.Worksheet {
   const views: Array<Partial<ExcelJS.WorksheetView>> =
     frozenRows > 0 ? [{ state: 'frozen', xSplit: 0, ySplit: frozenRows }] : [];
-  // Printed or exported to PDF, a wide table reads best landscape and one page wide.
+  // Printed or exported to PDF: landscape, one page wide (tables print only their printed columns, so
+  // the scale stays readable), the header row on every page, and what it is and page x of y on each.
   const pageSetup: Partial<ExcelJS.PageSetup> = {
     orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0,
+    margins: { left: 0.4, right: 0.4, top: 0.6, bottom: 0.6, header: 0.3, footer: 0.3 },
+    ...(frozenRows > 0 ? { printTitlesRow: `${frozenRows}:${frozenRows}` } : {}),
   };
-  const sheet = workbook.addWorksheet(name, { views, pageSetup });
+  const headerFooter: Partial<ExcelJS.HeaderFooter> = {
+    oddHeader: `&L&B${name.replace(/&/g, '&&')}&Rrecon`,
+    oddFooter: '&LPrinted &D &T&RPage &P of &N',
+  };
+  const sheet = workbook.addWorksheet(name, { views, pageSetup, headerFooter });
   sheet.columns = widths.map((width) => ({ width }));
   return sheet;
 }
@@ -71,7 +82,7 @@ export async function writeTable<R>(
     (row as RowWithStyle).style = NO_ROW_STYLE;
     columns.forEach((column, i) => {
       const cell = row.getCell(i + 1);
-      column.write(cell, item);
+      writeCell(column, cell, item);
       shareStyle(cell, i);
     });
     row.commit();
@@ -82,7 +93,28 @@ export async function writeTable<R>(
     from: { row: headerRow, column: 1 },
     to: { row: headerRow + Math.max(count, 1), column: columns.length },
   };
+  const printed = columns.findIndex((c) => c.print === false);
+  if (printed > 0) sheet.pageSetup.printArea = `A1:${columnLetter(printed)}${headerRow + Math.max(count, 1)}`;
   return count;
+}
+
+/** A table cell: the column's value, then its alignment (wrapped text, numbers kept off the next column). */
+export function writeCell<R>(column: ColumnSpec<R>, cell: ExcelJS.Cell, item: R): void {
+  column.write(cell, item);
+  if (column.wrap) cell.alignment = WRAP;
+  else if (column.numeric && cell.value !== null && cell.value !== undefined) cell.alignment = NUMBER;
+}
+
+/** Text wraps at the column's width, top-aligned so a tall row still reads from its first line. */
+const WRAP: Partial<ExcelJS.Alignment> = Object.freeze({ wrapText: true, vertical: 'top' });
+/** Right-aligned with a gap before the next column's text ("0count_payments" never happens). */
+const NUMBER: Partial<ExcelJS.Alignment> = Object.freeze({ horizontal: 'right', indent: 1 });
+
+/** 1 → A, 27 → AA. */
+function columnLetter(n: number): string {
+  let s = '';
+  for (let k = n; k > 0; k = Math.floor((k - 1) / 26)) s = String.fromCharCode(65 + ((k - 1) % 26)) + s;
+  return s;
 }
 
 /**

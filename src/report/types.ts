@@ -12,7 +12,7 @@ export type RowSource<T> = AsyncIterable<T> | Iterable<T>;
  * One finding as the workbooks show it: the checks stage's LatestFinding (one definition of the shape),
  * less the lifecycle fields no sheet prints.
  */
-export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote'> & { ackNote?: string | null };
+export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote'> & { ackNote?: string | null; ackBy?: string | null; ackAt?: Date | null };
 
 export type DisbursementStatus = 'reconciled' | 'exceptions' | 'incomplete' | 'invalid';
 

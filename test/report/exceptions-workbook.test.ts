@@ -8,8 +8,8 @@ import {
   DISBURSEMENTS, FINDINGS, HOSTILE_SUBJECT, SUMMARY, generate, readWorkbook, sheetOf, tempDir, zipEntryText,
 } from './helpers.js';
 
-const HEADERS = ['Status', 'Age (days)', 'Check', 'Severity', 'Recipient', 'Disbursement', 'Subject', 'Currency',
-  'Expected', 'Actual', 'Difference', 'Detail', 'Key'];
+const HEADERS = ['Status', 'Age (days)', 'Check', 'Severity', 'Disbursement', 'Subject', 'Currency',
+  'Expected', 'Actual', 'Difference', 'Detail', 'Recipient', 'Key', 'First seen', 'Acknowledged by', 'Acknowledged at', 'Note'];
 const col = (name: string): number => HEADERS.indexOf(name) + 1;
 
 describe('writeExceptionWorkbook', () => {
@@ -25,11 +25,34 @@ describe('writeExceptionWorkbook', () => {
     return { path, workbook: await readWorkbook(path) };
   }
 
-  it('creates the directory, writes three sheets and leaves no temp file behind', async () => {
+  it('creates the directory, writes four sheets and leaves no temp file behind', async () => {
     const { path, workbook } = await writeFixture();
-    expect(workbook.worksheets.map((s) => s.name)).toEqual(['Summary', 'Exceptions', 'Disbursements']);
+    expect(workbook.worksheets.map((s) => s.name)).toEqual(['Summary', 'Checks', 'Exceptions', 'Disbursements']);
     expect(readdirSync(join(dir, 'nested'))).toEqual(['exceptions.xlsx']);
     expect(existsSync(path)).toBe(true);
+  });
+
+  it('#15 item 3: explains each check in a sentence with what to do next and its count in this run, busiest first', async () => {
+    const checks = sheetOf((await writeFixture()).workbook, 'Checks');
+    expect(checks.getRow(1).values).toEqual([undefined, 'Check', 'Errors', 'Warnings', 'What it means', 'What to do next']);
+    expect(checks.getRow(2).getCell(1).value).toBe('total_identity');
+    expect(checks.getRow(2).getCell(2).value).toBe(3);
+    expect(String(checks.getRow(2).getCell(4).value)).toMatch(/payouts \+ credit adjustments − refunds − debit adjustments/);
+    expect(String(checks.getRow(2).getCell(5).value)).toMatch(/acknowledge with their ticket number/);
+    expect(checks.getRow(2).getCell(4).alignment).toMatchObject({ wrapText: true });
+    expect(checks.getRow(3).getCell(1).value).toBe('fx'); // a check without a guide entry is still listed
+    expect(checks.getRow(3).getCell(3).value).toBe(1);
+    expect(checks.rowCount).toBeGreaterThan(20);
+  });
+
+  it('#15 items 1–2: prints landscape, header row on every page, only the columns to act on, page x of y; long text wraps, numbers keep off text', async () => {
+    const { workbook } = await writeFixture();
+    const sheet = sheetOf(workbook, 'Exceptions');
+    expect(sheet.pageSetup).toMatchObject({ orientation: 'landscape', fitToWidth: 1, printTitlesRow: '1:1' });
+    expect(sheet.pageSetup.printArea).toMatch(/^A1:K\d+$/);
+    expect(sheet.headerFooter.oddFooter).toMatch(/Page &P of &N/);
+    expect(sheet.getRow(2).getCell(col('Detail')).alignment).toMatchObject({ wrapText: true });
+    expect(sheet.getRow(2).getCell(col('Difference')).alignment).toMatchObject({ horizontal: 'right', indent: 1 });
   });
 
   it('writes amounts as numbers in major units with each currency’s decimals', async () => {
@@ -68,10 +91,10 @@ describe('writeExceptionWorkbook', () => {
     expect(sheet.getRow(3).getCell(col('Detail')).value).toBe('-1+1');
     expect(sheet.getRow(4).getCell(col('Detail')).value).toBe('@SUM(A1)');
     expect(sheet.getRow(2).getCell(col('Key')).type).toBe(ExcelJS.ValueType.String);
-    for (const part of ['xl/worksheets/sheet1.xml', 'xl/worksheets/sheet2.xml', 'xl/worksheets/sheet3.xml']) {
+    for (const part of ['xl/worksheets/sheet1.xml', 'xl/worksheets/sheet2.xml', 'xl/worksheets/sheet3.xml', 'xl/worksheets/sheet4.xml']) {
       expect(zipEntryText(path, part)).not.toMatch(/<f[\s>]/);
     }
-    expect(zipEntryText(path, 'xl/worksheets/sheet2.xml')).toContain('=HYPERLINK(&quot;http://x&quot;,&quot;y&quot;)');
+    expect(zipEntryText(path, 'xl/worksheets/sheet3.xml')).toContain('=HYPERLINK(&quot;http://x&quot;,&quot;y&quot;)');
   });
 
   it('freezes and filters the header row of the table sheets', async () => {
@@ -83,7 +106,7 @@ describe('writeExceptionWorkbook', () => {
       expect(sheet.autoFilter).toBeTruthy();
     }
     const exceptions = sheetOf(workbook, 'Exceptions');
-    expect(exceptions.autoFilter).toBe('A1:O6');
+    expect(exceptions.autoFilter).toBe('A1:Q6');
     expect(HEADERS.map((h, i) => exceptions.getRow(1).getCell(i + 1).value)).toEqual(HEADERS);
     expect(exceptions.getColumn(col('Detail')).width).toBeGreaterThan(30);
   });
@@ -95,7 +118,7 @@ describe('writeExceptionWorkbook', () => {
     expect(fill(3)).toBe('FFFFEB9C'); // warning: light amber
     expect(sheet.getRow(2).getCell(col('Status')).font?.bold).toBe(true);
     expect(sheet.getRow(5).getCell(col('Status')).value).toBe('acknowledged');
-    expect(sheet.getRow(5).getCell(15).value).toBe('known, see ticket 42');
+    expect(sheet.getRow(5).getCell(col('Note')).value).toBe('known, see ticket 42');
   });
 
   it('writes delivery times as date cells', async () => {
