@@ -94,7 +94,8 @@ export async function writeTable<R>(
     to: { row: headerRow + Math.max(count, 1), column: columns.length },
   };
   const printed = columns.findIndex((c) => c.print === false);
-  if (printed > 0) sheet.pageSetup.printArea = `A1:${columnLetter(printed)}${headerRow + Math.max(count, 1)}`;
+  // exceljs prefixes each corner with $ for the column only: the row gets its own $, so the area stays absolute
+  if (printed > 0) sheet.pageSetup.printArea = `A$1:${columnLetter(printed)}$${headerRow + Math.max(count, 1)}`;
   return count;
 }
 
