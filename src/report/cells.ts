@@ -96,6 +96,16 @@ export function setSeverity(cell: Cell, severity: Severity): void {
   cell.font = SEVERITY_STYLE[severity].font;
 }
 
+/** A disbursement's status; the ones that need a person are coloured like an error (or a warning: incomplete). */
+export function setDisbursementStatus(cell: Cell, status: string): void {
+  cell.value = status;
+  const style = status === 'exceptions' || status === 'invalid' ? SEVERITY_STYLE.error : status === 'incomplete' ? SEVERITY_STYLE.warning : null;
+  if (style) {
+    cell.fill = style.fill;
+    cell.font = style.font;
+  }
+}
+
 /** New findings are bold so the morning reader sees what changed since yesterday. */
 export function setStatus(cell: Cell, status: FindingStatus): void {
   cell.value = status;

@@ -1,6 +1,6 @@
 // Column layouts shared by the daily exception workbook and the monthly close, so a finding or a
 // disbursement reads the same in both.
-import { DATE_FORMAT, setAmount, setCount, setDate, setSeverity, setStatus, setText } from './cells.js';
+import { DATE_FORMAT, setAmount, setCount, setDate, setDisbursementStatus, setSeverity, setStatus, setText } from './cells.js';
 import type { ColumnSpec } from './table-sheet.js';
 import type { DisbursementRow, FindingRow } from './types.js';
 
@@ -28,6 +28,9 @@ export const FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
   { header: 'Note', width: 30, wrap: true, print: false, write: (c, f) => setText(c, f.ackNote) },
 ];
 
+const part = (value: bigint | undefined) => (value === undefined ? null : value);
+
+/** Reported against computed, and what computed is made of; a row that needs a person has its status coloured. */
 export const DISBURSEMENT_COLUMNS: ReadonlyArray<ColumnSpec<DisbursementRow>> = [
   { header: 'Disbursement', width: 20, write: (c, d) => setText(c, d.disbursementId) },
   { header: 'Recipient', width: 18, write: (c, d) => setText(c, d.recipientId) },
@@ -36,6 +39,10 @@ export const DISBURSEMENT_COLUMNS: ReadonlyArray<ColumnSpec<DisbursementRow>> = 
   { header: 'Reported total', numeric: true, width: 15, write: (c, d) => setAmount(c, d.reported, d.currency) },
   { header: 'Computed total', numeric: true, width: 15, write: (c, d) => setAmount(c, d.computed, d.currency) },
   { header: 'Difference', numeric: true, width: 14, write: (c, d) => setAmount(c, d.difference, d.currency) },
-  { header: 'Status', width: 12, write: (c, d) => setText(c, d.status) },
+  { header: 'Status', width: 12, write: (c, d) => setDisbursementStatus(c, d.status) },
   { header: 'Findings', numeric: true, width: 9, write: (c, d) => setCount(c, d.findings) },
+  { header: 'Payouts', numeric: true, width: 15, write: (c, d) => setAmount(c, part(d.payouts), d.currency) },
+  { header: 'Refunds', numeric: true, width: 14, write: (c, d) => setAmount(c, part(d.refunds), d.currency) },
+  { header: 'Credit adjustments', numeric: true, width: 14, write: (c, d) => setAmount(c, part(d.credits), d.currency) },
+  { header: 'Debit adjustments', numeric: true, width: 14, write: (c, d) => setAmount(c, part(d.debits), d.currency) },
 ];

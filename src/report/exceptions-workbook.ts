@@ -1,9 +1,9 @@
 // The daily exception workbook accountants open every morning: a Summary of the run, what each check
 // means and what to do about it (Checks), every finding on Exceptions, every checked disbursement on
 // Disbursements.
-import { setAmount, setCount, setDate, setSeverity, setText, styleTitle } from './cells.js';
+import { BOLD, setAmount, setCount, setDate, setSeverity, setText, styleTitle } from './cells.js';
 import { DISBURSEMENT_COLUMNS, FINDING_COLUMNS } from './columns.js';
-import { addSheet, writeFields, writeSmallTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
+import { addSheet, writeFields, writeSmallTable, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
 import { CHECK_GUIDE, type CheckGuide } from './check-guide.js';
 import type { DisbursementRow, FindingRow, RowSource, RunSummary } from './types.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
@@ -34,8 +34,7 @@ export async function writeExceptionWorkbook(
     // Sheets are written one after another: the zip takes one entry at a time, and a second open
     // sheet would buffer in memory until the first one is committed.
     const findings = await writeTableSheet(workbook, 'Exceptions', FINDING_COLUMNS, input.findings);
-    const disbursements = await writeTableSheet(
-      workbook, 'Disbursements', DISBURSEMENT_COLUMNS, input.disbursements);
+    const disbursements = await writeDisbursementsSheet(workbook, input.disbursements, input.summary.totalsByCurrency);
     return { path, findings, disbursements };
   });
 }
@@ -62,6 +61,33 @@ function checkRows(summary: RunSummary): CheckRow[] {
   return [...ids]
     .map((checkId) => ({ checkId, errors: count(checkId, 'error'), warnings: count(checkId, 'warning'), guide: CHECK_GUIDE[checkId] }))
     .sort((a, b) => b.errors - a.errors || b.warnings - a.warnings || (a.checkId < b.checkId ? -1 : 1));
+}
+
+/** Every disbursement, then one totals row per currency (never a total across currencies). */
+async function writeDisbursementsSheet(
+  workbook: StreamingWorkbook, rows: RowSource<DisbursementRow>, totals: RunSummary['totalsByCurrency'],
+): Promise<number> {
+  const sheet = addSheet(workbook, 'Disbursements', DISBURSEMENT_COLUMNS.map((c) => c.width), 1);
+  const count = await writeTable(sheet, 1, DISBURSEMENT_COLUMNS, rows);
+  let at = 1 + Math.max(count, 1) + 2;
+  const column = (header: string) => DISBURSEMENT_COLUMNS.findIndex((c) => c.header === header) + 1;
+  for (const t of totals) {
+    const row = sheet.getRow(at++);
+    row.getCell(1).value = `Total ${t.currency}`;
+    row.getCell(1).font = BOLD;
+    setText(row.getCell(column('Currency')), t.currency);
+    const amounts: Array<[string, bigint | undefined]> = [['Reported total', t.reported], ['Computed total', t.computed], ['Difference', t.difference],
+      ['Payouts', t.payouts], ['Refunds', t.refunds], ['Credit adjustments', t.credits], ['Debit adjustments', t.debits]];
+    for (const [header, value] of amounts) {
+      if (value === undefined) continue;
+      const cell = row.getCell(column(header));
+      setAmount(cell, value, t.currency);
+      cell.font = BOLD;
+    }
+    row.commit();
+  }
+  sheet.commit();
+  return count;
 }
 
 type CheckCount = RunSummary['byCheck'][number];

@@ -27,7 +27,7 @@ export async function* reconciliationRows(connection: DuckDBConnection, where = 
   for (;;) {
     const reader = await connection.runAndReadAll(
       `SELECT disbursement_id, recipient_id, delivered_at, currency, reported, computed, difference, status,
-              open_findings + acknowledged_findings AS findings
+              open_findings + acknowledged_findings AS findings, payouts_sum, refunds_sum, credits_sum, debits_sum
          FROM reconciliation WHERE disbursement_id > $1 AND (${where}) ORDER BY disbursement_id LIMIT ${pageSize}`,
       [after],
     );
@@ -43,6 +43,10 @@ export async function* reconciliationRows(connection: DuckDBConnection, where = 
         difference: r.difference === null ? null : BigInt(r.difference as bigint),
         status: r.status as DisbursementRow['status'],
         findings: Number(r.findings),
+        payouts: BigInt((r.payouts_sum ?? 0) as bigint),
+        refunds: BigInt((r.refunds_sum ?? 0) as bigint),
+        credits: BigInt((r.credits_sum ?? 0) as bigint),
+        debits: BigInt((r.debits_sum ?? 0) as bigint),
       };
     }
     if (rows.length < pageSize) return;
@@ -54,7 +58,9 @@ export async function runSummary(connection: DuckDBConnection, runId: string, se
   const run = (await connection.runAndReadAll('SELECT started_at, finished_at FROM runs WHERE run_id = $1', [runId])).getRowObjectsJS()[0];
   const totals = (await connection.runAndReadAll(
     `SELECT currency, count(*) AS n, CAST(sum(reported) AS HUGEINT) AS reported, CAST(coalesce(sum(computed), 0) AS HUGEINT) AS computed,
-            CAST(coalesce(sum(difference), 0) AS HUGEINT) AS difference
+            CAST(coalesce(sum(difference), 0) AS HUGEINT) AS difference,
+            CAST(coalesce(sum(payouts_sum), 0) AS HUGEINT) AS payouts, CAST(coalesce(sum(refunds_sum), 0) AS HUGEINT) AS refunds,
+            CAST(coalesce(sum(credits_sum), 0) AS HUGEINT) AS credits, CAST(coalesce(sum(debits_sum), 0) AS HUGEINT) AS debits
        FROM reconciliation GROUP BY currency ORDER BY currency`,
   )).getRowObjectsJS();
   const lookups = (await connection.runAndReadAll(
@@ -76,6 +82,10 @@ export async function runSummary(connection: DuckDBConnection, runId: string, se
       reported: BigInt(t.reported as bigint),
       computed: BigInt(t.computed as bigint),
       difference: BigInt(t.difference as bigint),
+      payouts: BigInt(t.payouts as bigint),
+      refunds: BigInt(t.refunds as bigint),
+      credits: BigInt(t.credits as bigint),
+      debits: BigInt(t.debits as bigint),
     })),
   };
 }

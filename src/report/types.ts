@@ -26,6 +26,11 @@ export interface DisbursementRow {
   difference: bigint | null;
   status: DisbursementStatus;
   findings: number;
+  /** The parts of computed (lines in the disbursement's own currency), when known. */
+  payouts?: bigint;
+  refunds?: bigint;
+  credits?: bigint;
+  debits?: bigint;
 }
 
 export interface RunSummary {
@@ -44,6 +49,10 @@ export interface RunSummary {
     reported: bigint;
     computed: bigint;
     difference: bigint;
+    payouts?: bigint;
+    refunds?: bigint;
+    credits?: bigint;
+    debits?: bigint;
   }>;
 }
 

@@ -70,7 +70,12 @@ describe('recon run (nightly)', () => {
     }
     expect(seen.size).toBeGreaterThanOrEqual(2);
     expect(wb.getWorksheet('Summary')).toBeDefined();
-    expect(wb.getWorksheet('Disbursements')!.rowCount).toBe(121);
+    // 120 disbursements under the header, a blank row, then one totals row per currency
+    const disbursements = wb.getWorksheet('Disbursements')!;
+    const currencies = new Set<string>();
+    for (let r = 2; r <= 121; r += 1) currencies.add(String(disbursements.getRow(r).getCell(4).value));
+    expect(disbursements.rowCount).toBe(122 + currencies.size);
+    expect(String(disbursements.getRow(123).getCell(1).value)).toMatch(/^Total [A-Z]{3}$/);
   });
 
   it('keeps an accountant\'s open read-only session on the previous snapshot while the run publishes a new one', async () => {

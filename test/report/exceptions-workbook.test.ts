@@ -121,6 +121,19 @@ describe('writeExceptionWorkbook', () => {
     expect(sheet.getRow(5).getCell(col('Note')).value).toBe('known, see ticket 42');
   });
 
+  it('#15 item 4: shows what computed is made of, colours the rows that need a person, and totals each currency apart', async () => {
+    const sheet = sheetOf((await writeFixture()).workbook, 'Disbursements');
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header).toEqual(['Disbursement', 'Recipient', 'Delivered at (UTC)', 'Currency', 'Reported total', 'Computed total', 'Difference', 'Status',
+      'Findings', 'Payouts', 'Refunds', 'Credit adjustments', 'Debit adjustments']);
+    const at = (row: number, name: string) => sheet.getRow(row).getCell(header.indexOf(name) + 1);
+    expect([at(2, 'Payouts').value, at(2, 'Refunds').value, at(2, 'Credit adjustments').value, at(2, 'Debit adjustments').value]).toEqual([1300, 50, 4, 20]);
+    expect((at(2, 'Status').fill as ExcelJS.FillPattern).fgColor?.argb).toBe('FFFFC7CE'); // exceptions
+    expect((at(3, 'Status').fill as ExcelJS.FillPattern).fgColor?.argb).toBe('FFFFEB9C'); // incomplete
+    const totals = [5, 6].map((r) => [at(r, 'Disbursement').value, at(r, 'Currency').value, at(r, 'Reported total').value]);
+    expect(totals).toEqual([['Total EUR', 'EUR', 1234.56], ['Total MGA', 'MGA', 1.2]]);
+  });
+
   it('writes delivery times as date cells', async () => {
     const sheet = sheetOf((await writeFixture()).workbook, 'Disbursements');
     const delivered = sheet.getRow(2).getCell(3);

@@ -69,7 +69,7 @@ export const FINDINGS: FindingRow[] = [
 
 export const DISBURSEMENTS: DisbursementRow[] = [
   { disbursementId: 'dsb_1', recipientId: 'rcp_1', deliveredAt: new Date('2024-05-02T08:30:00Z'), currency: 'EUR',
-    reported: 123456n, computed: 123400n, difference: 56n, status: 'exceptions', findings: 1 },
+    reported: 123456n, computed: 123400n, difference: 56n, status: 'exceptions', findings: 1, payouts: 130000n, refunds: 5000n, credits: 400n, debits: 2000n },
   { disbursementId: 'dsb_2', recipientId: 'rcp_2', deliveredAt: new Date('2024-05-03T09:00:00Z'), currency: 'MGA',
     reported: 6n, computed: null, difference: null, status: 'incomplete', findings: 0 },
 ];
@@ -81,7 +81,7 @@ export const SUMMARY: RunSummary = {
   byStatus: { new: 1, open: 3, acknowledged: 1, resolved: 0 },
   paymentLookups: { sampled: 12, unverified: 2 },
   totalsByCurrency: [
-    { currency: 'EUR', disbursements: 1, reported: 123456n, computed: 123400n, difference: 56n },
+    { currency: 'EUR', disbursements: 1, reported: 123456n, computed: 123400n, difference: 56n, payouts: 130000n, refunds: 5000n, credits: 400n, debits: 2000n },
     { currency: 'MGA', disbursements: 1, reported: 6n, computed: 0n, difference: 6n },
   ],
 };
