@@ -181,7 +181,7 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
         const parsed = DisbursementSchema.safeParse(item);
         const raw = canonicalJson(item);
         if (!parsed.success) {
-          await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, describeIssues(parsed.error), raw, deps.redact));
+          await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, describeIssues(parsed.error, item), raw, deps.redact));
           result.quarantined += 1;
           continue;
         }

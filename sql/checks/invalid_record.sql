@@ -14,6 +14,8 @@ SELECT
   q.resource || COALESCE(' line ' || CAST(q.line_no AS VARCHAR), '')
     || COALESCE(' of disbursement ' || q.disbursement_id, '')
     || ' was quarantined: ' || q.reason
-    || COALESCE(' — received: ' || substr(q.raw, 1, 200), '') AS detail
+    -- the payload as received, cut at a field boundary (never mid-value) when long
+    || COALESCE(' — received: ' || CASE WHEN length(q.raw) <= 300 THEN q.raw
+         ELSE COALESCE(NULLIF(regexp_extract(substr(q.raw, 1, 300), '^(.*),"', 1), ''), substr(q.raw, 1, 300)) || ', …' END, '') AS detail
 FROM current_quarantine AS q
 LEFT JOIN disbursements AS d ON d.disbursement_id = q.disbursement_id

@@ -87,8 +87,42 @@ export const PaymentDetailsSchema = z.looseObject({
 export type PaymentDetails = z.infer<typeof PaymentDetailsSchema>;
 
 /** A readable one-line reason from a zod failure, e.g. "amount: must be an integer number of subunits". */
-export function describeIssues(error: z.ZodError): string {
+const NOUN: Record<string, string> = { number: 'a number', string: 'text', boolean: 'true or false', object: 'an object', array: 'a list', int: 'a whole number' };
+
+/** The value at `path` in `input`, as a short quote ("12.50", 7, an object), or undefined when absent. */
+function quoteAt(input: unknown, path: readonly PropertyKey[]): string | undefined {
+  let v: unknown = input;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  if (v === undefined) return undefined;
+  if (v === null) return 'null';
+  if (typeof v === 'object') return Array.isArray(v) ? 'a list' : 'an object';
+  const text = JSON.stringify(v);
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+/**
+ * What is wrong with a record, in words an accountant can forward: which field, what was expected, what
+ * came ("amount should be a number but is "12.50"; reference is missing"). `input` is the record (to
+ * quote the value that came); without it the validator's own words are used.
+ */
+export function describeIssues(error: z.ZodError, input?: unknown): string {
   return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(record)'}: ${issue.message}`)
+    .map((issue) => {
+      const field = issue.path.length ? issue.path.join('.') : 'the record';
+      const got = input === undefined ? undefined : quoteAt(input, issue.path);
+      // a message the schema wrote itself ("must not be negative") says it best; zod's defaults start "Invalid"
+      const own = !issue.message.startsWith('Invalid');
+      if (input !== undefined && issue.code === 'invalid_type' && (!own || got === undefined)) {
+        const expected = NOUN[String(issue.expected)] ?? String(issue.expected);
+        return got === undefined ? `${field} is missing (should be ${expected})` : `${field} should be ${expected} but is ${got}`;
+      }
+      if (input !== undefined && issue.code === 'invalid_value') {
+        return `${field} should be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')} but is ${got ?? 'missing'}`;
+      }
+      return `${field}: ${issue.message}${got === undefined ? '' : ` (got ${got})`}`;
+    })
     .join('; ');
 }

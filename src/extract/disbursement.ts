@@ -83,7 +83,7 @@ async function readChildren<S extends z.ZodType>(
         if (!onThisPage.has(raw)) onThisPage.set(raw, lineNo);
         const parsed = schema.safeParse(item);
         if (parsed.success) lines.push({ lineNo, value: parsed.data, raw });
-        else quarantine.push({ resource: singular, lineNo, reason: describeIssues(parsed.error), raw });
+        else quarantine.push({ resource: singular, lineNo, reason: describeIssues(parsed.error, item), raw });
       }
       for (const [raw, n] of onThisPage) seenOnEarlierPages.set(raw, n);
     }

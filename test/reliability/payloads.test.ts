@@ -72,8 +72,9 @@ describe('records that fail validation are quarantined with their reason', () =>
     expect((await syncFake(f, db)).code).toBe(0);
     const q = await quarantine(db);
     expect(q.map((r) => [r.disbursement_id, r.resource, r.line_no])).toEqual([[id(d), 'payout', 2], [id(bad), 'disbursement', null]]);
-    expect(String(q[0]!.reason)).toMatch(/^amount: /);
-    expect(String(q[1]!.reason)).toMatch(/^number_of_payments: /);
+    // #15 item 6: plain words, which field, what was expected, what came
+    expect(String(q[0]!.reason)).toBe('amount should be a number but is "12.50"');
+    expect(String(q[1]!.reason)).toMatch(/^number_of_payments should be .* but is "3"/);
     expect(JSON.parse(String(q[0]!.raw)).amount).toBe('12.50');
     expect(await status(db, id(d))).toMatchObject({ status: 'invalid', payouts: 2 });
     expect(await status(db, id(bad))).toBeNull();
@@ -87,7 +88,7 @@ describe('records that fail validation are quarantined with their reason', () =>
     const { db } = store();
     expect((await syncFake(f, db)).code).toBe(0);
     const q = await quarantine(db);
-    expect(q.map((r) => [r.resource, String(r.reason).split(':')[0]])).toEqual([['payout', 'payment_id'], ['disbursement', 'currency']]);
+    expect(q.map((r) => [r.resource, String(r.reason)])).toEqual([['payout', 'payment_id is missing (should be text)'], ['disbursement', 'currency is missing (should be text)']]);
     expect(await status(db, id(d))).toMatchObject({ status: 'invalid', payouts: 2 });
   });
 
@@ -141,7 +142,7 @@ describe('records that fail validation are quarantined with their reason', () =>
     expect((await syncFake(f, db)).code).toBe(0);
     const q = await quarantine(db);
     expect(q.map((r) => [r.line_no, String(r.reason)])).toEqual([
-      [2, 'amount: must not be negative'], [4, 'amount: must be an integer number of subunits']]);
+      [2, 'amount: must not be negative (got -3)'], [4, 'amount: must be an integer number of subunits (got 12.5)']]);
     expect(await status(db, id(d))).toMatchObject({ status: 'invalid', payouts: 2 });
   });
 });
