@@ -41,6 +41,8 @@ SELECT
   l.currency,
   l.amount,
   l.signed_amount,
-  l.run_id
+  l.run_id,
+  to_major(l.amount, l.currency) AS amount_major,
+  to_major(l.signed_amount, l.currency) AS signed_amount_major
 FROM lines AS l
 LEFT JOIN disbursements AS d ON d.disbursement_id = l.disbursement_id;

@@ -30,7 +30,10 @@ SELECT
   f.ack_note,
   f.ack_expected,
   f.ack_actual,
-  f.ack_difference
+  f.ack_difference,
+  to_major(f.expected, f.currency) AS expected_major,
+  to_major(f.actual, f.currency) AS actual_major,
+  to_major(f.difference, f.currency) AS difference_major
 FROM findings AS f
 LEFT JOIN exceptions AS e ON e.run_id = f.last_run_id AND e.finding_key = f.finding_key
 WHERE f.state IN ('open', 'acknowledged');

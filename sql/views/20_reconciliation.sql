@@ -41,7 +41,10 @@ SELECT
     WHEN d.sync_status = 'invalid' THEN 'invalid'
     WHEN COALESCE(f.open_n, 0) > 0 THEN 'exceptions'
     ELSE 'reconciled'
-  END AS status
+  END AS status,
+  to_major(d.amount, d.currency) AS reported_major,
+  to_major(CASE WHEN d.sync_status = 'incomplete' THEN NULL ELSE t.computed END, d.currency) AS computed_major,
+  to_major(CASE WHEN d.sync_status = 'incomplete' THEN NULL ELSE d.amount - t.computed END, d.currency) AS difference_major
 FROM disbursements AS d
 JOIN disbursement_totals AS t ON t.disbursement_id = d.disbursement_id
 LEFT JOIN f ON f.disbursement_id = d.disbursement_id;

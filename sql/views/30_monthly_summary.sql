@@ -31,6 +31,13 @@ SELECT
   CAST(SUM(other_adjustments_sum) AS HUGEINT) AS other_adjustments,
   CAST(SUM(computed) AS HUGEINT) AS computed_net,
   CAST(SUM(amount) AS HUGEINT) AS disbursed_total,
-  CAST(SUM(amount) AS HUGEINT) - CAST(SUM(computed) AS HUGEINT) AS variance
+  CAST(SUM(amount) AS HUGEINT) - CAST(SUM(computed) AS HUGEINT) AS variance,
+  to_major(SUM(payouts_sum), currency) AS payouts_major,
+  to_major(SUM(refunds_sum), currency) AS refunds_major,
+  to_major(SUM(credits_sum), currency) AS credit_adjustments_major,
+  to_major(SUM(debits_sum), currency) AS debit_adjustments_major,
+  to_major(SUM(computed), currency) AS computed_net_major,
+  to_major(SUM(amount), currency) AS disbursed_total_major,
+  to_major(SUM(amount) - SUM(computed), currency) AS variance_major
 FROM m
 GROUP BY month, recipient_id, currency;

@@ -74,7 +74,7 @@ export function setAmount(cell: Cell, subunits: bigint | null, currency: string 
 
 const EXACT_LIMIT = 10n ** BigInt(EXCEL_SIGNIFICANT_DIGITS);
 const FORMATS = new Map<string, string>();
-function numberFormat(currency: string): string {
+export function numberFormat(currency: string): string {
   let f = FORMATS.get(currency);
   if (f === undefined) FORMATS.set(currency, (f = excelNumberFormat(currency)));
   return f;

@@ -1,7 +1,7 @@
 // Any query result as a one-sheet workbook, for `recon sql --format xlsx`. Column types are not
 // known in advance, so each value picks its own cell type.
 import type ExcelJS from 'exceljs';
-import { DATE_TIME_FORMAT, setText } from './cells.js';
+import { DATE_TIME_FORMAT, numberFormat, setText } from './cells.js';
 import { describeValue } from './csv.js';
 import { writeTableSheet, type ColumnSpec } from './table-sheet.js';
 import type { RowSource } from './types.js';
@@ -22,10 +22,18 @@ export async function writeTableWorkbook(
   columns: string[],
   rows: RowSource<unknown[]>,
 ): Promise<WrittenTable> {
+  // A `<money>_major` column (the views' major-unit companions) is shown as an amount in its row's
+  // currency: 14,895.34 EUR, 1,235 JPY, 1.234 KWD.
+  const currencyAt = columns.indexOf('currency');
   const specs: Array<ColumnSpec<unknown[]>> = columns.map((header, i) => ({
     header,
     width: Math.min(Math.max(header.length + 2, 12), 50),
-    write: (cell, row) => setValue(cell, row[i]),
+    numeric: header.endsWith('_major'),
+    write: (cell, row) => {
+      setValue(cell, row[i]);
+      const currency = currencyAt >= 0 ? row[currencyAt] : null;
+      if (header.endsWith('_major') && typeof cell.value === 'number' && typeof currency === 'string' && /^[A-Z]{3}$/.test(currency)) cell.numFmt = numberFormat(currency);
+    },
   }));
   return writeWorkbookFile(path, async (workbook) => {
     const count = await writeTableSheet(workbook, 'Result', specs, rows);

@@ -1,6 +1,7 @@
 // Issue #14: every command tells its user what happened and what to do. Each case runs the built CLI as
 // a person would and reads what it printed, its exit code and what it left on disk.
 import { spawnSync } from 'node:child_process';
+import ExcelJS from 'exceljs';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -202,5 +203,26 @@ describe('#12 case 8: credentials in --api-url', () => {
     expect(r.stderr).toMatch(/--api-url \/ PAYMENTS_API_URL .*must not carry credentials/);
     expect(r.stderr).not.toMatch(/pw-s3cret/);
     expect(existsSync(fresh)).toBe(false);
+  });
+});
+
+describe('#14 case 12: amounts accountants can read in SQL', () => {
+  it('every money column of monthly_summary has a *_major companion, and --format xlsx shows it as an amount of its currency', async () => {
+    const json = await runCli(['sql', '--db', db, '--format', 'json', 'SELECT currency, disbursed_total, disbursed_total_major FROM monthly_summary ORDER BY currency LIMIT 5']);
+    expect(json.code, json.stderr).toBe(0);
+    const rows = JSON.parse(json.stdout) as Array<{ currency: string; disbursed_total: number; disbursed_total_major: number | string }>;
+    expect(rows.length).toBeGreaterThan(0);
+    const factor = (c: string) => ({ JPY: 1, CLP: 1, VUV: 1, MGA: 5, VND: 10, KWD: 1000, BHD: 1000, OMR: 1000, TND: 1000, LYD: 1000 } as Record<string, number>)[c] ?? 100;
+    for (const r of rows) expect(Number(r.disbursed_total_major)).toBeCloseTo(r.disbursed_total / factor(r.currency), 6);
+    const out = path.join(d, 'summary.xlsx');
+    const x = await runCli(['sql', '--db', db, '--out', out, 'SELECT month, currency, disbursed_total, disbursed_total_major FROM monthly_summary ORDER BY currency']);
+    expect(x.code, x.stderr).toBe(0);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(out);
+    const sheet = wb.worksheets[0]!;
+    const cur = String(sheet.getRow(2).getCell(2).value);
+    const cell = sheet.getRow(2).getCell(4);
+    expect(typeof cell.value).toBe('number');
+    expect(cell.numFmt).toBe(cur === 'JPY' ? '#,##0' : cur === 'KWD' ? '#,##0.000' : cur === 'MGA' ? '#,##0.0' : '#,##0.00');
   });
 });

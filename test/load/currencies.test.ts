@@ -25,12 +25,17 @@ describe('currency facts in TypeScript and in SQL', () => {
   it('give every code, listed or not, the same factor and the same exact major-unit text', async () => {
     const codes = [...LISTED_CURRENCIES, ...UNLISTED];
     const got = await rows(t.connection, `
-      SELECT c.code, currency_factor(c.code) AS factor, a.amt::VARCHAR AS amt, format_amount(a.amt, c.code) AS text
+      SELECT c.code, currency_factor(c.code) AS factor, a.amt::VARCHAR AS amt, format_amount(a.amt, c.code) AS text,
+             to_major(a.amt, c.code)::VARCHAR AS major
       FROM (SELECT unnest([${codes.map((c) => `'${c}'`).join(',')}]) AS code) c,
            (SELECT unnest([${AMOUNTS.join(',')}]::HUGEINT[]) AS amt) a`);
     expect(got).toHaveLength(codes.length * AMOUNTS.length);
+    // to_major (the views' *_major companions): thousandths of a major unit = subunits × 1000 / factor, exactly
+    const sameNumber = (major: unknown, amt: string, code: string) =>
+      BigInt(String(major).replace('.', '')) === (BigInt(amt) * 1000n) / BigInt(currencyFactor(code));
     const mismatches = got.filter((r) => Number(r.factor) !== currencyFactor(String(r.code))
-      || r.text !== formatMajor(BigInt(String(r.amt)), String(r.code)));
+      || r.text !== formatMajor(BigInt(String(r.amt)), String(r.code))
+      || !sameNumber(r.major, String(r.amt), String(r.code)));
     expect(mismatches).toEqual([]);
   });
 });
