@@ -15,6 +15,7 @@ import { StoreWriter, loadStoredState, type StoredState } from '../src/load/writ
 import { pickSampleTargets, saveSamples } from '../src/load/samples.js';
 import { quarantinePage, quarantineRecord } from '../src/load/quarantine.js';
 import { disbursementsMissingBlobs } from '../src/load/blobs.js';
+import { WorkPool } from '../src/ops/pool.js';
 import { MAX_JSON_DEPTH, canonicalJson, nestsDeeperThan, tooDeepStandIn } from '../src/extract/canonical.js';
 
 export interface SyncOptions {
@@ -96,15 +97,8 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
     onCommit: (ids) => logger.info({ disbursements: ids.length }, 'batch committed'),
   });
   const seen = new Set<string>();
-  const queue: Array<{ record: Disbursement; raw: string }> = [];
   const result: SyncResult = { listed: 0, fetched: 0, skipped: 0, written: 0, restated: 0, quarantined: 0, lines: 0, files: 0, sampled: 0, interrupted: false, listComplete: true };
   const extractDeps: ExtractDeps = { ...deps.extract, client };
-  let listing = true;
-  let failure: unknown = null;
-  const wakeups: Array<() => void> = [];
-  const wake = () => wakeups.splice(0).forEach((f) => f());
-  const stopping = () => deps.signal?.aborted === true || failure !== null;
-  deps.signal?.addEventListener('abort', wake, { once: true }); // idle workers and the lister must notice
 
   // One disbursement that cannot be read is stored incomplete with the reason and the night goes on;
   // what stops every disbursement (the key refused, the disk, a stop signal) fails the run, and so does a
@@ -123,38 +117,21 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
     }
   };
 
-  const worker = async () => {
-    for (;;) {
-      const next = queue.shift();
-      if (!next) {
-        if (!listing || stopping()) return;
-        await new Promise<void>((r) => wakeups.push(r));
-        continue;
-      }
-      if (stopping()) return;
-      wake(); // room in the queue for the lister
-      try {
-        const bundle = redactBundle(await readOne(next.record, next.raw), deps.redact);
-        await writer.add(bundle);
-        result.fetched += 1;
-        logger.info({ disbursement_id: bundle.record.disbursement_id, status: bundle.syncStatus, payouts: bundle.payouts.length,
-          refunds: bundle.refunds.length, adjustments: bundle.adjustments.length, files: bundle.files.length, quarantined: bundle.quarantine.length }, 'disbursement read');
-        progress();
-      } catch (err) {
-        failure ??= err;
-        wake();
-        return;
-      }
-    }
-  };
-
   let announced = 0;
   const progress = () => deps.onProgress?.({ announced, listed: result.listed, skipped: result.skipped, done: result.fetched });
-  const workers = Array.from({ length: Math.max(1, o.concurrency) }, () => worker());
+  // the list is read by this function, the disbursements by the pool's workers; a few pages at most wait
+  const pool = new WorkPool<{ record: Disbursement; raw: string }>(async (next) => {
+    const bundle = redactBundle(await readOne(next.record, next.raw), deps.redact);
+    await writer.add(bundle);
+    result.fetched += 1;
+    logger.info({ disbursement_id: bundle.record.disbursement_id, status: bundle.syncStatus, payouts: bundle.payouts.length,
+      refunds: bundle.refunds.length, adjustments: bundle.adjustments.length, files: bundle.files.length, quarantined: bundle.quarantine.length }, 'disbursement read');
+    progress();
+  }, { concurrency: o.concurrency, maxQueued: o.concurrency * 4, signal: deps.signal });
   try {
     const pages = paginate(client, '/disbursements', 'disbursements', { perPage: o.perPage });
     for (;;) {
-      if (stopping()) break;
+      if (pool.stopping) break;
       const next = await pages.next();
       if (next.done) {
         const out = next.value;
@@ -193,20 +170,15 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
           result.skipped += 1;
           continue;
         }
-        queue.push({ record: parsed.data, raw });
+        await pool.push({ record: parsed.data, raw });
       }
       progress();
-      wake();
-      // back-pressure: keep at most a few pages of work queued
-      while (queue.length > o.concurrency * 4 && !stopping()) await new Promise<void>((r) => wakeups.push(r));
     }
   } catch (err) {
-    failure ??= err;
-  } finally {
-    listing = false;
-    wake();
-    await Promise.all(workers);
+    pool.fail(err);
   }
+  let failure: unknown = null;
+  await pool.close().catch((err: unknown) => (failure = err));
   await writer.flush();
   if (failure) throw failure;
   result.interrupted = deps.signal?.aborted === true;
