@@ -39,7 +39,7 @@ const markerOf = (db: string) => `${db}.demo`;
  * Every demo starts from an empty store, so `make run` twice tells the same story. Only a store the demo
  * made itself is removed; any other is refused.
  */
-export async function freshDemoStore(config: Config): Promise<void> {
+async function freshDemoStore(config: Config): Promise<void> {
   if (existsSync(config.db) && !existsSync(markerOf(config.db))) {
     throw new UsageError(`${path.resolve(config.db)} is a store the demo did not make; give the demo its own: --db data/demo/recon.duckdb`);
   }

@@ -22,7 +22,7 @@ export interface JobContext {
   status: RunStatus;
 }
 
-export function lockPathFor(dbPath: string): string {
+function lockPathFor(dbPath: string): string {
   return path.join(path.dirname(path.resolve(dbPath)), `${path.basename(dbPath)}.lock`);
 }
 

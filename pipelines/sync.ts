@@ -79,7 +79,7 @@ function stopsTheRun(err: unknown): boolean {
   return code === 'ENOSPC' || code === 'EROFS' || code === 'EDQUOT' || code === 'EACCES' || (err as Error | null)?.name === 'AbortError';
 }
 
-export function shouldRead(record: Disbursement, prior: StoredState | undefined, o: SyncOptions, blobsMissing = false): boolean {
+function shouldRead(record: Disbursement, prior: StoredState | undefined, o: SyncOptions, blobsMissing = false): boolean {
   const deliveredAt = Date.parse(record.delivered_at);
   if (!prior) return o.since === null || deliveredAt >= o.since.getTime();
   if (o.full || prior.syncStatus === 'incomplete' || blobsMissing) return true;

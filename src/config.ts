@@ -18,7 +18,7 @@ interface Option {
 }
 
 /** Every setting recon knows, keyed by its config-file name. Commands pick the ones they use. */
-export const OPTIONS = {
+const OPTIONS = {
   apiUrl: { flag: 'api-url', env: 'PAYMENTS_API_URL', type: 'string', help: 'service base URL, without /payments/v1' },
   apiKey: { flag: 'api-key', env: 'PAYMENTS_API_KEY', type: 'string', help: 'X-Authentication-Key' },
   db: { flag: 'db', env: 'RECON_DB', type: 'string', help: 'DuckDB store' },
@@ -47,7 +47,7 @@ export const OPTIONS = {
 export type OptionKey = keyof typeof OPTIONS;
 
 const int = (min: number) => z.coerce.number().int().min(min);
-export const ConfigSchema = z.object({
+const ConfigSchema = z.object({
   apiUrl: z.string().url().refine((v) => withoutCredentials(v), 'must not carry credentials (user:password@); the service authenticates with --api-key / PAYMENTS_API_KEY').optional(),
   apiKey: z.string().min(1).optional(),
   db: z.string().default('data/recon.duckdb'),
@@ -87,7 +87,7 @@ function withoutCredentials(v: string): boolean {
 }
 
 /** A strict YYYY-MM-DD naming a day that exists (2026-02-30 and 2026-99-01 do not). */
-export function isCalendarDate(v: string): boolean {
+function isCalendarDate(v: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   if (!m) return false;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));

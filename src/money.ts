@@ -17,11 +17,6 @@ const SPECIAL_FACTORS: Readonly<Record<string, number>> = {
   BHD: 1000, KWD: 1000, LYD: 1000, OMR: 1000, TND: 1000,
 };
 
-/** True when the code is in the interface's list of supported currencies. */
-export function isListedCurrency(code: string): boolean {
-  return LISTED_CURRENCIES.has(code);
-}
-
 /** Subunits per major unit. Unlisted codes fall back to 100 (they are reported as findings elsewhere). */
 export function currencyFactor(code: string): number {
   return SPECIAL_FACTORS[code] ?? 100;

@@ -1,6 +1,5 @@
 // Accountants' ad-hoc SQL on the published read-only snapshot, streamed out as a table, CSV, JSON or xlsx.
 // Text from the service is never a live formula: CSV fields are neutralised, xlsx cells are strings.
-import { createWriteStream } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { toCsvRecord, CSV_EOL } from '../report/csv.js';
 import { writeTableWorkbook } from '../report/table-workbook.js';
@@ -73,6 +72,3 @@ export async function runQuery(
   return n;
 }
 
-export function openOut(file: string | undefined): NodeJS.WritableStream & { close?: () => void } {
-  return file ? createWriteStream(file) : process.stdout;
-}

@@ -39,7 +39,7 @@ export interface ClientOptions {
  * The longest pause a 429 may impose: the interface's 10-minute block plus a margin. A Retry-After above
  * it would hold the lock for as long as the service likes; the run stops instead and says so.
  */
-export const MAX_RATE_LIMIT_PAUSE_MS = 12 * 60_000;
+const MAX_RATE_LIMIT_PAUSE_MS = 12 * 60_000;
 
 /** Redirects a file download follows (a CDN hop or two); never with the API key, which downloads never send. */
 const MAX_REDIRECTS = 3;

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ReconError } from '../errors.js';
 
-export const ErrorBodySchema = z.looseObject({
+const ErrorBodySchema = z.looseObject({
   type: z.string().optional(),
   title: z.string().optional(),
   status: z.union([z.number(), z.string()]).optional(),
@@ -70,7 +70,7 @@ export class ResponseShapeError extends TerminalApiError {
   override readonly name: string = 'ResponseShapeError';
 }
 
-export function parseErrorBody(text: string): ErrorBody | undefined {
+function parseErrorBody(text: string): ErrorBody | undefined {
   try {
     const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;

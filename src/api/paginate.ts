@@ -9,7 +9,7 @@ import { NotFoundError, ResponseShapeError, TerminalApiError, type ApiError } fr
 const SERVICE_DEFAULT_PER_PAGE = 10;
 
 /** The largest page size an error names ("per_page must be at most 50", {"errors": {"per_page": ["max 50"]}}). */
-export function namedMaximum(err: ApiError): number | null {
+function namedMaximum(err: ApiError): number | null {
   const text = `${err.body?.detail ?? ''} ${JSON.stringify(err.body?.errors ?? '')}`;
   const m = /(?:max(?:imum)?|at most|<=|not (?:be )?(?:greater|more) than|less than or equal to|up to)\D{0,24}?(\d{1,6})/i.exec(text);
   const n = m ? Number(m[1]) : NaN;
@@ -118,18 +118,3 @@ export async function* paginate(
   }
 }
 
-/** Collect every item of a (small) list, with the outcome. */
-export async function collectAll(
-  client: PaymentsClient,
-  path: string,
-  arrayName: string,
-  options: PageOptions,
-): Promise<{ items: unknown[]; outcome: ListOutcome }> {
-  const items: unknown[] = [];
-  const gen = paginate(client, path, arrayName, options);
-  for (;;) {
-    const next = await gen.next();
-    if (next.done) return { items, outcome: next.value };
-    items.push(...next.value.items);
-  }
-}

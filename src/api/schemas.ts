@@ -55,7 +55,7 @@ export const AdjustmentSchema = z.looseObject({
 });
 export type Adjustment = z.infer<typeof AdjustmentSchema>;
 
-export const FileLinkSchema = z.looseObject({ name: z.string(), url: z.string().url() });
+const FileLinkSchema = z.looseObject({ name: z.string(), url: z.string().url() });
 export const FileListSchema = z.array(FileLinkSchema);
 export type FileLink = z.infer<typeof FileLinkSchema>;
 
@@ -67,7 +67,7 @@ export const EnvelopeSchema = z.looseObject({
 });
 export type Envelope = z.infer<typeof EnvelopeSchema>;
 
-export const PaymentPayoutSchema = z.looseObject({
+const PaymentPayoutSchema = z.looseObject({
   recipient_id: z.string().nullish(),
   reference: z.string().nullish(),
   disbursement_id: z.string().nullish(),

@@ -23,7 +23,7 @@ const COMMANDS: Record<string, Entry> = {
   demo: { summary: 'Start the sandbox in-process, run the nightly job and a monthly close, print a summary' },
 };
 
-export function helpText(): string {
+function helpText(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   const lines = Object.entries(COMMANDS).map(([name, e]) => `  ${name.padEnd(width)}  ${e.summary}`);
   return [

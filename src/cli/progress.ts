@@ -47,7 +47,7 @@ export function progressLine(p: SyncProgress, o: { elapsedMs: number; lastMinute
     + ` (${p.done} read, ${p.skipped} unchanged)  ${rate}/min of ${o.budgetPerMinute} budget  ${clock(o.elapsedMs)} elapsed, ETA ${eta}`;
 }
 
-export function progressBar(stream: NodeJS.WriteStream, budgetPerMinute: number, now: () => number = Date.now): Progress {
+function progressBar(stream: NodeJS.WriteStream, budgetPerMinute: number, now: () => number = Date.now): Progress {
   const start = now();
   const recent: Array<[number, number]> = []; // [time, requests] samples of the last minute
   let last: SyncProgress | null = null;

@@ -19,7 +19,7 @@ export function describeSync(s: SyncResult): string {
   return `disbursements: ${parts.join(', ')}${s.interrupted ? ' (interrupted)' : ''}`;
 }
 
-export function describeFindings(c: CheckRunResult): string[] {
+function describeFindings(c: CheckRunResult): string[] {
   const errors = c.byCheck.filter((b) => b.severity === 'error').reduce((n, b) => n + b.count, 0);
   const warnings = c.findings - errors;
   const b = c.byStatus;
@@ -30,7 +30,7 @@ export function describeFindings(c: CheckRunResult): string[] {
   ];
 }
 
-export function describeExit(code: ExitCode): string {
+function describeExit(code: ExitCode): string {
   if (code === EXIT.OK) return 'exit 0: everything reconciles';
   if (code === EXIT.EXCEPTIONS) return 'exit 1: findings need a person; open the workbook';
   if (code === EXIT.LOCKED) return 'exit 3: another run holds the lock';

@@ -74,7 +74,7 @@ export function linkExpiry(url: string, listedAtMs: number): number | null {
   return null;
 }
 
-export async function listFiles(client: PaymentsClient, disbursementId: string): Promise<FileLink[]> {
+async function listFiles(client: PaymentsClient, disbursementId: string): Promise<FileLink[]> {
   const path_ = `/disbursements/${encodeURIComponent(disbursementId)}/files`;
   const body = await client.getJson(path_);
   const parsed = FileListSchema.safeParse(body);
@@ -166,7 +166,7 @@ export function describeProblem(p: LineProblem): string {
 }
 
 /** Content-addressed store: <filesDir>/<ab>/<sha256>; written to a temp name and renamed, so never half a file. */
-export async function storeBlob(filesDir: string, sha256: string, body: Buffer): Promise<string> {
+async function storeBlob(filesDir: string, sha256: string, body: Buffer): Promise<string> {
   const dir = path.join(filesDir, sha256.slice(0, 2));
   const target = path.join(dir, sha256);
   if (await stat(target).then((s) => s.size === body.length, () => false)) return target;

@@ -8,7 +8,7 @@ import { PROJECT_ROOT } from '../paths.js';
 const columnRef = z.union([z.string(), z.number().int().nonnegative()]);
 const LineKind = z.enum(['payout', 'refund', 'credit', 'debit']);
 
-export const LayoutSchema = z.object({
+const LayoutSchema = z.object({
   id: z.string(),
   match: z.union([
     z.object({ header: z.array(z.string()).min(1) }),
@@ -23,9 +23,9 @@ export const LayoutSchema = z.object({
   types: z.record(z.string(), LineKind),
 });
 export type Layout = z.infer<typeof LayoutSchema>;
-export const LayoutsFileSchema = z.object({ layouts: z.array(LayoutSchema) });
+const LayoutsFileSchema = z.object({ layouts: z.array(LayoutSchema) });
 
-export const DEFAULT_LAYOUTS_PATH = path.join(PROJECT_ROOT, 'src', 'extract', 'layouts.json');
+const DEFAULT_LAYOUTS_PATH = path.join(PROJECT_ROOT, 'src', 'extract', 'layouts.json');
 
 export async function loadLayouts(file: string = DEFAULT_LAYOUTS_PATH): Promise<Layout[]> {
   const text = await readFile(file, 'utf8').catch((err: Error) => {

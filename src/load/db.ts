@@ -46,7 +46,7 @@ async function sqlFiles(dir: string): Promise<string[]> {
   return names.filter((n) => n.endsWith('.sql')).sort();
 }
 
-export async function migrate(connection: DuckDBConnection): Promise<string[]> {
+async function migrate(connection: DuckDBConnection): Promise<string[]> {
   await connection.run(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)',
   );
@@ -72,7 +72,7 @@ export async function migrate(connection: DuckDBConnection): Promise<string[]> {
 }
 
 /** Views are code, not data: dropped and re-created from sql/views on every open, in name order. */
-export async function createViews(connection: DuckDBConnection): Promise<void> {
+async function createViews(connection: DuckDBConnection): Promise<void> {
   const viewsDir = path.join(SQL_DIR, 'views');
   for (const name of await sqlFiles(viewsDir)) {
     const sql = await readFile(path.join(viewsDir, name), 'utf8');

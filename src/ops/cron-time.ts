@@ -107,7 +107,7 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 
 /** The instant a wall time happens: the first occurrence if repeated, the end of the gap if skipped. */
-export function wallTimeToInstant(wall: number, timeZone: string): number {
+function wallTimeToInstant(wall: number, timeZone: string): number {
   const before = offsetMs(wall - DAY, timeZone);
   const after = offsetMs(wall + DAY, timeZone);
   const candidates = [wall - before, wall - after].filter((t) => wallMs(t, timeZone) === wall);

@@ -215,7 +215,7 @@ function heldError(lockPath: string, found: Exclude<Holder, { kind: 'gone' }>): 
 }
 
 /** The process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat), or null off Linux. */
-export function processStartTime(pid: number): string | null {
+function processStartTime(pid: number): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // the name in (…) may hold spaces

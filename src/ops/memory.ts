@@ -30,7 +30,7 @@ export function returnFreedMemoryPromptly(env: NodeJS.ProcessEnv = process.env):
   env[DUCKDB_ALLOCATOR_ENV] ??= DUCKDB_ALLOCATOR_CONF;
 }
 
-export const SYNC_HEAP_GROWING_PERCENT = 50;
+const SYNC_HEAP_GROWING_PERCENT = 50;
 let compactHeap = false;
 
 export function preferCompactHeap(): void {

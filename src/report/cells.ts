@@ -10,7 +10,7 @@ type Cell = ExcelJS.Cell;
 /** Dates are written as UTC serials (exceljs converts with getTime()), so headers say "(UTC)". */
 export const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm';
 export const DATE_FORMAT = 'yyyy-mm-dd';
-export const COUNT_FORMAT = '#,##0';
+const COUNT_FORMAT = '#,##0';
 
 // Excel keeps 15 significant digits; a longer amount written as a number would be silently rounded.
 const EXCEL_SIGNIFICANT_DIGITS = 15;

@@ -10,11 +10,11 @@ import { reconciliationRows } from './run-report.js';
 import type { CloseLine, FindingRow, SuspenseLine } from './types.js';
 
 
-export function closeWorkbookPath(reportsDir: string, month: string, version: number): string {
+function closeWorkbookPath(reportsDir: string, month: string, version: number): string {
   return path.join(reportsDir, version === 1 ? `close-${month}.xlsx` : `close-${month}-v${version}.xlsx`);
 }
 
-export async function closeLines(c: DuckDBConnection, month: string): Promise<CloseLine[]> {
+async function closeLines(c: DuckDBConnection, month: string): Promise<CloseLine[]> {
   const rows = (await c.runAndReadAll(
     `SELECT recipient_id, currency, payouts, refunds, credit_adjustments, debit_adjustments, computed_net, disbursed_total,
             variance, disbursements FROM monthly_summary WHERE month = $1 ORDER BY currency, recipient_id`,
@@ -57,7 +57,7 @@ async function* openFindingsOfMonth(c: DuckDBConnection, month: string, now: Dat
   }
 }
 
-export async function suspenseLines(c: DuckDBConnection, month: string): Promise<SuspenseLine[]> {
+async function suspenseLines(c: DuckDBConnection, month: string): Promise<SuspenseLine[]> {
   const rows = (await c.runAndReadAll(
     `SELECT disbursement_id, recipient_id, disbursement_currency, kind, entry_type, reference, currency, amount, signed_amount
        FROM currency_suspense WHERE month = $1 ORDER BY currency, disbursement_id, kind, line_no`,
@@ -71,7 +71,7 @@ export async function suspenseLines(c: DuckDBConnection, month: string): Promise
 }
 
 /** Why a close cannot be final yet: open error findings of the month, a variance, lines in suspense. */
-export async function provisionalReasons(c: DuckDBConnection, month: string, lines: readonly CloseLine[], suspense: readonly SuspenseLine[]): Promise<string[]> {
+async function provisionalReasons(c: DuckDBConnection, month: string, lines: readonly CloseLine[], suspense: readonly SuspenseLine[]): Promise<string[]> {
   const errors = Number((await c.runAndReadAll(
     `SELECT count(*) FROM open_exceptions WHERE severity = 'error' AND state <> 'acknowledged'
         AND (disbursement_id IS NULL OR disbursement_id IN (SELECT disbursement_id FROM disbursements WHERE ${inMonth(month)}))`,

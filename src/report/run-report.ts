@@ -8,14 +8,14 @@ import { replaceAtomically } from './workbook-file.js';
 import type { DisbursementRow, FindingRow, RunSummary } from './types.js';
 
 /** recon-2026-11-23-070307Z-f434.xlsx: the day once, then the rest of the run id (time and suffix). */
-export function workbookPath(reportsDir: string, runId: string, at: Date): string {
+function workbookPath(reportsDir: string, runId: string, at: Date): string {
   const day = at.toISOString().slice(0, 10);
   const rest = runId.startsWith(day.replaceAll('-', '')) ? runId.replace(/^\d{8}T/, '') : runId;
   return path.join(reportsDir, `recon-${day}-${rest}.xlsx`);
 }
 
 /** The stable name to bookmark: always the latest run's workbook. */
-export const LATEST_WORKBOOK = 'recon-latest.xlsx';
+const LATEST_WORKBOOK = 'recon-latest.xlsx';
 
 async function* flatten<T>(pages: AsyncIterable<T[]>): AsyncGenerator<T> {
   for await (const page of pages) yield* page;
@@ -54,7 +54,7 @@ export async function* reconciliationRows(connection: DuckDBConnection, where = 
   }
 }
 
-export async function runSummary(connection: DuckDBConnection, runId: string, serviceUrl: string, checks: CheckRunResult): Promise<RunSummary> {
+async function runSummary(connection: DuckDBConnection, runId: string, serviceUrl: string, checks: CheckRunResult): Promise<RunSummary> {
   const run = (await connection.runAndReadAll('SELECT started_at, finished_at FROM runs WHERE run_id = $1', [runId])).getRowObjectsJS()[0];
   const totals = (await connection.runAndReadAll(
     `SELECT currency, count(*) AS n, CAST(sum(reported) AS HUGEINT) AS reported, CAST(coalesce(sum(computed), 0) AS HUGEINT) AS computed,

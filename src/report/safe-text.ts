@@ -20,7 +20,7 @@ const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 const TRIGGER_AFTER_SEPARATOR = /([,;|\t])(?=[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/g;
 
 /** Text with the control characters a terminal would obey removed (line breaks and tabs kept). */
-export function stripControls(text: string): string {
+function stripControls(text: string): string {
   return text.replace(CONTROLS, '');
 }
 
@@ -30,7 +30,7 @@ export function terminalText(text: string): string {
 }
 
 /** True when a spreadsheet opening this text from CSV would treat it as a formula. */
-export function looksLikeFormula(text: string): boolean {
+function looksLikeFormula(text: string): boolean {
   return FORMULA_TRIGGER.test(text);
 }
 

@@ -6,7 +6,7 @@ import type { RowSource } from './types.js';
 import { pace, type StreamingWorkbook } from './workbook-file.js';
 
 /** Excel's sheet limit; a longer sheet opens truncated or not at all. */
-export const EXCEL_MAX_ROWS = 1_048_576;
+const EXCEL_MAX_ROWS = 1_048_576;
 
 export interface ColumnSpec<R> {
   header: string;

@@ -41,7 +41,7 @@ export async function writeTableWorkbook(
   });
 }
 
-export function setValue(cell: ExcelJS.Cell, value: unknown): void {
+function setValue(cell: ExcelJS.Cell, value: unknown): void {
   if (value === null || value === undefined) return;
   if (typeof value === 'bigint') {
     const safe = value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER);

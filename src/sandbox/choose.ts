@@ -21,7 +21,7 @@ interface Context {
 }
 
 /** Why a kind cannot be planted on a disbursement, or null when it can. */
-export function whyNotApplicable(kind: AnomalyKind, ctx: Context): string | null {
+function whyNotApplicable(kind: AnomalyKind, ctx: Context): string | null {
   switch (kind) {
     case 'count_refunds_wrong':
       return ctx.recipient.netting ? null : 'its recipient does not collect refunds by netting';

@@ -46,7 +46,7 @@ export function fileLines(m: Model): FileLine[] {
 }
 
 /** Net total as the disbursement identity computes it: P + AC − R − AD (unknown types count 0). */
-export function netTotal(lines: FileLine[]): number {
+function netTotal(lines: FileLine[]): number {
   let total = 0;
   for (const l of lines) total += l.type === 'P' || l.type === 'AC' ? l.amount : l.type === 'R' || l.type === 'AD' ? -l.amount : 0;
   return total;

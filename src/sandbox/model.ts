@@ -7,7 +7,7 @@ import type { Model, ModelPayout } from './model-types.js';
 
 export type { InvalidMode, Model, ModelPayout } from './model-types.js';
 
-export function signedAdjustment(a: BaseAdjustment): number {
+function signedAdjustment(a: BaseAdjustment): number {
   return a.entryType === 'credit' ? a.amount : a.entryType === 'debit' ? -a.amount : 0;
 }
 

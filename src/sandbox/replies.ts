@@ -11,7 +11,7 @@ export interface Reply {
   sliceDelayMs?: number;
 }
 
-export const ENDPOINTS = ['list', 'disbursement', 'files', 'payouts', 'refunds', 'adjustments', 'payment', 'download', 'other'] as const;
+const ENDPOINTS = ['list', 'disbursement', 'files', 'payouts', 'refunds', 'adjustments', 'payment', 'download', 'other'] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -101,7 +101,7 @@ export function routeApi(ctx: ApiContext, endpoint: Endpoint, path: string, quer
 }
 
 /** Payments whose details the sandbox refuses (realism.refusePaymentRate), fixed per payment. */
-export function refusesPayment(ctx: { opts: Resolved }, paymentId: string): boolean {
+function refusesPayment(ctx: { opts: Resolved }, paymentId: string): boolean {
   return ctx.opts.realism.refusePaymentRate > 0 && rngFor(ctx.opts.seed, 'refuse-payment', paymentId).chance(ctx.opts.realism.refusePaymentRate);
 }
 

@@ -45,7 +45,7 @@ export interface TruthSource {
   visibleCount(): number;
 }
 
-export function expectedOf(m: Model): Expected {
+function expectedOf(m: Model): Expected {
   const e: Expected = {
     payouts: { count: 0, sum: 0n },
     refunds: { count: m.refunds.length, sum: 0n },

@@ -12,7 +12,7 @@ const KEYS: OptionKey[] = ['db', 'published'];
 const FORMATS: Format[] = ['table', 'csv', 'json', 'xlsx'];
 
 /** --format, else the extension of --out (.csv, .json, .xlsx), else a table. */
-export function formatFor(format: string | undefined, outFile: string | undefined): Format {
+function formatFor(format: string | undefined, outFile: string | undefined): Format {
   if (format !== undefined) {
     if (!FORMATS.includes(format as Format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`, true);
     return format as Format;
