@@ -62,7 +62,7 @@ const ConfigSchema = z.object({
   full: z.coerce.boolean().default(false),
   timeoutMs: int(100).default(10_000),
   maxFileMb: z.coerce.number().positive().default(50),
-  maxLines: int(1).default(1_000_000),
+  maxLines: int(1).default(250_000),
   memoryMb: int(64).default(192),
   syncMemoryMb: int(16).default(64),
   sampleBudget: int(0).default(100),

@@ -62,7 +62,7 @@ export interface ParseLimits {
   /** Bytes in one text line (no settlement record is anywhere near this long). */
   maxLineBytes: number;
 }
-export const DEFAULT_PARSE_LIMITS: ParseLimits = { maxLines: 1_000_000, maxLineBytes: 64 * 1024 };
+export const DEFAULT_PARSE_LIMITS: ParseLimits = { maxLines: 250_000, maxLineBytes: 64 * 1024 };
 /** Line problems kept per file; the rest are counted in one more. */
 const MAX_PROBLEMS = 100;
 

@@ -110,7 +110,7 @@ describe('#11: the interface allows it, recon survives it', () => {
     expect(run.code).toBe(0);
     const s = await statuses(file);
     expect(s[id(huge)]!.status).toBe('incomplete');
-    expect(s[id(huge)]!.note).toMatch(/announces 1000000000 lines, above the limit of 1000000/);
+    expect(s[id(huge)]!.note).toMatch(/announces 1000000000 lines, above the limit of 250000/);
     expect(s[id(good)]).toEqual({ status: 'complete', note: null });
   });
 
