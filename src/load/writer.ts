@@ -2,6 +2,7 @@
 // expensive part), but a disbursement is always written whole: record, lines, files, file lines and
 // quarantine rows commit together or not at all, so a crash never shows a disbursement without its lines.
 // A re-read whose content changed keeps the earlier version in disbursement_history (never overwritten).
+import { inTransaction } from './transaction.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DisbursementBundle } from '../extract/bundle.js';
 import { recordHash } from '../extract/bundle.js';
@@ -106,17 +107,12 @@ export class StoreWriter {
   private async writeBatch(batch: DisbursementBundle[]): Promise<void> {
     const c = this.connection;
     const now = new Date().toISOString();
-    await c.run('BEGIN TRANSACTION');
-    try {
+    await inTransaction(c, async () => {
       const replaced = batch.filter((b) => this.stored.has(b.record.disbursement_id));
       if (replaced.length) await this.archiveAndClear(replaced.map((b) => b.record.disbursement_id), now);
       await this.insertRecords(batch, now);
       await this.insertLines(batch);
-      await c.run('COMMIT');
-    } catch (err) {
-      await c.run('ROLLBACK').catch(() => undefined);
-      throw err;
-    }
+    });
     for (const b of batch) {
       const prior = this.stored.get(b.record.disbursement_id);
       if (prior) this.counts.restated += prior.contentHash !== b.contentHash && prior.syncStatus !== 'incomplete' ? 1 : 0;
