@@ -16,7 +16,7 @@ import { pickSampleTargets, saveSamples } from '../src/load/samples.js';
 import { quarantinePage, quarantineRecord } from '../src/load/quarantine.js';
 import { disbursementsMissingBlobs } from '../src/load/blobs.js';
 import { WorkPool } from '../src/ops/pool.js';
-import { MAX_JSON_DEPTH, canonicalJson, nestsDeeperThan, tooDeepStandIn } from '../src/extract/canonical.js';
+import { MAX_JSON_DEPTH, canonicalJson, tooDeepStandIn } from '../src/extract/canonical.js';
 
 export interface SyncOptions {
   perPage: number;
@@ -149,14 +149,14 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
       }
       announced = Math.max(announced, next.value.totalEntries);
       for (const item of next.value.items) {
-        if (nestsDeeperThan(item)) {
+        const raw = canonicalJson(item);
+        if (raw === null) {
           const reason = `nests deeper than ${MAX_JSON_DEPTH} levels; not kept`;
           await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, reason, tooDeepStandIn(), deps.redact));
           result.quarantined += 1;
           continue;
         }
         const parsed = DisbursementSchema.safeParse(item);
-        const raw = canonicalJson(item);
         if (!parsed.success) {
           await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, describeIssues(parsed.error, item), raw, deps.redact));
           result.quarantined += 1;

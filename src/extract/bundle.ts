@@ -68,14 +68,12 @@ export function recordHash(r: Disbursement): string {
  * (ids, amounts, references) are stored as received: they are what the checks compare.
  */
 export function redactBundle(b: DisbursementBundle, clean: <T extends string | null | undefined>(text: T) => T): DisbursementBundle {
-  const line = <T>(l: Line<T>): Line<T> => ({ ...l, raw: clean(l.raw) });
+  // lines in place: a disbursement may hold many, and the bundle is this sync's own
+  for (const lines of [b.payouts, b.refunds, b.adjustments] as Array<Array<Line<unknown>>>) for (const l of lines) l.raw = clean(l.raw);
   return {
     ...b,
     raw: clean(b.raw),
     syncNote: clean(b.syncNote),
-    payouts: b.payouts.map(line),
-    refunds: b.refunds.map(line),
-    adjustments: b.adjustments.map(line),
     quarantine: b.quarantine.map((q) => ({ ...q, reason: clean(q.reason), raw: clean(q.raw) })),
     files: b.files.map((f) => {
       for (const l of f.lines) l.raw = clean(l.raw); // in place: a file may hold many lines

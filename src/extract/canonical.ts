@@ -1,33 +1,36 @@
 // The service promises no order (interface § Conventions): not of list items, not of an object's fields.
 // Content is therefore compared in a canonical form: object keys sorted at every level. And it promises
-// no bound on nesting, so depth is measured without recursion before anything recursive touches a value.
+// no bound on nesting, so the canonical form is refused (null) past a depth, before anything deeper is
+// touched: a record nested 200,000 levels deep must not overflow the stack.
 
 /** Nesting recon accepts in one record; deeper is quarantined (no real record nests more than a few levels). */
 export const MAX_JSON_DEPTH = 64;
 
-/** True when `value` nests objects or arrays deeper than `limit` levels (iterative: safe at any depth). */
-export function nestsDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
-
-const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
-
 /**
- * JSON text with the keys of every object sorted: the same record served with its fields in another
- * order gives the same text. Only for values within MAX_JSON_DEPTH (check with nestsDeeperThan first).
+ * JSON text with the keys of every object sorted, so the same record served with its fields in another
+ * order gives the same text; null when the value nests deeper than MAX_JSON_DEPTH. For values from
+ * JSON.parse (no undefined, no functions, no toJSON).
  */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(byKey)) : v);
+export function canonicalJson(value: unknown, depth = 1): string | null {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (depth > MAX_JSON_DEPTH) return null;
+  if (Array.isArray(value)) {
+    const items: string[] = [];
+    for (const item of value) {
+      const text = canonicalJson(item, depth + 1);
+      if (text === null) return null;
+      items.push(text);
+    }
+    return `[${items.join(',')}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const key of Object.keys(record).sort()) {
+    const text = canonicalJson(record[key], depth + 1);
+    if (text === null) return null;
+    parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${parts.join(',')}}`;
 }
 
 /** What is stored in place of a record too deep to keep (its text could not even be written safely). */

@@ -14,7 +14,7 @@ import {
 } from '../api/schemas.js';
 import { contentHash, type DisbursementBundle, type Line, type QuarantinedRecord, type SyncStatus } from './bundle.js';
 import { FileListError, describeProblem, fetchFiles, type FileDeps } from './files.js';
-import { MAX_JSON_DEPTH, canonicalJson, nestsDeeperThan, tooDeepStandIn } from './canonical.js';
+import { MAX_JSON_DEPTH, canonicalJson, tooDeepStandIn } from './canonical.js';
 
 export interface ExtractDeps extends FileDeps {
   perPage: number;
@@ -67,12 +67,12 @@ async function readChildren<S extends z.ZodType>(
           await pages.return({ totalEntries: 0, collected: 0, pages: 0, ended: 'last_page' });
           break paging;
         }
-        if (nestsDeeperThan(item)) {
+        // canonical (keys sorted): the same line served with its fields in another order is the same line
+        const raw = canonicalJson(item);
+        if (raw === null) {
           quarantine.push({ resource: singular, lineNo, reason: `nests deeper than ${MAX_JSON_DEPTH} levels; not kept`, raw: tooDeepStandIn() });
           continue;
         }
-        // canonical (keys sorted): the same line served with its fields in another order is the same line
-        const raw = canonicalJson(item);
         // An item served again on a later page is the list shifting under us, not a second line: kept
         // apart so it is neither summed twice nor lost (the missing line shows in the totals check).
         const earlier = seenOnEarlierPages.get(raw);

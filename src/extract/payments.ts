@@ -2,7 +2,7 @@
 // (a request budget) and record what the payment itself says about its disbursement and payout.
 import type { PaymentsClient } from '../api/client.js';
 import { ApiError, NotFoundError, RateLimitedError } from '../api/errors.js';
-import { canonicalJson, nestsDeeperThan, tooDeepStandIn } from './canonical.js';
+import { canonicalJson, tooDeepStandIn } from './canonical.js';
 import { PaymentDetailsSchema } from '../api/schemas.js';
 
 export interface SampleTarget {
@@ -38,10 +38,10 @@ export async function samplePayment(client: PaymentsClient, target: SampleTarget
     if (!(err instanceof ApiError) || err instanceof RateLimitedError) throw err;
     return { ...target, httpStatus: err instanceof NotFoundError ? 404 : err.status ?? null, paymentStatus: null, reportedDisbursementId: null, payoutFound: false, payoutAmount: null, payoutCurrency: null, raw: null };
   }
-  if (nestsDeeperThan(body)) {
+  const raw = canonicalJson(body);
+  if (raw === null) {
     return { ...target, httpStatus: 200, paymentStatus: null, reportedDisbursementId: null, payoutFound: false, payoutAmount: null, payoutCurrency: null, raw: tooDeepStandIn() };
   }
-  const raw = canonicalJson(body);
   const parsed = PaymentDetailsSchema.safeParse(body);
   if (!parsed.success) {
     return { ...target, httpStatus: 200, paymentStatus: null, reportedDisbursementId: null, payoutFound: false, payoutAmount: null, payoutCurrency: null, raw };

@@ -8,6 +8,7 @@ import { addSheet, writeFields, writeHeaderRow, writeTable, writeTableSheet, typ
 import type { CloseInput, CloseLine, JournalEntry, SuspenseLine } from './types.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
 import { MONTH } from '../month.js';
+import { currencyDecimals } from '../money.js';
 
 export { buildJournal } from './journal.js';
 
@@ -133,6 +134,7 @@ function writeJournalSheet(workbook: StreamingWorkbook, journal: readonly Journa
   writeHeaderRow(sheet, 1, JOURNAL_HEADERS);
   let rowNumber = 2;
   for (const balance of balances) {
+    const first = rowNumber;
     for (const entry of journal.filter((e) => e.currency === balance.currency)) {
       const row = sheet.getRow(rowNumber++);
       setText(row.getCell(1), entry.currency);
@@ -147,7 +149,16 @@ function writeJournalSheet(workbook: StreamingWorkbook, journal: readonly Journa
     setText(total.getCell(2), `Total ${balance.currency}`);
     setAmount(total.getCell(4), balance.debit, balance.currency);
     setAmount(total.getCell(5), balance.credit, balance.currency);
-    total.getCell(6).value = balance.balanced ? 'Yes' : 'No';
+    // live formulas over recon's own numeric cells (never over service text), with the values recon
+    // computed as their cached results: a person who edits an entry sees the balance test react
+    const last = rowNumber - 2;
+    const sum = (col: string, cell: ExcelJS.Cell) => {
+      if (typeof cell.value === 'number') cell.value = { formula: `SUM(${col}${first}:${col}${last})`, result: cell.value };
+    };
+    sum('D', total.getCell(4));
+    sum('E', total.getCell(5));
+    const places = currencyDecimals(balance.currency);
+    total.getCell(6).value = { formula: `IF(ROUND(D${last + 1}-E${last + 1},${places})=0,"Yes","No")`, result: balance.balanced ? 'Yes' : 'No' };
     for (let col = 1; col <= JOURNAL_HEADERS.length; col++) styleHeader(total.getCell(col));
     total.getCell(6).alignment = { horizontal: 'right' };
     total.commit();

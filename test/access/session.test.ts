@@ -3,44 +3,28 @@
 // with the live store beside it; temporary tables stay possible.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { query, tempDir } from '../helpers/recon.js';
-import { nightlyOnce } from '../helpers/nightly.js';
+import { describe, expect, it } from 'vitest';
+import { query } from '../helpers/recon.js';
+import { nightBeforeAll } from '../helpers/nightly.js';
 import { runCli } from '../helpers/child.js';
 
-let sb: Sandbox;
-let d: string;
-let cleanup: () => void;
-let db: string;
-beforeAll(async () => {
-  sb = await startSandbox({ seed: 22, disbursements: 30, payoutsPerDisbursement: 3, rateLimit: { limit: 1_000_000 }, anomalies: { plant: [{ index: 20, kind: 'total_off_by_one' }] } });
-  const t = tempDir();
-  d = t.dir;
-  cleanup = t.cleanup;
-  db = path.join(d, 'recon.duckdb');
-  expect((await nightlyOnce(sb, d)).outcome.code).toBe(1);
-}, 120_000);
-afterAll(async () => {
-  await sb.close();
-  cleanup();
-});
+const night = nightBeforeAll({ seed: 22, disbursements: 30, payoutsPerDisbursement: 3, rateLimit: { limit: 1_000_000 }, anomalies: { plant: [{ index: 20, kind: 'total_off_by_one' }] } }, 1);
 
-const sql = (q: string) => runCli(['sql', '--db', db, q]);
+const sql = (q: string) => runCli(['sql', '--db', night.db, q]);
 
 describe('recon sql is a closed, read-only session on the snapshot', () => {
   it('refuses to ATTACH the live store (to change findings, or to hold its lock)', async () => {
-    const r = await sql(`ATTACH '${db}' AS live (READ_WRITE)`);
+    const r = await sql(`ATTACH '${night.db}' AS live (READ_WRITE)`);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/disabled by configuration|file system operations are disabled/);
-    const r2 = await sql(`ATTACH '${db}' AS live (READ_ONLY)`);
+    const r2 = await sql(`ATTACH '${night.db}' AS live (READ_ONLY)`);
     expect(r2.code).toBe(2);
-    expect(await query(db, "SELECT count(*)::INT AS n FROM findings WHERE state = 'acknowledged'")).toEqual([{ n: 0 }]);
+    expect(await query(night.db, "SELECT count(*)::INT AS n FROM findings WHERE state = 'acknowledged'")).toEqual([{ n: 0 }]);
   });
 
   it('refuses COPY … TO, EXPORT DATABASE and every file reader', async () => {
-    const target = path.join(d, 'leak.csv');
-    for (const q of [`COPY (SELECT 1) TO '${target}'`, `EXPORT DATABASE '${path.join(d, 'exp')}'`, "SELECT * FROM read_csv('/etc/passwd')",
+    const target = path.join(night.dir, 'leak.csv');
+    for (const q of [`COPY (SELECT 1) TO '${target}'`, `EXPORT DATABASE '${path.join(night.dir, 'exp')}'`, "SELECT * FROM read_csv('/etc/passwd')",
       "SELECT * FROM read_text('/etc/passwd')", "SELECT * FROM read_json('/etc/hostname')", "SELECT * FROM read_parquet('/tmp/x.parquet')"]) {
       const r = await sql(q);
       expect(r.code, q).toBe(2);

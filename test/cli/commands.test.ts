@@ -1,50 +1,35 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { plantEveryKind, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { plantEveryKind, startSandbox } from '../../src/sandbox/index.js';
 import { query, tempDir } from '../helpers/recon.js';
-import { nightlyOnce } from '../helpers/nightly.js';
+import { nightBeforeAll } from '../helpers/nightly.js';
 import { logCount, runCli, startCli, waitFor } from '../helpers/child.js';
 
-let sb: Sandbox;
-let d: string;
-let cleanup: () => void;
-let db: string;
-beforeAll(async () => {
-  sb = await startSandbox({ seed: 31, disbursements: 120, payoutsPerDisbursement: 6, rateLimit: { limit: 1_000_000 }, anomalies: { plant: plantEveryKind(12) } });
-  const t = tempDir();
-  d = t.dir;
-  cleanup = t.cleanup;
-  db = path.join(d, 'recon.duckdb');
-  expect((await nightlyOnce(sb, d)).outcome.code).toBe(1);
-}, 120_000);
-afterAll(async () => {
-  await sb.close();
-  cleanup();
-});
+const night = nightBeforeAll({ seed: 31, disbursements: 120, payoutsPerDisbursement: 6, rateLimit: { limit: 1_000_000 }, anomalies: { plant: plantEveryKind(12) } }, 1);
 
 describe('recon sql', () => {
   it('answers from the published snapshot as a table, CSV and JSON', async () => {
-    const table = await runCli(['sql', '--db', db, "SELECT status, count(*) AS n FROM reconciliation GROUP BY ALL ORDER BY status"]);
+    const table = await runCli(['sql', '--db', night.db, "SELECT status, count(*) AS n FROM reconciliation GROUP BY ALL ORDER BY status"]);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/status\s+│ n/);
     expect(table.stdout).toMatch(/reconciled/);
-    const csv = await runCli(['sql', '--db', db, '--format', 'csv', "SELECT '=HYPERLINK(\"http://x\",\"y\")' AS evil, 1 AS n"]);
+    const csv = await runCli(['sql', '--db', night.db, '--format', 'csv', "SELECT '=HYPERLINK(\"http://x\",\"y\")' AS evil, 1 AS n"]);
     expect(csv.stdout.split('\r\n')[1]).toBe(`"'=HYPERLINK(""http://x"",""y"")",1`);
-    const json = await runCli(['sql', '--db', db, '--format', 'json', 'SELECT count(*) AS n FROM disbursements']);
+    const json = await runCli(['sql', '--db', night.db, '--format', 'json', 'SELECT count(*) AS n FROM disbursements']);
     expect(JSON.parse(json.stdout)).toEqual([{ n: 120 }]);
   });
 
   it('reads the query from stdin-less arguments only and refuses writes on the snapshot', async () => {
-    const write = await runCli(['sql', '--db', db, 'DELETE FROM payouts']);
+    const write = await runCli(['sql', '--db', night.db, 'DELETE FROM payouts']);
     expect(write.code).toBe(2);
     expect(write.stderr).toMatch(/read-only|read only/i);
   });
 
   it('writes an xlsx result with --out', async () => {
-    const out = path.join(d, 'q.xlsx');
-    const r = await runCli(['sql', '--db', db, '--format', 'xlsx', '--out', out, 'SELECT * FROM monthly_summary']);
+    const out = path.join(night.dir, 'q.xlsx');
+    const r = await runCli(['sql', '--db', night.db, '--format', 'xlsx', '--out', out, 'SELECT * FROM monthly_summary']);
     expect(r.code).toBe(0);
     expect(existsSync(out)).toBe(true);
   });
@@ -52,11 +37,11 @@ describe('recon sql', () => {
 
 describe('recon check and recon report', () => {
   it('re-runs the checks (findings now open, exit 1) and writes that run\'s workbook', async () => {
-    const check = await runCli(['check', '--db', db]);
+    const check = await runCli(['check', '--db', night.db]);
     expect(check.code).toBe(1);
     expect(check.stdout).toMatch(/total_identity\s+error\s+\d+/);
     expect(check.stdout).toMatch(/0 new, \d+ open/);
-    const report = await runCli(['report', '--db', db, '--reports', path.join(d, 'reports')]);
+    const report = await runCli(['report', '--db', night.db, '--reports', path.join(night.dir, 'reports')]);
     expect(report.code).toBe(1);
     expect(existsSync(report.stdout.trim())).toBe(true);
   });
@@ -64,20 +49,20 @@ describe('recon check and recon report', () => {
 
 describe('recon ack', () => {
   it('acknowledges a finding by key, and refuses an unknown key or a missing note', async () => {
-    const [f] = await query(db, `SELECT finding_key FROM findings WHERE state = 'open' ORDER BY finding_key LIMIT 1`);
-    const ok = await runCli(['ack', String(f!.finding_key), '--note', 'agreed with the provider', '--by', 'ana', '--db', db]);
+    const [f] = await query(night.db, `SELECT finding_key FROM findings WHERE state = 'open' ORDER BY finding_key LIMIT 1`);
+    const ok = await runCli(['ack', String(f!.finding_key), '--note', 'agreed with the provider', '--by', 'ana', '--db', night.db]);
     expect(ok.code).toBe(0);
-    const [after] = await query(db, `SELECT state, ack_by, ack_note FROM findings WHERE finding_key = '${f!.finding_key}'`);
+    const [after] = await query(night.db, `SELECT state, ack_by, ack_note FROM findings WHERE finding_key = '${f!.finding_key}'`);
     expect(after).toEqual({ state: 'acknowledged', ack_by: 'ana', ack_note: 'agreed with the provider' });
-    expect((await runCli(['ack', 'nope', '--note', 'x', '--db', db])).code).toBe(2);
-    expect((await runCli(['ack', String(f!.finding_key), '--db', db])).code).toBe(2);
+    expect((await runCli(['ack', 'nope', '--note', 'x', '--db', night.db])).code).toBe(2);
+    expect((await runCli(['ack', String(f!.finding_key), '--db', night.db])).code).toBe(2);
   });
 });
 
 describe('recon export --parquet', () => {
   it('writes every table and view partitioned by month, readable back with the same row counts', async () => {
-    const out = path.join(d, 'parquet');
-    const r = await runCli(['export', '--db', db, '--parquet', out]);
+    const out = path.join(night.dir, 'parquet');
+    const r = await runCli(['export', '--db', night.db, '--parquet', out]);
     expect(r.code).toBe(0);
     expect(readdirSync(path.join(out, 'payouts')).some((n) => n.startsWith('month='))).toBe(true);
     const instance = await DuckDBInstance.create(':memory:');
@@ -85,7 +70,7 @@ describe('recon export --parquet', () => {
     const n = (await c.runAndReadAll(`SELECT count(*) FROM read_parquet('${out}/payouts/**/*.parquet', hive_partitioning = true)`)).getRowsJS()[0]![0];
     c.closeSync();
     instance.closeSync();
-    const [stored] = await query(db, 'SELECT count(*) AS n FROM payouts');
+    const [stored] = await query(night.db, 'SELECT count(*) AS n FROM payouts');
     expect(Number(n)).toBe(Number(stored!.n));
     for (const v of ['reconciliation', 'open_exceptions', 'monthly_summary', 'payment_lines']) expect(existsSync(path.join(out, v))).toBe(true);
   });

@@ -4,56 +4,41 @@ import { spawnSync } from 'node:child_process';
 import ExcelJS from 'exceljs';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plantEveryKind, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { query, tempDir } from '../helpers/recon.js';
-import { nightlyOnce } from '../helpers/nightly.js';
+import { describe, expect, it } from 'vitest';
+import { plantEveryKind } from '../../src/sandbox/index.js';
+import { query } from '../helpers/recon.js';
+import { nightBeforeAll } from '../helpers/nightly.js';
 import { CLI, runCli, waitFor } from '../helpers/child.js';
 import { progressLine } from '../../src/cli/progress.js';
 import { closest } from '../../src/suggest.js';
 
-let sb: Sandbox;
-let d: string;
-let cleanup: () => void;
-let db: string;
-beforeAll(async () => {
-  sb = await startSandbox({ seed: 14, disbursements: 120, payoutsPerDisbursement: 3, rateLimit: { limit: 1_000_000 }, anomalies: { plant: plantEveryKind(6) } });
-  const t = tempDir();
-  d = t.dir;
-  cleanup = t.cleanup;
-  db = path.join(d, 'recon.duckdb');
-  expect((await nightlyOnce(sb, d)).outcome.code).toBe(1);
-}, 120_000);
-afterAll(async () => {
-  await sb.close();
-  cleanup();
-});
+const night = nightBeforeAll({ seed: 14, disbursements: 120, payoutsPerDisbursement: 3, rateLimit: { limit: 1_000_000 }, anomalies: { plant: plantEveryKind(6) } }, 1);
 
 describe('recon ack', () => {
   it('case 3: an acknowledgement shows at once in the snapshot accountants query, with its note', async () => {
-    const open = await runCli(['sql', '--db', db, '--format', 'json', "SELECT finding_key FROM open_exceptions WHERE state <> 'acknowledged' ORDER BY finding_key LIMIT 1"]);
+    const open = await runCli(['sql', '--db', night.db, '--format', 'json', "SELECT finding_key FROM open_exceptions WHERE state <> 'acknowledged' ORDER BY finding_key LIMIT 1"]);
     expect(open.code).toBe(0);
     const key = (JSON.parse(open.stdout) as Array<{ finding_key: string }>)[0]!.finding_key;
-    const ack = await runCli(['ack', '--db', db, key, '--note', 'ticket FIN-14 confirmed by provider']);
+    const ack = await runCli(['ack', '--db', night.db, key, '--note', 'ticket FIN-14 confirmed by provider']);
     expect(ack.code, ack.stderr).toBe(0);
-    const after = await runCli(['sql', '--db', db, '--format', 'json', `SELECT state, ack_note FROM open_exceptions WHERE finding_key = '${key}'`]);
+    const after = await runCli(['sql', '--db', night.db, '--format', 'json', `SELECT state, ack_note FROM open_exceptions WHERE finding_key = '${key}'`]);
     expect(JSON.parse(after.stdout)).toEqual([{ state: 'acknowledged', ack_note: 'ticket FIN-14 confirmed by provider' }]);
   });
 });
 
 describe('recon sql --out', () => {
   it('case 4: a folder that cannot be written is a usage error (exit 2, one line), never an unhandled stream error', async () => {
-    const blocker = path.join(d, 'a-file');
+    const blocker = path.join(night.dir, 'a-file');
     writeFileSync(blocker, 'x');
-    const r = await runCli(['sql', '--db', db, '--format', 'csv', '--out', path.join(blocker, 'q.csv'), 'SELECT 1 AS n']);
+    const r = await runCli(['sql', '--db', night.db, '--format', 'csv', '--out', path.join(blocker, 'q.csv'), 'SELECT 1 AS n']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/recon sql: .*--out/);
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack
   });
 
   it('case 4: a missing folder is made and the format follows the extension', async () => {
-    const out = path.join(d, 'missing', 'q.csv');
-    const r = await runCli(['sql', '--db', db, '--out', out, "SELECT 'a' AS x, 1 AS n"]);
+    const out = path.join(night.dir, 'missing', 'q.csv');
+    const r = await runCli(['sql', '--db', night.db, '--out', out, "SELECT 'a' AS x, 1 AS n"]);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe('"x","n"\r\n"a",1\r\n');
   });
@@ -61,15 +46,15 @@ describe('recon sql --out', () => {
 
 describe('usage errors', () => {
   it('case 5: --since with a date that does not exist is refused, naming the flag', async () => {
-    const r = await runCli(['sync', '--db', path.join(d, 'since', 'recon.duckdb'), '--api-url', sb.url, '--api-key', sb.apiKey, '--since', '2026-99-01']);
+    const r = await runCli(['sync', '--db', path.join(night.dir, 'since', 'recon.duckdb'), '--api-url', night.sb.url, '--api-key', night.sb.apiKey, '--since', '2026-99-01']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--since/);
     expect(r.stderr).toMatch(/YYYY-MM-DD/);
-    expect(existsSync(path.join(d, 'since', 'recon.duckdb'))).toBe(false);
+    expect(existsSync(path.join(night.dir, 'since', 'recon.duckdb'))).toBe(false);
   });
 
   it('case 6: check/report/close/ack on a store that does not exist say so and leave nothing behind', async () => {
-    const typo = path.join(d, 'typo', 'recon.duckdb');
+    const typo = path.join(night.dir, 'typo', 'recon.duckdb');
     for (const args of [['check'], ['report'], ['close', '--month', '2026-10'], ['ack', 'k', '--note', 'n']]) {
       const r = await runCli([...args, '--db', typo]);
       expect(r.code, args.join(' ')).toBe(2);
@@ -79,12 +64,12 @@ describe('usage errors', () => {
   });
 
   it('case 7: a bad --cron or --tz names the flag and the variable, without a stack', async () => {
-    const cron = await runCli(['schedule', '--db', db, '--cron', '99 * * * *']);
+    const cron = await runCli(['schedule', '--db', night.db, '--cron', '99 * * * *']);
     expect(cron.code).toBe(2);
     expect(cron.stderr).toMatch(/--cron/);
     expect(cron.stderr).toMatch(/RECON_CRON/);
     expect(cron.stderr).not.toMatch(/\n\s+at /);
-    const tz = await runCli(['schedule', '--db', db, '--tz', 'Mars/Olympus']);
+    const tz = await runCli(['schedule', '--db', night.db, '--tz', 'Mars/Olympus']);
     expect(tz.code).toBe(2);
     expect(tz.stderr).toMatch(/--tz/);
     expect(tz.stderr).toMatch(/Mars\/Olympus/);
@@ -99,8 +84,8 @@ describe('usage errors', () => {
     expect(cmd.code).toBe(2);
     expect(cmd.stderr).toMatch(/did you mean (recon )?run\?/);
     expect(cmd.stderr.split('\n').length).toBeLessThan(5); // not the whole help
-    const conf = path.join(d, 'recon.json');
-    writeFileSync(conf, JSON.stringify({ db, reprots: 'x' }));
+    const conf = path.join(night.dir, 'recon.json');
+    writeFileSync(conf, JSON.stringify({ db: night.db, reprots: 'x' }));
     const key = await runCli(['check', '--config', conf]);
     expect(key.code).toBe(2);
     expect(key.stderr).toMatch(/reprots/);
@@ -114,7 +99,7 @@ describe('usage errors', () => {
   });
 
   it('case 9: an --api-url nothing listens on is refused at once, naming the flag and the variable', async () => {
-    const fresh = path.join(d, 'unreach', 'recon.duckdb');
+    const fresh = path.join(night.dir, 'unreach', 'recon.duckdb');
     const r = await runCli(['sync', '--db', fresh, '--api-url', 'http://127.0.0.1:9', '--api-key', 'k']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--api-url/);
@@ -124,10 +109,10 @@ describe('usage errors', () => {
   });
 
   it('case 9: an unwritable --reports is refused before the sync starts', async () => {
-    const blocker = path.join(d, 'reports-file');
+    const blocker = path.join(night.dir, 'reports-file');
     writeFileSync(blocker, 'x');
-    const fresh = path.join(d, 'unwritable', 'recon.duckdb');
-    const r = await runCli(['run', '--db', fresh, '--api-url', sb.url, '--api-key', sb.apiKey, '--reports', path.join(blocker, 'reports')]);
+    const fresh = path.join(night.dir, 'unwritable', 'recon.duckdb');
+    const r = await runCli(['run', '--db', fresh, '--api-url', night.sb.url, '--api-key', night.sb.apiKey, '--reports', path.join(blocker, 'reports')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--reports/);
     expect(r.stderr).not.toMatch(/ENOTDIR|ENOENT/);
@@ -137,13 +122,13 @@ describe('usage errors', () => {
 
 describe('what a run and a sync print', () => {
   it('case 11: run prints the night in plain lines (findings, workbook, exit meaning); sync prints what it read', async () => {
-    const own = path.join(d, 'own');
+    const own = path.join(night.dir, 'own');
     mkdirSync(own, { recursive: true });
     const odb = path.join(own, 'recon.duckdb');
-    const sync = await runCli(['sync', '--db', odb, '--api-url', sb.url, '--api-key', sb.apiKey, '--rate-per-minute', '60000']);
+    const sync = await runCli(['sync', '--db', odb, '--api-url', night.sb.url, '--api-key', night.sb.apiKey, '--rate-per-minute', '60000']);
     expect(sync.code, sync.stderr).toBe(0);
     expect(sync.stdout).toMatch(/disbursements: 120 listed, 120 read/);
-    const run = await runCli(['run', '--db', odb, '--reports', path.join(own, 'reports'), '--api-url', sb.url, '--api-key', sb.apiKey, '--rate-per-minute', '60000']);
+    const run = await runCli(['run', '--db', odb, '--reports', path.join(own, 'reports'), '--api-url', night.sb.url, '--api-key', night.sb.apiKey, '--rate-per-minute', '60000']);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toMatch(/disbursements: 120 listed, 0 read, .*120 unchanged/);
     expect(run.stdout).toMatch(/findings: \d+ need a person/);
@@ -169,12 +154,12 @@ describe('progress line', () => {
 const tmux = spawnSync('tmux', ['-V']).status === 0;
 describe.skipIf(!tmux)('on a real terminal (tmux)', () => {
   it('case 10: a person sees one progress bar and readable lines, never the JSON log, which goes to a file', async () => {
-    const own = path.join(d, 'tty');
+    const own = path.join(night.dir, 'tty');
     mkdirSync(own, { recursive: true });
     const raw = path.join(own, 'screen.raw');
     const socket = `recon-usage-${process.pid}`;
     const cmd = [process.execPath, CLI, 'run', '--db', path.join(own, 'recon.duckdb'), '--reports', path.join(own, 'reports'),
-      '--api-url', sb.url, '--api-key', sb.apiKey, '--rate-per-minute', '60000'].map((a) => `'${a}'`).join(' ');
+      '--api-url', night.sb.url, '--api-key', night.sb.apiKey, '--rate-per-minute', '60000'].map((a) => `'${a}'`).join(' ');
     const t = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
     try {
       expect(t('new-session', '-d', '-x', '150', '-y', '40', `sleep 0.5; env -u CI ${cmd}; echo "EXIT=$?"; sleep 60`).status).toBe(0);
@@ -197,7 +182,7 @@ describe.skipIf(!tmux)('on a real terminal (tmux)', () => {
 
 describe('#12 case 8: credentials in --api-url', () => {
   it('are refused with a clear message that does not repeat them, and nothing is stored', async () => {
-    const fresh = path.join(d, 'creds', 'recon.duckdb');
+    const fresh = path.join(night.dir, 'creds', 'recon.duckdb');
     const r = await runCli(['sync', '--db', fresh, '--api-url', 'http://acct:pw-s3cret@127.0.0.1:9', '--api-key', 'k']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--api-url \/ PAYMENTS_API_URL .*must not carry credentials/);
@@ -208,14 +193,14 @@ describe('#12 case 8: credentials in --api-url', () => {
 
 describe('#14 case 12: amounts accountants can read in SQL', () => {
   it('every money column of monthly_summary has a *_major companion, and --format xlsx shows it as an amount of its currency', async () => {
-    const json = await runCli(['sql', '--db', db, '--format', 'json', 'SELECT currency, disbursed_total, disbursed_total_major FROM monthly_summary ORDER BY currency LIMIT 5']);
+    const json = await runCli(['sql', '--db', night.db, '--format', 'json', 'SELECT currency, disbursed_total, disbursed_total_major FROM monthly_summary ORDER BY currency LIMIT 5']);
     expect(json.code, json.stderr).toBe(0);
     const rows = JSON.parse(json.stdout) as Array<{ currency: string; disbursed_total: number; disbursed_total_major: number | string }>;
     expect(rows.length).toBeGreaterThan(0);
     const factor = (c: string) => ({ JPY: 1, CLP: 1, VUV: 1, MGA: 5, VND: 10, KWD: 1000, BHD: 1000, OMR: 1000, TND: 1000, LYD: 1000 } as Record<string, number>)[c] ?? 100;
     for (const r of rows) expect(Number(r.disbursed_total_major)).toBeCloseTo(r.disbursed_total / factor(r.currency), 6);
-    const out = path.join(d, 'summary.xlsx');
-    const x = await runCli(['sql', '--db', db, '--out', out, 'SELECT month, currency, disbursed_total, disbursed_total_major FROM monthly_summary ORDER BY currency']);
+    const out = path.join(night.dir, 'summary.xlsx');
+    const x = await runCli(['sql', '--db', night.db, '--out', out, 'SELECT month, currency, disbursed_total, disbursed_total_major FROM monthly_summary ORDER BY currency']);
     expect(x.code, x.stderr).toBe(0);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(out);
