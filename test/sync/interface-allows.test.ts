@@ -98,6 +98,28 @@ describe('#11: the interface allows it, recon survives it', () => {
     expect(rows.find((r) => r.disbursement_id === id(good))?.parse_status).toBe('parsed');
   });
 
+  it('case 5: payment details refused (a key without that permission) cost no run and stop the sample after 5 refusals', async () => {
+    const ds = [buildDisbursement({ payouts: 6 }), buildDisbursement({ payouts: 6 }), buildDisbursement({ payouts: 6 })];
+    const f = await fake(ds, (req) => (req.path.startsWith('/payments/')
+      ? { status: 403, body: { title: 'Forbidden', status: 403, detail: 'this key may not read payments' } } : undefined));
+    const file = db();
+    const run = await syncFake(f, file, ['--sample-budget', '20']);
+    expect(run.code).toBe(0);
+    expect(f.log.filter((r) => r.path.startsWith('/payments/')).length).toBe(5);
+    expect(await query(file, 'SELECT http_status, count(*)::INT AS n FROM payment_samples GROUP BY ALL')).toEqual([{ http_status: 403, n: 5 }]);
+  });
+
+  it('case 5: a few refused look-ups among many are just unverified, the sample goes on', async () => {
+    const ds = [buildDisbursement({ payouts: 6 }), buildDisbursement({ payouts: 6 }), buildDisbursement({ payouts: 6 })];
+    let n = 0;
+    const f = await fake(ds, (req) => (req.path.startsWith('/payments/') && ++n % 4 === 0
+      ? { status: 403, body: { title: 'Forbidden', status: 403 } } : undefined));
+    const file = db();
+    expect((await syncFake(f, file, ['--sample-budget', '18'])).code).toBe(0);
+    const [row] = await query(file, 'SELECT count(*)::INT AS n, count(*) FILTER (WHERE http_status = 403)::INT AS refused FROM payment_samples');
+    expect(row).toEqual({ n: 18, refused: 4 });
+  });
+
   it('case 6: a disbursement announcing 10^9 lines is not read, says why, and the night goes on', async () => {
     const huge = buildDisbursement();
     huge.record.number_of_payments = 1_000_000_000;
