@@ -7,6 +7,7 @@ import type { Config } from '../src/config.js';
 import { writeMonthClose } from '../src/report/close-report.js';
 import { MONTH, inMonth } from '../src/month.js';
 import { recordClose } from '../src/load/closes.js';
+import { serviceUrlOf } from '../src/load/runs.js';
 import { publishSnapshot } from '../src/ops/publish.js';
 import { withJob } from './job.js';
 
@@ -37,7 +38,7 @@ export async function runMonthlyClose(
     const count = Number((await c.runAndReadAll(`SELECT count(*) FROM disbursements WHERE ${inMonth(opts.month)}`)).getRowsJS()[0]?.[0] ?? 0);
     if (count === 0) throw new UsageError(`no disbursements delivered in ${opts.month}; run recon sync first or pick another month`);
     const version = prior + 1;
-    const written = await writeMonthClose(c, { month: opts.month, version, reportsDir: config.reports, serviceUrl: config.apiUrl ?? '', now });
+    const written = await writeMonthClose(c, { month: opts.month, version, reportsDir: config.reports, serviceUrl: await serviceUrlOf(c, config.apiUrl), now });
     await recordClose(c, { month: opts.month, version, at: now, runId: ctx.runId, workbook: written.path });
     Object.assign(out, { version, workbook: written.path, disbursements: count, provisional: written.provisional });
     logger.info({ month: opts.month, version, workbook: written.path, disbursements: count, provisional: written.provisional }, 'month closed');

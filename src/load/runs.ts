@@ -91,3 +91,14 @@ export async function applyFailureNote(c: DuckDBConnection, dbPath: string): Pro
   }
   await rm(failureNotePath(dbPath), { force: true });
 }
+
+/**
+ * The service a workbook speaks of: the one given (--api-url), else the one the latest run that talked
+ * to a service recorded (a `report` or `close` run alone knows no service of its own).
+ */
+export async function serviceUrlOf(c: DuckDBConnection, given: string | undefined): Promise<string> {
+  if (given) return given;
+  const v = (await c.runAndReadAll(
+    `SELECT service_url FROM runs WHERE service_url IS NOT NULL ORDER BY started_at DESC LIMIT 1`)).getRows()[0]?.[0];
+  return typeof v === 'string' ? v : '';
+}

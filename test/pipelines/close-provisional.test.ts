@@ -42,6 +42,9 @@ describe('a close with a foreign-currency line and open findings', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(/→ (\S+)/.exec(r.stdout)![1]!);
     expect(String(wb.getWorksheet('Summary')!.getRow(7).getCell(2).value)).toMatch(/^Provisional: /);
+    // #15 item 7: run alone, the close still names the service (from the night that read it)
+    expect(wb.getWorksheet('Summary')!.getRow(6).getCell(1).value).toBe('Service');
+    expect(wb.getWorksheet('Summary')!.getRow(6).getCell(2).value).toBe(sb.url);
     const suspense = wb.getWorksheet('Currency suspense')!;
     expect(suspense.getRow(2).getCell(1).value).toBe(mismatch.id);
     expect(suspense.getRow(2).getCell(6).value).toBe(line!.currency);

@@ -3,6 +3,7 @@ import { EXIT, UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { checkRunSummary } from '../../checks/index.js';
+import { serviceUrlOf } from '../../load/runs.js';
 import { writeRunWorkbook } from '../../report/run-report.js';
 import { withJob } from '../../../pipelines/job.js';
 
@@ -25,7 +26,7 @@ export const command: Command = {
       if (!run) throw new UsageError(typeof extra.run === 'string' ? `no check run ${extra.run}` : 'no check run yet: run recon check (or recon run) first');
       const runId = String(run.run_id);
       const checks = await checkRunSummary(c, runId, run.checked_at as Date);
-      const written = await writeRunWorkbook(c, { runId, reportsDir: config.reports, serviceUrl: config.apiUrl ?? '', checks });
+      const written = await writeRunWorkbook(c, { runId, reportsDir: config.reports, serviceUrl: await serviceUrlOf(c, config.apiUrl), checks });
       process.stdout.write(`${written.path}\n`);
       return checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
     });
