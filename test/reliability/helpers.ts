@@ -6,9 +6,10 @@ import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import type { SyncTuning } from '../../pipelines/sync-job.js';
-import { syncOnce, type Fingerprints } from '../helpers/recon.js';
+import { afterEach } from 'vitest';
+import { syncOnce, tempDir, type Fingerprints } from '../helpers/recon.js';
 import { ROOT } from '../helpers/child.js';
-import type { FakeService } from './fake-service.js';
+import { startFakeService, type FakeDisbursement, type FakeOptions, type FakeService } from './fake-service.js';
 
 /** syncOnce only reads `url` and `apiKey` of the sandbox it is given. */
 export function syncFake(fake: FakeService, db: string, args: string[] = [], tuning: SyncTuning = {}) {
@@ -107,4 +108,30 @@ export function recordFigures(suite: string, figures: Record<string, number | st
   const dir = path.join(ROOT, 'data', 'reliability');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, `${suite}${process.env.RECON_SOAK ? '.soak' : ''}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+}
+
+/**
+ * For a test file driving scripted fake services: `fake` starts one, `store` gives a temp folder and its
+ * store path; both are closed and removed after each test.
+ */
+export function fakeServicesPerTest(prefix: string): {
+  fake: (disbursements: FakeDisbursement[], override?: FakeOptions['override']) => Promise<FakeService>;
+  store: () => { dir: string; db: string };
+} {
+  const open: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const c of open.splice(0)) await c();
+  });
+  return {
+    async fake(disbursements, override) {
+      const f = await startFakeService({ disbursements, override });
+      open.push(() => f.close());
+      return f;
+    },
+    store() {
+      const t = tempDir(prefix);
+      open.push(t.cleanup);
+      return { dir: t.dir, db: path.join(t.dir, 'recon.duckdb') };
+    },
+  };
 }

@@ -3,29 +3,15 @@
 // clean failure: exit 2, the run recorded as failed, and nothing half-written (the store's fingerprints
 // are those of the run before).
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { fingerprints, query, tempDir } from '../helpers/recon.js';
+import { describe, expect, it } from 'vitest';
+import { fingerprints, query } from '../helpers/recon.js';
 import { nightlyOnce } from '../helpers/nightly.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { buildDisbursement, envelope, startFakeService, type FakeDisbursement, type FakeOptions, type FakeService, type Item } from './fake-service.js';
-import { syncFake } from './helpers.js';
+import { buildDisbursement, envelope, type FakeDisbursement, type FakeOptions, type FakeService, type Item } from './fake-service.js';
+import { fakeServicesPerTest, syncFake } from './helpers.js';
 import { logCount, runCli } from '../helpers/child.js';
 
-const open: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of open.splice(0)) await c();
-});
-
-async function fake(disbursements: FakeDisbursement[], override?: FakeOptions['override']): Promise<FakeService> {
-  const f = await startFakeService({ disbursements, override });
-  open.push(() => f.close());
-  return f;
-}
-function store(): { dir: string; db: string } {
-  const t = tempDir('recon-payload-');
-  open.push(t.cleanup);
-  return { dir: t.dir, db: path.join(t.dir, 'recon.duckdb') };
-}
+const { fake, store } = fakeServicesPerTest('recon-payload-');
 /** A disbursement whose payout `index` is replaced by `change(payout)`. */
 function withPayout(index: number, change: (p: Item) => Item, o: Parameters<typeof buildDisbursement>[0] = {}): FakeDisbursement {
   const d = buildDisbursement(o);

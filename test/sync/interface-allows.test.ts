@@ -2,26 +2,13 @@
 // Each case drives a scripted fake service (127.0.0.1) into the behaviour, then checks that the run
 // completed, every other disbursement reconciled, and the touched one says what happened.
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { fingerprints, query, tempDir } from '../helpers/recon.js';
-import { buildDisbursement, envelope, startFakeService, type FakeDisbursement, type FakeOptions, type FakeService } from '../reliability/fake-service.js';
-import { syncFake } from '../reliability/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { fingerprints, query } from '../helpers/recon.js';
+import { buildDisbursement, envelope, type FakeDisbursement, type FakeService } from '../reliability/fake-service.js';
+import { fakeServicesPerTest, syncFake } from '../reliability/helpers.js';
 
-const open: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of open.splice(0)) await c();
-});
-
-async function fake(disbursements: FakeDisbursement[], override?: FakeOptions['override']): Promise<FakeService> {
-  const f = await startFakeService({ disbursements, override });
-  open.push(() => f.close());
-  return f;
-}
-function db(): string {
-  const t = tempDir('recon-allows-');
-  open.push(t.cleanup);
-  return path.join(t.dir, 'recon.duckdb');
-}
+const { fake, store } = fakeServicesPerTest('recon-allows-');
+const db = () => store().db;
 const id = (d: FakeDisbursement) => String(d.record.disbursement_id);
 async function statuses(file: string): Promise<Record<string, { status: string; note: string | null }>> {
   const rows = await query(file, 'SELECT disbursement_id, sync_status, sync_note FROM disbursements');
@@ -73,13 +60,16 @@ describe('#11: the interface allows it, recon survives it', () => {
     // served by the sandbox in 8 slices 150 ms apart: 1.2 s in all, above the 500 ms time-out
     const { startSandbox } = await import('../../src/sandbox/index.js');
     const sb = await startSandbox({ seed: 3, disbursements: 4, payoutsPerDisbursement: 3, rateLimit: { limit: 1_000_000 }, realism: { slowFileRate: 1, slowFileSliceDelayMs: 150 } });
-    open.push(() => sb.close());
-    const file = db();
-    const run = await syncFake({ url: sb.url, apiKey: sb.apiKey } as FakeService, file, ['--timeout-ms', '500']);
-    expect(run.code).toBe(0);
-    const rows = await files(file);
-    expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((r) => r.parse_status === 'parsed')).toBe(true);
+    try {
+      const file = db();
+      const run = await syncFake({ url: sb.url, apiKey: sb.apiKey } as FakeService, file, ['--timeout-ms', '500']);
+      expect(run.code).toBe(0);
+      const rows = await files(file);
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((r) => r.parse_status === 'parsed')).toBe(true);
+    } finally {
+      await sb.close();
+    }
   });
 
   it('case 4: an ftp:// or file:// link fails that file at once, without retries; the rest reconciles', async () => {
