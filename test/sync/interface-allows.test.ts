@@ -1,7 +1,6 @@
 // Issue #11: what the interface allows a service to do costs at most the one disbursement it touches.
 // Each case drives a scripted fake service (127.0.0.1) into the behaviour, then checks that the run
 // completed, every other disbursement reconciled, and the touched one says what happened.
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fingerprints, query } from '../helpers/recon.js';
 import { buildDisbursement, envelope, type FakeDisbursement, type FakeService } from '../reliability/fake-service.js';
