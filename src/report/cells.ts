@@ -19,6 +19,8 @@ const EXCEL_SIGNIFICANT_DIGITS = 15;
 const BASE_FONT: Partial<ExcelJS.Font> = { name: 'Calibri', size: 11 };
 export const font = (over: Partial<ExcelJS.Font>): Partial<ExcelJS.Font> => ({ ...BASE_FONT, ...over });
 export const BOLD = font({ bold: true });
+/** A link, as spreadsheet programs show one. */
+export const LINK = font({ color: { argb: 'FF0563C1' }, underline: true });
 
 const SOLID = (argb: string): ExcelJS.Fill => ({ type: 'pattern', pattern: 'solid', fgColor: { argb } });
 

@@ -1,12 +1,14 @@
 // The monthly close read from the store: per recipient × currency lines (monthly_summary), the month's
 // disbursements, the findings open at close, and the journal built from the lines.
 import path from 'node:path';
+import { addMonths } from 'date-fns';
 import { MONTH, inMonth } from '../month.js';
+import { readMonthShape } from './month-sheet.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ageInDays } from '../checks/index.js';
 import { writeCloseWorkbook } from './close-workbook.js';
 import { buildJournal } from './journal.js';
-import { reconciliationRows } from './run-report.js';
+import { reconciliationRows, withDisbursementRows } from './run-report.js';
 import type { CloseLine, FindingRow, SuspenseLine } from './types.js';
 
 
@@ -84,6 +86,13 @@ async function provisionalReasons(c: DuckDBConnection, month: string, lines: rea
   return reasons;
 }
 
+/** The calendar month's days (UTC), for the Month sheet. */
+async function monthShape(c: DuckDBConnection, month: string) {
+  const from = new Date(`${month}-01T00:00:00Z`);
+  const to = addMonths(from, 1);
+  return readMonthShape(c, new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(from), from, to);
+}
+
 export async function writeMonthClose(
   c: DuckDBConnection,
   opts: { month: string; version: number; reportsDir: string; serviceUrl: string; now: Date },
@@ -100,7 +109,8 @@ export async function writeMonthClose(
     serviceUrl: opts.serviceUrl,
     lines,
     disbursements: reconciliationRows(c, inMonth(opts.month)),
-    openFindings: openFindingsOfMonth(c, opts.month, opts.now),
+    openFindings: withDisbursementRows(c, openFindingsOfMonth(c, opts.month, opts.now), inMonth(opts.month)),
     journal: buildJournal(lines, suspense),
+    shape: await monthShape(c, opts.month),
   });
 }

@@ -2,12 +2,13 @@
 // findings still open, and a journal that is proven balanced before anything is written.
 import type ExcelJS from 'exceljs';
 import { BOLD, setAmount, setCount, setDate, setText, styleHeader, styleTitle } from './cells.js';
-import { DISBURSEMENT_COLUMNS, FINDING_COLUMNS } from './columns.js';
+import { DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET, FINDING_COLUMNS } from './columns.js';
 import { assertJournalBalanced, type CurrencyBalance } from './journal.js';
 import { addSheet, writeFields, writeHeaderRow, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
 import type { CloseInput, CloseLine, JournalEntry, SuspenseLine } from './types.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
 import { MONTH } from '../month.js';
+import { writeMonthSheet } from './month-sheet.js';
 import { currencyDecimals } from '../money.js';
 
 export { buildJournal } from './journal.js';
@@ -32,7 +33,8 @@ export async function writeCloseWorkbook(path: string, input: CloseInput): Promi
   const balances = assertJournalBalanced(input.journal);
   return writeWorkbookFile(path, async (workbook) => {
     const lines = await writeSummarySheet(workbook, input);
-    const disbursements = await writeTableSheet(workbook, 'Disbursements', DISBURSEMENT_COLUMNS, input.disbursements);
+    if (input.shape) await writeMonthSheet(workbook, input.shape, 'Month');
+    const disbursements = await writeTableSheet(workbook, DISBURSEMENTS_SHEET, DISBURSEMENT_COLUMNS, input.disbursements);
     const openFindings = await writeTableSheet(workbook, 'Open findings', FINDING_COLUMNS, input.openFindings);
     writeJournalSheet(workbook, input.journal, balances);
     if (input.suspense.length > 0) await writeTableSheet(workbook, 'Currency suspense', SUSPENSE_COLUMNS, input.suspense);

@@ -1,25 +1,30 @@
 // Column layouts shared by the daily exception workbook and the monthly close, so a finding or a
 // disbursement reads the same in both.
-import { DATE_FORMAT, setAmount, setCount, setDate, setDisbursementStatus, setSeverity, setStatus, setText } from './cells.js';
+import { DATE_FORMAT, LINK, setAmount, setCount, setDate, setDisbursementStatus, setSeverity, setStatus, setText } from './cells.js';
+import type ExcelJS from 'exceljs';
 import type { ColumnSpec } from './table-sheet.js';
+import { linkInside } from './xlsx-parts.js';
 import type { DisbursementRow, FindingRow } from './types.js';
 
+/** The sheet both workbooks list their disbursements on; findings link to it. */
+export const DISBURSEMENTS_SHEET = 'Disbursements';
+
 /**
- * The columns up to Detail are what a person acts on and what is printed (landscape, about 75 %); the
+ * The columns up to Detail are what a person acts on and what is printed (landscape, at about 74 % on Letter); the
  * rest (recipient, key, dates, acknowledgement) are on screen only.
  */
 export const FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
-  { header: 'Status', width: 13, write: (c, f) => setStatus(c, f.status) },
+  { header: 'Status', width: 12, write: (c, f) => setStatus(c, f.status) },
   { header: 'Age (days)', numeric: true, width: 10, write: (c, f) => setCount(c, f.ageDays) },
-  { header: 'Check', width: 22, write: (c, f) => setText(c, f.checkId) },
+  { header: 'Check', width: 20, write: (c, f) => setText(c, f.checkId) },
   { header: 'Severity', width: 10, write: (c, f) => setSeverity(c, f.severity) },
-  { header: 'Disbursement', width: 20, write: (c, f) => setText(c, f.disbursementId) },
-  { header: 'Subject', width: 20, wrap: true, write: (c, f) => setText(c, f.subject) },
+  { header: 'Disbursement', width: 17, write: writeDisbursementLink },
+  { header: 'Subject', width: 18, wrap: true, write: (c, f) => setText(c, f.subject) },
   { header: 'Currency', width: 9, write: (c, f) => setText(c, f.currency) },
   { header: 'Expected', numeric: true, width: 14, write: (c, f) => setAmount(c, f.expected, f.currency) },
   { header: 'Actual', numeric: true, width: 14, write: (c, f) => setAmount(c, f.actual, f.currency) },
   { header: 'Difference', numeric: true, width: 14, write: (c, f) => setAmount(c, f.difference, f.currency) },
-  { header: 'Detail', width: 50, wrap: true, write: (c, f) => setText(c, f.detail) },
+  { header: 'Detail', width: 42, wrap: true, write: (c, f) => setText(c, f.detail) },
   { header: 'Recipient', width: 18, print: false, write: (c, f) => setText(c, f.recipientId) },
   { header: 'Key', width: 36, print: false, write: (c, f) => setText(c, f.key) },
   { header: 'First seen', width: 12, print: false, write: (c, f) => setDate(c, f.firstSeen, DATE_FORMAT) },
@@ -28,12 +33,20 @@ export const FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
   { header: 'Note', width: 30, wrap: true, print: false, write: (c, f) => setText(c, f.ackNote) },
 ];
 
+/** The disbursement id, a link to its row on the Disbursements sheet when that row is known. */
+function writeDisbursementLink(cell: ExcelJS.Cell, finding: FindingRow): void {
+  setText(cell, finding.disbursementId);
+  if (finding.disbursementId && finding.disbursementRow && linkInside(cell, DISBURSEMENTS_SHEET, `A${finding.disbursementRow}`)) cell.font = LINK;
+}
+
 const part = (value: bigint | undefined) => (value === undefined ? null : value);
 
-/** Reported against computed, and what computed is made of; a row that needs a person has its status coloured. */
+/**
+ * Reported against computed, and what computed is made of; a row that needs a person has its status
+ * coloured. The recipient is on screen only (printed, the other twelve columns keep a readable scale).
+ */
 export const DISBURSEMENT_COLUMNS: ReadonlyArray<ColumnSpec<DisbursementRow>> = [
   { header: 'Disbursement', width: 20, write: (c, d) => setText(c, d.disbursementId) },
-  { header: 'Recipient', width: 18, write: (c, d) => setText(c, d.recipientId) },
   { header: 'Delivered at (UTC)', width: 17, write: (c, d) => setDate(c, d.deliveredAt) },
   { header: 'Currency', width: 9, write: (c, d) => setText(c, d.currency) },
   { header: 'Reported total', numeric: true, width: 15, write: (c, d) => setAmount(c, d.reported, d.currency) },
@@ -45,4 +58,5 @@ export const DISBURSEMENT_COLUMNS: ReadonlyArray<ColumnSpec<DisbursementRow>> = 
   { header: 'Refunds', numeric: true, width: 14, write: (c, d) => setAmount(c, part(d.refunds), d.currency) },
   { header: 'Credit adjustments', numeric: true, width: 14, write: (c, d) => setAmount(c, part(d.credits), d.currency) },
   { header: 'Debit adjustments', numeric: true, width: 14, write: (c, d) => setAmount(c, part(d.debits), d.currency) },
+  { header: 'Recipient', width: 18, print: false, write: (c, d) => setText(c, d.recipientId) },
 ];

@@ -1,9 +1,10 @@
 // The daily exception workbook accountants open every morning: a Summary of the run, what each check
 // means and what to do about it (Checks), every finding on Exceptions, every checked disbursement on
-// Disbursements.
+// Disbursements, and the last 31 days drawn on Month.
 import { BOLD, setAmount, setCount, setDate, setSeverity, setText, styleTitle } from './cells.js';
-import { DISBURSEMENT_COLUMNS, FINDING_COLUMNS } from './columns.js';
+import { DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET, FINDING_COLUMNS } from './columns.js';
 import { addSheet, writeFields, writeSmallTable, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
+import { writeMonthSheet, type MonthShape } from './month-sheet.js';
 import { CHECK_GUIDE, type CheckGuide } from './check-guide.js';
 import type { DisbursementRow, FindingRow, RowSource, RunSummary } from './types.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
@@ -12,6 +13,8 @@ export interface ExceptionWorkbookInput {
   summary: RunSummary;
   findings: RowSource<FindingRow>;
   disbursements: RowSource<DisbursementRow>;
+  /** Days with disbursed totals and findings, drawn on a Month sheet (left out when absent). */
+  month?: MonthShape;
 }
 
 export interface WrittenWorkbook {
@@ -30,6 +33,7 @@ export async function writeExceptionWorkbook(
 ): Promise<WrittenWorkbook> {
   return writeWorkbookFile(path, async (workbook) => {
     writeSummarySheet(workbook, input.summary);
+    if (input.month) await writeMonthSheet(workbook, input.month);
     await writeTableSheet(workbook, 'Checks', CHECK_COLUMNS, checkRows(input.summary));
     // Sheets are written one after another: the zip takes one entry at a time, and a second open
     // sheet would buffer in memory until the first one is committed.
@@ -67,7 +71,7 @@ function checkRows(summary: RunSummary): CheckRow[] {
 async function writeDisbursementsSheet(
   workbook: StreamingWorkbook, rows: RowSource<DisbursementRow>, totals: RunSummary['totalsByCurrency'],
 ): Promise<number> {
-  const sheet = addSheet(workbook, 'Disbursements', DISBURSEMENT_COLUMNS.map((c) => c.width), 1);
+  const sheet = addSheet(workbook, DISBURSEMENTS_SHEET, DISBURSEMENT_COLUMNS.map((c) => c.width), 1);
   const count = await writeTable(sheet, 1, DISBURSEMENT_COLUMNS, rows);
   let at = 1 + Math.max(count, 1) + 2;
   const column = (header: string) => DISBURSEMENT_COLUMNS.findIndex((c) => c.header === header) + 1;
@@ -86,6 +90,8 @@ async function writeDisbursementsSheet(
     }
     row.commit();
   }
+  // the printed area ends at the last totals row, not at the table's
+  if (sheet.pageSetup.printArea && totals.length > 0) sheet.pageSetup.printArea = sheet.pageSetup.printArea.replace(/\$\d+$/, `$${at - 1}`);
   sheet.commit();
   return count;
 }

@@ -1,8 +1,10 @@
 // The morning workbook of a run, read from the store: summary, the run's findings (with their lifecycle)
 // and every disbursement's reconciliation. Rows stream page by page; nothing is held whole.
 import path from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { latestFindings, type CheckRunResult } from '../checks/index.js';
+import { addDays } from 'date-fns';
+import { readMonthShape } from './month-sheet.js';
 import { writeExceptionWorkbook, type WrittenWorkbook } from './exceptions-workbook.js';
 import { replaceAtomically } from './workbook-file.js';
 import type { DisbursementRow, FindingRow, RunSummary } from './types.js';
@@ -54,6 +56,50 @@ export async function* reconciliationRows(connection: DuckDBConnection, where = 
   }
 }
 
+/** The 31 days up to the newest delivery in the store (the data's own last day, whatever the clock says). */
+async function recentShape(connection: DuckDBConnection) {
+  const newest = (await connection.runAndReadAll('SELECT max(delivered_at) FROM disbursements')).getRowsJS()[0]?.[0];
+  if (!(newest instanceof Date)) return undefined;
+  const to = addDays(new Date(`${newest.toISOString().slice(0, 10)}T00:00:00Z`), 1);
+  const from = addDays(to, -31);
+  return readMonthShape(connection, `31 days to ${addDays(to, -1).toISOString().slice(0, 10)}`, from, to);
+}
+
+/** Findings looked up together: one query per batch finds their disbursements' rows. */
+const LINK_BATCH = 2000;
+
+/**
+ * Adds to each finding the row its disbursement has on the Disbursements sheet that
+ * reconciliationRows(connection, where) writes (header on row 1, then by disbursement id), so the
+ * workbook can link the two. One ranking query per batch of findings; a disbursement not on the sheet
+ * gets no row.
+ */
+export async function* withDisbursementRows(
+  connection: DuckDBConnection, findings: AsyncIterable<FindingRow>, where = 'TRUE',
+): AsyncGenerator<FindingRow> {
+  let batch: FindingRow[] = [];
+  const flush = async function* (): AsyncGenerator<FindingRow> {
+    const ids = [...new Set(batch.map((f) => f.disbursementId).filter((id): id is string => id !== null))];
+    const rows = new Map<string, number>();
+    if (ids.length > 0) {
+      const reader = await connection.runAndReadAll(
+        `WITH sheet AS (SELECT disbursement_id, row_number() OVER (ORDER BY disbursement_id) + 1 AS sheet_row
+                          FROM reconciliation WHERE (${where}))
+         SELECT disbursement_id, sheet_row FROM sheet WHERE disbursement_id IN (SELECT unnest($1::VARCHAR[]))`,
+        [listValue(ids)],
+      );
+      for (const [id, row] of reader.getRowsJS()) rows.set(String(id), Number(row));
+    }
+    for (const f of batch) yield { ...f, disbursementRow: f.disbursementId === null ? null : rows.get(f.disbursementId) ?? null };
+    batch = [];
+  };
+  for await (const finding of findings) {
+    batch.push(finding);
+    if (batch.length >= LINK_BATCH) yield* flush();
+  }
+  yield* flush();
+}
+
 async function runSummary(connection: DuckDBConnection, runId: string, serviceUrl: string, checks: CheckRunResult): Promise<RunSummary> {
   const run = (await connection.runAndReadAll('SELECT started_at, finished_at FROM runs WHERE run_id = $1', [runId])).getRowObjectsJS()[0];
   const totals = (await connection.runAndReadAll(
@@ -95,9 +141,10 @@ export async function writeRunWorkbook(
   opts: { runId: string; reportsDir: string; serviceUrl: string; checks: CheckRunResult },
 ): Promise<WrittenWorkbook> {
   const summary = await runSummary(connection, opts.runId, opts.serviceUrl, opts.checks);
-  const findings: AsyncIterable<FindingRow> = flatten(latestFindings(connection, opts.runId, { includeResolved: true }));
+  const findings = withDisbursementRows(connection, flatten(latestFindings(connection, opts.runId, { includeResolved: true })));
   const written = await writeExceptionWorkbook(workbookPath(opts.reportsDir, opts.runId, opts.checks.checkedAt), {
     summary,
+    month: await recentShape(connection),
     findings,
     disbursements: reconciliationRows(connection),
   });

@@ -85,6 +85,7 @@ export async function writeTable<R>(
       writeCell(column, cell, item);
       shareStyle(cell, i);
     });
+    fitRowHeight(row, columns);
     row.commit();
     count += 1;
     await pace(sheet, count);
@@ -104,15 +105,61 @@ export function writeCell<R>(column: ColumnSpec<R>, cell: ExcelJS.Cell, item: R)
   column.write(cell, item);
   if (column.wrap) cell.alignment = WRAP;
   else if (column.numeric && cell.value !== null && cell.value !== undefined) cell.alignment = NUMBER;
+  else if (!cell.alignment) cell.alignment = TOP;
+}
+
+/** The height of one line of the 11 pt body font, as Excel's default row has it. */
+const LINE_HEIGHT_PT = 15;
+/** A row grows for at most this many lines; the rest of a longer text is in the cell, seen when selected. */
+const MAX_ROW_LINES = 8;
+
+/**
+ * How many lines `value` takes wrapped in a column `width` characters wide. Neither Excel nor LibreOffice
+ * fits a row's height to wrapped text when it opens a file, so the writer sets it: estimated from the
+ * text's length (a unit of column width holds about 1.2 characters of 11 pt Calibri text; words kept
+ * whole), erring towards a taller row.
+ */
+export function wrappedLines(value: ExcelJS.CellValue, width: number): number {
+  if (typeof value !== 'string' || value.length === 0) return 1;
+  const perLine = Math.max(1, Math.floor(width * 1.15));
+  let lines = 0;
+  for (const paragraph of value.split('\n')) {
+    let line = 0;
+    lines += 1;
+    for (const word of paragraph.split(' ')) {
+      const needed = line === 0 ? word.length : line + 1 + word.length;
+      if (needed <= perLine) {
+        line = needed;
+        continue;
+      }
+      // the word starts a new line; a word longer than a line breaks over several
+      if (line > 0) lines += 1;
+      lines += Math.floor(Math.max(0, word.length - 1) / perLine);
+      line = word.length % perLine || perLine;
+    }
+    if (lines >= MAX_ROW_LINES) return MAX_ROW_LINES;
+  }
+  return Math.min(lines, MAX_ROW_LINES);
+}
+
+/** Makes a written row tall enough for its wrapped columns' text (one line: the default height). */
+export function fitRowHeight<R>(row: ExcelJS.Row, columns: ReadonlyArray<ColumnSpec<R>>): void {
+  let lines = 1;
+  columns.forEach((column, i) => {
+    if (column.wrap) lines = Math.max(lines, wrappedLines(row.getCell(i + 1).value, column.width));
+  });
+  if (lines > 1) row.height = LINE_HEIGHT_PT * lines;
 }
 
 /** Text wraps at the column's width, top-aligned so a tall row still reads from its first line. */
 const WRAP: Partial<ExcelJS.Alignment> = Object.freeze({ wrapText: true, vertical: 'top' });
 /** Right-aligned with a gap before the next column's text ("0count_payments" never happens). */
-const NUMBER: Partial<ExcelJS.Alignment> = Object.freeze({ horizontal: 'right', indent: 1 });
+const NUMBER: Partial<ExcelJS.Alignment> = Object.freeze({ horizontal: 'right', indent: 1, vertical: 'top' });
+/** Every other cell reads from the top too, level with the first line of a wrapped neighbour. */
+const TOP: Partial<ExcelJS.Alignment> = Object.freeze({ vertical: 'top' });
 
 /** 1 → A, 27 → AA. */
-function columnLetter(n: number): string {
+export function columnLetter(n: number): string {
   let s = '';
   for (let k = n; k > 0; k = Math.floor((k - 1) / 26)) s = String.fromCharCode(65 + ((k - 1) % 26)) + s;
   return s;

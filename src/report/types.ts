@@ -2,6 +2,7 @@
 // query anything themselves. Money is integer subunits (bigint) until the moment a cell is written.
 
 import type { FindingStatus, LatestFinding, Severity } from '../checks/index.js';
+import type { MonthShape } from './month-sheet.js';
 
 export type { FindingStatus, Severity };
 
@@ -12,7 +13,11 @@ export type RowSource<T> = AsyncIterable<T> | Iterable<T>;
  * One finding as the workbooks show it: the checks stage's LatestFinding (one definition of the shape),
  * less the lifecycle fields no sheet prints.
  */
-export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote'> & { ackNote?: string | null; ackBy?: string | null; ackAt?: Date | null };
+export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote'> & {
+  ackNote?: string | null; ackBy?: string | null; ackAt?: Date | null;
+  /** The row of this finding's disbursement on the workbook's Disbursements sheet, when it is there (a link). */
+  disbursementRow?: number | null;
+};
 
 export type DisbursementStatus = 'reconciled' | 'exceptions' | 'incomplete' | 'invalid';
 
@@ -98,6 +103,8 @@ export interface CloseInput {
   suspense: SuspenseLine[];
   /** Why the close is provisional (open error findings, a variance, lines in suspense); empty when final. */
   provisional: string[];
+  /** The month's days, drawn on a Month sheet (left out when absent). */
+  shape?: MonthShape;
 }
 
 /** A line whose currency differs from its disbursement's, as the currency_suspense view lists it. */

@@ -3,7 +3,7 @@ import type ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { font } from '../../src/report/cells.js';
 import { FINDING_COLUMNS } from '../../src/report/columns.js';
-import { addSheet, writeHeaderRow, writeTable, type ColumnSpec, writeCell } from '../../src/report/table-sheet.js';
+import { addSheet, writeHeaderRow, writeTable, type ColumnSpec, writeCell, fitRowHeight } from '../../src/report/table-sheet.js';
 import type { FindingRow } from '../../src/report/types.js';
 import { writeWorkbookFile } from '../../src/report/workbook-file.js';
 import { FINDINGS, tempDir, zipEntryText } from './helpers.js';
@@ -55,6 +55,7 @@ describe('writeTable', () => {
       ITEMS.forEach((item, r) => {
         const row = sheet.getRow(r + 2);
         COLUMNS.forEach((column, c) => writeCell(column, row.getCell(c + 1), item));
+        fitRowHeight(row, COLUMNS);
         row.commit();
       });
       sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1 + ITEMS.length, column: COLUMNS.length } };
