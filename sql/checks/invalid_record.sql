@@ -15,7 +15,8 @@ SELECT
     || COALESCE(' of disbursement ' || q.disbursement_id, '')
     || ' was quarantined: ' || q.reason
     -- the payload as received, cut at a field boundary (never mid-value) when long
-    || COALESCE(' — received: ' || CASE WHEN length(q.raw) <= 300 THEN q.raw
+    -- (file lines keep no payload: their line number and file name say where to look)
+    || COALESCE(' — received: ' || CASE WHEN NULLIF(q.raw, '') IS NULL THEN NULL WHEN length(q.raw) <= 300 THEN q.raw
          ELSE COALESCE(NULLIF(regexp_extract(substr(q.raw, 1, 300), '^(.*),"', 1), ''), substr(q.raw, 1, 300)) || ', …' END, '') AS detail
 FROM current_quarantine AS q
 LEFT JOIN disbursements AS d ON d.disbursement_id = q.disbursement_id

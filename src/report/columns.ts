@@ -24,7 +24,8 @@ export const FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
   { header: 'Expected', numeric: true, width: 14, write: (c, f) => setAmount(c, f.expected, f.currency) },
   { header: 'Actual', numeric: true, width: 14, write: (c, f) => setAmount(c, f.actual, f.currency) },
   { header: 'Difference', numeric: true, width: 14, write: (c, f) => setAmount(c, f.difference, f.currency) },
-  { header: 'Detail', width: 42, wrap: true, write: (c, f) => setText(c, f.detail) },
+  { header: 'Detail', width: 42, wrap: true, write: (c, f) => setText(c, splitReceived(f.detail).detail) },
+  { header: 'Received', width: 40, wrap: true, print: false, write: (c, f) => setText(c, splitReceived(f.detail).received) },
   { header: 'Recipient', width: 18, print: false, write: (c, f) => setText(c, f.recipientId) },
   { header: 'Key', width: 36, print: false, write: (c, f) => setText(c, f.key) },
   { header: 'First seen', width: 12, print: false, write: (c, f) => setDate(c, f.firstSeen, DATE_FORMAT) },
@@ -32,6 +33,15 @@ export const FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
   { header: 'Acknowledged at', width: 17, print: false, write: (c, f) => (f.ackAt ? setDate(c, f.ackAt) : undefined) },
   { header: 'Note', width: 30, wrap: true, print: false, write: (c, f) => setText(c, f.ackNote) },
 ];
+
+/** What invalid_record appends to its detail: the payload as received (sql/checks/invalid_record.sql). */
+const RECEIVED = ' — received: ';
+
+/** A detail in plain words, and the raw payload it quotes (if any) for a column of its own. */
+export function splitReceived(detail: string): { detail: string; received: string | null } {
+  const at = detail.indexOf(RECEIVED);
+  return at < 0 ? { detail, received: null } : { detail: detail.slice(0, at), received: detail.slice(at + RECEIVED.length) };
+}
 
 /** The disbursement id, a link to its row on the Disbursements sheet when that row is known. */
 function writeDisbursementLink(cell: ExcelJS.Cell, finding: FindingRow): void {

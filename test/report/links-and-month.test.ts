@@ -69,6 +69,27 @@ describe('#15 the workbook as read back', () => {
     expect(tall).toBeGreaterThan(5);
   });
 
+  it('item 6: invalid_record reads in plain words on Detail, with the payload as received in its own column, cut at a field boundary', async () => {
+    const sheet = sheetOf(await readWorkbook(workbook()), 'Exceptions');
+    const header = (sheet.getRow(1).values as unknown[]).map((v) => cellText(v));
+    const rows: Array<{ detail: string; received: string }> = [];
+    sheet.eachRow((row, n) => {
+      if (n > 1 && cellText(row.getCell(header.indexOf('Check')).value) === 'invalid_record') {
+        rows.push({ detail: cellText(row.getCell(header.indexOf('Detail')).value), received: cellText(row.getCell(header.indexOf('Received')).value) });
+      }
+    });
+    expect(rows.filter((r) => r.received.startsWith('{')).length).toBeGreaterThan(0);
+    for (const { detail, received } of rows) {
+      expect(detail).toMatch(/was quarantined: \S/);
+      expect(detail).not.toContain('received:');
+      expect(detail).not.toContain('{"');
+      // an API record's payload, or nothing (a file line names its file and line instead)
+      if (received !== '') expect(received).toMatch(/^[{[]/);
+      // whole, or cut after a complete value (a closing quote, digit, bracket or literal) and marked
+      if (received.endsWith(', …')) expect(received.slice(0, -3)).toMatch(/["\d\]}el]$/);
+    }
+  });
+
   it('wrappedLines counts whole words per line and caps a row at 8 lines', () => {
     expect(wrappedLines('short', 20)).toBe(1);
     expect(wrappedLines('aaaa bbbb cccc dddd eeee', 10)).toBe(3);
