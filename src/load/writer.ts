@@ -207,9 +207,8 @@ export class StoreWriter {
     await c.run(`CREATE OR REPLACE TEMP TABLE _files AS SELECT * EXCLUDE (downloaded_at) FROM disbursement_files LIMIT 0`);
     await appendRows(c, '_files', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'varchar', 'integer', 'bigint', 'bigint', 'varchar'], files);
     await c.run('INSERT INTO disbursement_files SELECT *, CASE WHEN sha256 IS NOT NULL THEN now() END FROM _files');
-    const fileLines = batch.flatMap((b) => b.files.flatMap((f) => f.lines.map((l) => [b.record.disbursement_id, f.fileNo, l.lineNo,
-      l.kind, l.entryType, l.reference, l.paymentId, l.currency, l.amount, run, l.raw])));
-    await appendRows(c, 'file_lines', ['varchar', 'integer', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar'], fileLines);
+    await appendColumns(c, 'file_lines', ['varchar', 'integer', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar'],
+      fileLineColumns(batch, run));
     const quarantine = batch.flatMap((b) => b.quarantine.map((q) => [run, b.record.disbursement_id, q.resource, q.lineNo, q.reason, q.raw]));
     if (quarantine.length) {
       await c.run('CREATE OR REPLACE TEMP TABLE _q (run_id VARCHAR, disbursement_id VARCHAR, resource VARCHAR, line_no INTEGER, reason VARCHAR, raw VARCHAR)');
@@ -245,6 +244,31 @@ function lineColumns<T>(
   }
   if (own === null) return [];
   return [ids, lineNos, ...own, new Array<DuckDBValue>(ids.length).fill(runId), raws];
+}
+
+/** The file_lines table's columns, filled straight from the bundles' parsed files (column by column, as lineColumns). */
+function fileLineColumns(batch: readonly DisbursementBundle[], runId: string): DuckDBValue[][] {
+  const columns: DuckDBValue[][] = Array.from({ length: 11 }, () => []);
+  const [ids, fileNos, lineNos, kinds, entryTypes, references, paymentIds, currencies, amounts, runs, raws] = columns as [
+    DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[]];
+  for (const b of batch) {
+    for (const f of b.files) {
+      for (const l of f.lines) {
+        ids.push(b.record.disbursement_id);
+        fileNos.push(f.fileNo);
+        lineNos.push(l.lineNo);
+        kinds.push(l.kind);
+        entryTypes.push(l.entryType);
+        references.push(l.reference);
+        paymentIds.push(l.paymentId);
+        currencies.push(l.currency);
+        amounts.push(l.amount);
+        runs.push(runId);
+        raws.push(l.raw);
+      }
+    }
+  }
+  return ids.length === 0 ? [] : columns;
 }
 
 /** What the store already holds, for incremental decisions. */

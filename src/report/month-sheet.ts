@@ -8,21 +8,13 @@ import { addSheet, columnLetter } from './table-sheet.js';
 import { pace, type StreamingWorkbook } from './workbook-file.js';
 import { drawCharts, type ColumnChart } from './xlsx-parts.js';
 import { currencyFactor } from '../money.js';
+import type { MonthShape } from './types.js';
+
+export type { MonthShape };
 
 /** Currencies charted, those with the most disbursements first; the rest are counted in a note. */
 export const MAX_CHARTED_CURRENCIES = 6;
 
-export interface MonthShape {
-  /** What the days are, e.g. "November 2026" or "31 days to 2026-11-24". */
-  title: string;
-  /** Each day, midnight UTC, in order. */
-  days: Date[];
-  currencies: Array<{ currency: string; totals: bigint[]; disbursements: number }>;
-  /** Currencies left out of the charts (beyond MAX_CHARTED_CURRENCIES). */
-  otherCurrencies: string[];
-  /** Open findings on the disbursements delivered each day. */
-  findings: number[];
-}
 
 const day = (d: Date): string => d.toISOString().slice(0, 10);
 

@@ -2,7 +2,6 @@
 // query anything themselves. Money is integer subunits (bigint) until the moment a cell is written.
 
 import type { FindingStatus, LatestFinding, Severity } from '../checks/index.js';
-import type { MonthShape } from './month-sheet.js';
 
 export type { FindingStatus, Severity };
 
@@ -119,4 +118,17 @@ export interface SuspenseLine {
   amount: bigint;
   /** As it would count in the identity: payouts and credits +, refunds and debits −. */
   signedAmount: bigint;
+}
+
+/** A span of days with disbursed totals per currency and open findings per day (the Month sheet). */
+export interface MonthShape {
+  /** What the days are, e.g. "November 2026" or "31 days to 2026-11-24". */
+  title: string;
+  /** Each day, midnight UTC, in order. */
+  days: Date[];
+  currencies: Array<{ currency: string; totals: bigint[]; disbursements: number }>;
+  /** Currencies left out of the charts (beyond the charted few). */
+  otherCurrencies: string[];
+  /** Open findings on the disbursements delivered each day. */
+  findings: number[];
 }

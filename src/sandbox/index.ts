@@ -27,6 +27,11 @@ export interface Sandbox {
   readonly generation: number;
   setGeneration(n: number): void;
   setFaults(faults: FaultOptions): void;
+  /**
+   * Only the `count` oldest disbursements have been delivered so far (the rest appear in the list, and by
+   * id, once a later call raises the count): a night before and a night after new deliveries.
+   */
+  setDelivered(count: number): void;
   stats(): SandboxStats;
   resetStats(): void;
   requestLog(): RequestLogEntry[];
@@ -40,6 +45,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const models = new ModelCache(ds);
   const faults = new FaultInjector(opts.seed, opts.faults, opts.latencyMs);
   let generation = 0;
+  let delivered = ds.n;
   let baseUrl = '';
   const ctx: ApiContext = {
     ds,
@@ -48,7 +54,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     signer: new LinkSigner(opts.seed),
     faults,
     generation: () => generation,
-    visibleCount: () => Math.max(0, ds.n - faults.hidden()),
+    visibleCount: () => Math.max(0, delivered - faults.hidden()),
     baseUrl: () => baseUrl,
     readNo: (() => {
       const reads = new Map<string, number>();
@@ -88,6 +94,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     setGeneration,
     setFaults: (f) => faults.set(f),
+    setDelivered(count) {
+      if (!Number.isInteger(count) || count < 0 || count > ds.n) throw new RangeError(`delivered must be an integer in [0, ${ds.n}], got ${count}`);
+      delivered = count;
+    },
     stats: () => app.stats(),
     resetStats: () => app.resetStats(),
     requestLog: () => app.log.entries(),

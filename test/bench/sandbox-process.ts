@@ -2,7 +2,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { SandboxOptions, SandboxStats } from '../../src/sandbox/index.js';
-import type { Minimum } from './sandbox-child.js';
+import type { ChildSelection, Minimum } from './sandbox-child.js';
 
 const CHILD = fileURLToPath(new URL('./sandbox-child.js', import.meta.url));
 
@@ -14,7 +14,8 @@ export interface SandboxProcess {
   resetStats(): Promise<void>;
   /** [t ms, endpoint, status] of the last requests (the sandbox's ring buffer). */
   log(): Promise<Array<[number, string, number]>>;
-  minimum(perPage: number): Promise<Minimum>;
+  minimum(perPage: number, select?: ChildSelection): Promise<Minimum>;
+  setDelivered(count: number): Promise<void>;
   rss(): Promise<{ vmHwmMb: number; maxRssMb: number }>;
   close(): Promise<void>;
 }
@@ -44,7 +45,8 @@ export async function startSandboxProcess(options: SandboxOptions): Promise<Sand
     stats: () => ask({ type: 'stats' }),
     resetStats: () => ask({ type: 'reset-stats' }),
     log: () => ask({ type: 'log' }),
-    minimum: (perPage) => ask({ type: 'minimum', perPage }),
+    minimum: (perPage, select) => ask({ type: 'minimum', perPage, select }),
+    setDelivered: (count) => ask({ type: 'set-delivered', count }),
     rss: () => ask({ type: 'rss' }),
     async close() {
       if (child.connected) child.disconnect();

@@ -3,6 +3,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Disbursement, Payout } from '../../src/api/schemas.js';
 import type { DisbursementBundle, Line } from '../../src/extract/bundle.js';
+import type { FileResult } from '../../src/extract/files.js';
+import type { FileLine } from '../../src/extract/parse-file.js';
 import type { FindingRow } from '../../src/report/types.js';
 
 const CURRENCIES = ['EUR', 'USD', 'JPY', 'KWD', 'MGA', 'VND'];
@@ -25,33 +27,67 @@ function payout(d: number, n: number): { value: Payout; raw: string } {
     reference: value.reference, recipient_id: value.recipient_id, created_at: '2026-10-01T10:00:00Z' }) };
 }
 
-/** One disbursement with `payouts` payouts (no refunds, adjustments or files), its amount consistent. */
-export function bundle(d: number, payouts: number): DisbursementBundle {
+/**
+ * One disbursement with `payouts` payouts and, with `withFile`, the settlement file that lists them again
+ * (a line per payout and a footer), its amount consistent. No refunds or adjustments.
+ */
+export function bundle(d: number, payouts: number, withFile = false): DisbursementBundle {
   const lines: Line<Payout>[] = [];
+  const fileLines: FileLine[] = [];
   let sum = 0;
   for (let n = 1; n <= payouts; n += 1) {
     const p = payout(d, n);
     sum += p.value.amount;
     lines.push({ lineNo: n, value: p.value, raw: p.raw });
+    if (withFile) {
+      fileLines.push({ lineNo: n + 1, kind: 'payout', entryType: null, reference: p.value.reference, paymentId: p.value.payment_id,
+        currency: p.value.currency, amount: BigInt(p.value.amount), raw: `PAYOUT,${p.value.reference},${p.value.payment_id},${p.value.currency},${p.value.amount}` });
+    }
   }
+  const files: FileResult[] = withFile ? [{
+    fileNo: 1, name: `settlement_${disbursementId(d)}.csv`, extension: 'csv', sha256: d.toString(16).padStart(64, '0'), sizeBytes: 40 * payouts,
+    layout: 'csv-settlement', parseStatus: 'parsed', parseError: null, lines: fileLines, footerCount: BigInt(payouts), footerTotal: BigInt(sum), problems: [],
+  }] : [];
   const record: Disbursement = {
     disbursement_id: disbursementId(d), recipient_id: `rcp_${d % 6}`, status: 'delivered',
     delivered_at: new Date(END - d * 600_000).toISOString(), number_of_payments: payouts, number_of_refunds: 0,
     number_of_adjustments: 0, amount: sum, currency: CURRENCIES[d % 6]!, bank_account_number: `****${String(1000 + (d % 6))}`,
   };
-  return { record, raw: JSON.stringify(record), payouts: lines, refunds: [], adjustments: [], files: [], quarantine: [],
+  return { record, raw: JSON.stringify(record), payouts: lines, refunds: [], adjustments: [], files, quarantine: [],
     syncStatus: 'complete', syncNote: null, contentHash: `synthetic-${d}` };
 }
 
-/** The payouts table's row for each payout line of `b`, as NDJSON lines (raw kept as a JSON string). */
-export function payoutRowsNdjson(b: DisbursementBundle, runId: string): string {
-  let out = '';
+/**
+ * The rows recon's writer stores for `b`, as NDJSON per table, for DuckDB's own reader: the disbursement,
+ * its payouts (raw embedded as the JSON object it is, so the reader stores it as JSON without a second
+ * parse), its file and the file's lines.
+ */
+export function rowsNdjson(b: DisbursementBundle, runId: string): { disbursements: string; payouts: string; files: string; fileLines: string } {
+  const r = b.record;
+  const id = r.disbursement_id;
+  const fields = JSON.stringify({ disbursement_id: id, recipient_id: r.recipient_id, status: r.status, delivered_at: r.delivered_at,
+    number_of_payments: r.number_of_payments, number_of_refunds: r.number_of_refunds, number_of_adjustments: r.number_of_adjustments, amount: r.amount,
+    currency: r.currency, bank_account_number: r.bank_account_number, sync_status: b.syncStatus, sync_note: b.syncNote, version: 1,
+    content_hash: b.contentHash, first_run_id: runId, run_id: runId });
+  const disbursements = `${fields.slice(0, -1)},"raw":${b.raw}}\n`;
+  let payouts = '';
   for (const l of b.payouts) {
-    out += `${JSON.stringify({ disbursement_id: b.record.disbursement_id, line_no: l.lineNo, recipient_id: l.value.recipient_id,
-      reference: l.value.reference, status: l.value.status, payment_id: l.value.payment_id, currency: l.value.currency,
-      amount: l.value.amount, run_id: runId, raw: l.raw })}\n`;
+    payouts += `{"disbursement_id":${JSON.stringify(id)},"line_no":${l.lineNo},"recipient_id":${JSON.stringify(l.value.recipient_id)},`
+      + `"reference":${JSON.stringify(l.value.reference)},"status":${JSON.stringify(l.value.status)},"payment_id":${JSON.stringify(l.value.payment_id)},`
+      + `"currency":${JSON.stringify(l.value.currency)},"amount":${l.value.amount},"run_id":${JSON.stringify(runId)},"raw":${l.raw}}\n`;
   }
-  return out;
+  let files = '';
+  let fileLines = '';
+  for (const f of b.files) {
+    files += `${JSON.stringify({ disbursement_id: id, file_no: f.fileNo, name: f.name, extension: f.extension, sha256: f.sha256, size_bytes: f.sizeBytes,
+      layout: f.layout, parse_status: f.parseStatus, parse_error: f.parseError, line_count: f.lines.length, footer_count: Number(f.footerCount),
+      footer_total: Number(f.footerTotal), run_id: runId })}\n`;
+    for (const l of f.lines) {
+      fileLines += `${JSON.stringify({ disbursement_id: id, file_no: f.fileNo, line_no: l.lineNo, kind: l.kind, entry_type: l.entryType, reference: l.reference,
+        payment_id: l.paymentId, currency: l.currency, amount: Number(l.amount), run_id: runId, raw: l.raw })}\n`;
+    }
+  }
+  return { disbursements, payouts, files, fileLines };
 }
 
 const CHECKS = ['total_identity', 'count_payments', 'duplicate_payout', 'currency_mismatch', 'file_vs_api', 'missing_files'];

@@ -9,7 +9,7 @@ import {
 } from './helpers.js';
 
 const HEADERS = ['Status', 'Age (days)', 'Check', 'Severity', 'Disbursement', 'Subject', 'Currency',
-  'Expected', 'Actual', 'Difference', 'Detail', 'Recipient', 'Key', 'First seen', 'Acknowledged by', 'Acknowledged at', 'Note'];
+  'Expected', 'Actual', 'Difference', 'Detail', 'Received', 'Recipient', 'Key', 'First seen', 'Acknowledged by', 'Acknowledged at', 'Note'];
 const col = (name: string): number => HEADERS.indexOf(name) + 1;
 
 describe('writeExceptionWorkbook', () => {
@@ -106,7 +106,7 @@ describe('writeExceptionWorkbook', () => {
       expect(sheet.autoFilter).toBeTruthy();
     }
     const exceptions = sheetOf(workbook, 'Exceptions');
-    expect(exceptions.autoFilter).toBe('A1:Q6');
+    expect(exceptions.autoFilter).toBe('A1:R6');
     expect(HEADERS.map((h, i) => exceptions.getRow(1).getCell(i + 1).value)).toEqual(HEADERS);
     expect(exceptions.getColumn(col('Detail')).width).toBeGreaterThan(30);
   });

@@ -1,13 +1,15 @@
-// budget_use: how much of its configured budget recon actually spends against a sandbox that enforces
-// the service's limit (500 per window, sliding) with the window compressed to W ms and 100–300 ms of
-// latency per request, the client budgeted at 450 per W like the default 450/min.
+// budget_use: how much of the service's own limit (500 per window, sliding) recon uses with its default
+// configuration, against a sandbox that enforces that limit with the window compressed to W ms, 100–300
+// ms of latency per request and 5 % transient 5xx faults (each a request the service counts too). The
+// client's budget is its default (450/min) scaled to W like the limit.
 // Args: windowMs disbursements [concurrency] (recon's default when left out)
 import path from 'node:path';
 import { runSyncJob, seconds, stage, tempDir } from '../lib.js';
 import { startSandboxProcess } from '../sandbox-process.js';
 
 const SERVICE_LIMIT = 500;
-const BUDGET = 450;
+/** recon's default --rate-per-minute (src/config.ts), per compressed window. */
+const DEFAULT_BUDGET = 450;
 
 stage(async ([windowArg = '6000', disbursementsArg = '560', concurrencyArg]) => {
   const W = Number(windowArg);
@@ -15,18 +17,20 @@ stage(async ([windowArg = '6000', disbursementsArg = '560', concurrencyArg]) => 
     seed: 'bench-budget',
     disbursements: Number(disbursementsArg),
     latencyMs: [100, 300],
+    faults: { rate: 0.05, kinds: ['500', '502', '503'] },
+    requestLogSize: 1_000_000,
     rateLimit: { limit: SERVICE_LIMIT, windowMs: W, blockMs: 10 * W },
   });
   const tmp = tempDir();
   try {
     const started = performance.now();
     const { counters, concurrency } = await runSyncJob(sb, path.join(tmp.dir, 'recon.duckdb'),
-      ['--rate-per-minute', String(BUDGET), '--sample-budget', '0', ...(concurrencyArg ? ['--concurrency', concurrencyArg] : [])],
+      [...(concurrencyArg ? ['--concurrency', concurrencyArg] : [])],
       { intervalMs: W, blockMs: 10 * W, retryBaseMs: 50 });
     const elapsed = seconds(started);
     const stats = await sb.stats();
     const times = (await sb.log()).map(([t]) => t).sort((a, b) => a - b);
-    return { windowMs: W, budgetPerWindow: BUDGET, serviceLimit: SERVICE_LIMIT, concurrency, elapsed,
+    return { windowMs: W, budgetPerWindow: DEFAULT_BUDGET, serviceLimit: SERVICE_LIMIT, concurrency, elapsed, faults: stats.faults,
       clientRateLimited: counters.rate_limited, sandboxRateLimited: stats.rateLimited, requests: stats.requests.total,
       ...rates(times, W) };
   } finally {

@@ -1,28 +1,75 @@
-// request_efficiency: a full backfill against a sandbox with no latency and a limit it cannot reach;
-// the sandbox counts what recon asked for, its ground truth says what the dataset needs.
-// Args: disbursements payoutsPerDisbursement
+// request_efficiency on three nights a real service gives (#16): the sandbox counts every request by
+// endpoint and answer, its ground truth says what the night needs (sandbox-child.ts, minimum).
+//   backfill    first night over an empty store: 100–300 ms latency, 5 % transient 5xx faults (their
+//               retries counted apart), payment sampling on (look-ups apart)
+//   night2      a second night after 1 % new deliveries, default lookback (7 days of re-reads)
+//   realistic   the realistic profile's first night: per_page above 50 refused, so recon negotiates the
+//               page size (the refusals counted apart), redirects and expiring links on downloads
+// Args: mode disbursements payoutsPerDisbursement
 import path from 'node:path';
 import { runSyncJob, seconds, stage, tempDir } from '../lib.js';
-import { startSandboxProcess } from '../sandbox-process.js';
+import { startSandboxProcess, type SandboxProcess } from '../sandbox-process.js';
 
-const PER_PAGE = 100; // the sandbox's maxPerPage: the largest page size it honours
+/** The endpoints a night's reading is made of (downloads and payment look-ups are counted apart). */
+const READS = ['list', 'files', 'payouts', 'refunds', 'adjustments', 'disbursement'] as const;
+const DAY = 86_400_000;
 
-stage(async ([disbursements = '2000', payoutsPer = '60']) => {
-  const sb = await startSandboxProcess({
-    seed: 'bench-requests',
-    disbursements: Number(disbursements),
-    payoutsPerDisbursement: Number(payoutsPer),
-    rateLimit: { limit: 1_000_000, windowMs: 60_000 },
-  });
+/** Requests per endpoint split by answer: served (2xx, 404 past a list's end), refused (4xx), failed (5xx), redirected (3xx). */
+async function answers(sb: SandboxProcess) {
+  const by: Record<string, { served: number; redirected: number; refused: number; failed: number }> = {};
+  for (const [, endpoint, status] of await sb.log()) {
+    const e = (by[endpoint] ??= { served: 0, redirected: 0, refused: 0, failed: 0 });
+    if (status >= 500) e.failed += 1;
+    else if (status >= 400 && status !== 404) e.refused += 1;
+    else if (status >= 300 && status < 400) e.redirected += 1;
+    else e.served += 1;
+  }
+  return by;
+}
+
+stage(async ([mode = 'backfill', disbursementsArg = '2000', payoutsArg = '60']) => {
+  const n = Number(disbursementsArg);
+  const now = Date.now();
+  const common = { seed: `bench-requests-${mode}`, disbursements: n, payoutsPerDisbursement: Number(payoutsArg), requestLogSize: 1_000_000 };
+  const sb = await startSandboxProcess(
+    mode === 'backfill' ? { ...common, latencyMs: [100, 300], faults: { rate: 0.05, kinds: ['500', '502', '503'] }, rateLimit: { limit: 1_000_000, windowMs: 60_000 } }
+      : mode === 'night2' ? { ...common, endDate: new Date(now).toISOString(), rateLimit: { limit: 1_000_000, windowMs: 60_000 } }
+        : { ...common, profile: 'realistic', rateLimit: { limit: 1_000_000, windowMs: 60_000 } },
+  );
   const tmp = tempDir();
+  const db = path.join(tmp.dir, 'recon.duckdb');
+  // as a user runs it: no --per-page (recon's default, negotiated down when refused); sampling at its default
+  const args = ['--rate-per-minute', '10000000', ...(mode === 'backfill' ? [] : ['--sample-budget', '0'])];
   try {
+    let perPage = 100; // the sandbox's maxPerPage: the largest page size it honours
+    let select: { fromIndex: number; deliveredSinceMs: number } | undefined;
+    if (mode === 'realistic') perPage = 50;
+    if (mode === 'night2') {
+      const first = Math.floor(n * 0.99);
+      await sb.setDelivered(first);
+      await runSyncJob(sb, db, args, { retryBaseMs: 5 });
+      await sb.setDelivered(n);
+      await sb.resetStats(); // the log and counts start again: night 2 alone
+      select = { fromIndex: first, deliveredSinceMs: Date.now() - 7 * DAY };
+    }
     const started = performance.now();
-    const { result, counters } = await runSyncJob(sb, path.join(tmp.dir, 'recon.duckdb'),
-      ['--rate-per-minute', '10000000', '--sample-budget', '0', '--per-page', String(PER_PAGE)], { retryBaseMs: 5 });
+    const { result, counters } = await runSyncJob(sb, db, args, { retryBaseMs: 5 });
     const elapsed = seconds(started);
-    const stats = await sb.stats();
-    const minimum = await sb.minimum(PER_PAGE);
-    return { elapsed, result, counters, byEndpoint: stats.requests.byEndpoint, total: stats.requests.total, rateLimited: stats.rateLimited, minimum };
+    const by = await answers(sb);
+    const minimum = await sb.minimum(perPage, select);
+    const served = Object.fromEntries(READS.map((e) => [e, by[e]?.served ?? 0]));
+    const sum = (pick: (e: { served: number; redirected: number; refused: number; failed: number }) => number, names: readonly string[]) =>
+      names.reduce((a, e) => a + (by[e] ? pick(by[e]!) : 0), 0);
+    return {
+      mode, elapsed, perPage, result: { listed: result.listed, written: result.written }, counters, minimum, served, answers: by,
+      issued: sum((e) => e.served, READS),
+      needed: minimum.list + minimum.files + minimum.payouts + minimum.refunds + minimum.adjustments,
+      retries: sum((e) => e.failed, READS),
+      refusals: sum((e) => e.refused, READS),
+      downloads: by.download?.served ?? 0,
+      redirects: sum((e) => e.redirected, Object.keys(by)),
+      lookups: (by.payment?.served ?? 0) + (by.payment?.refused ?? 0) + (by.payment?.failed ?? 0),
+    };
   } finally {
     await sb.close();
     tmp.cleanup();
