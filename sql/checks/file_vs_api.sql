@@ -3,9 +3,9 @@
 -- Parsed files (parse_status 'parsed'):
 --   * a file line with no API line, an API line missing from the file, a line whose amount (or, for
 --     adjustments, entry type) differs: one finding each, subject = the reference. expected is the API
---     side, actual the file side, a missing side counts as 0. Lines are matched by (kind, reference,
---     n-th occurrence): payouts by reference, refunds by refund_id, adjustments by reference. A file is
---     expected to hold every line of its disbursement (interface, Disbursement file; docs/sandbox.md).
+--     side, actual the file side, a missing side counts as 0. Lines are paired by the
+--     file_line_disagreements view: (kind, reference, n-th occurrence). A file is expected to hold every line of its
+--     disbursement (interface, Disbursement file; docs/sandbox.md).
 --     Skipped for incomplete disbursements, whose API lines are partial. A file line with no API line in
 --     a disbursement with quarantined lines of that kind is likely the quarantined one: a warning.
 --   * footer count against the file's detail lines and against Σ number_of_*; footer total against the
@@ -37,44 +37,8 @@ WITH files AS (
   FROM disbursement_files AS df
   JOIN disbursements AS d ON d.disbursement_id = df.disbursement_id
 ),
-file_side AS (
-  SELECT
-    fl.disbursement_id, fl.file_no, fl.line_no, fl.kind, fl.entry_type, fl.reference, fl.currency, fl.amount,
-    ROW_NUMBER() OVER (
-      PARTITION BY fl.disbursement_id, fl.file_no, fl.kind, fl.reference ORDER BY fl.line_no
-    ) AS occurrence
-  FROM file_lines AS fl
-  JOIN files AS f ON f.disbursement_id = fl.disbursement_id AND f.file_no = fl.file_no
-  WHERE f.parse_status = 'parsed' AND f.sync_status <> 'incomplete'
-),
-api_side AS (
-  SELECT
-    f.disbursement_id, f.file_no, l.line_no, l.kind, l.entry_type, l.reference, l.currency, l.amount,
-    ROW_NUMBER() OVER (
-      PARTITION BY f.disbursement_id, f.file_no, l.kind, l.reference ORDER BY l.line_no
-    ) AS occurrence
-  FROM files AS f
-  JOIN payment_lines AS l ON l.disbursement_id = f.disbursement_id
-  WHERE f.parse_status = 'parsed' AND f.sync_status <> 'incomplete'
-),
 pairs AS (
-  SELECT
-    COALESCE(fs.disbursement_id, a.disbursement_id) AS disbursement_id,
-    COALESCE(fs.file_no, a.file_no) AS file_no,
-    COALESCE(fs.kind, a.kind) AS kind,
-    COALESCE(fs.reference, a.reference) AS reference,
-    COALESCE(fs.currency, a.currency) AS currency,
-    fs.line_no AS file_line_no, fs.amount AS file_amount, fs.entry_type AS file_entry_type,
-    fs.currency AS file_currency,
-    a.line_no AS api_line_no, a.amount AS api_amount, a.entry_type AS api_entry_type,
-    a.currency AS api_currency
-  FROM file_side AS fs
-  FULL OUTER JOIN api_side AS a
-    ON a.disbursement_id = fs.disbursement_id
-   AND a.file_no = fs.file_no
-   AND a.kind = fs.kind
-   AND a.reference = fs.reference
-   AND a.occurrence = fs.occurrence
+  SELECT * FROM file_line_disagreements
 ),
 quarantined_kinds AS (
   SELECT DISTINCT disbursement_id, resource
@@ -117,10 +81,11 @@ line_findings AS (
   JOIN files AS f ON f.disbursement_id = p.disbursement_id AND f.file_no = p.file_no
   LEFT JOIN quarantined_kinds AS qk
     ON qk.disbursement_id = p.disbursement_id AND qk.resource = p.kind AND p.api_line_no IS NULL
-  WHERE p.api_line_no IS NULL
+  WHERE f.sync_status <> 'incomplete'
+    AND (p.api_line_no IS NULL
      OR p.file_line_no IS NULL
      OR p.file_amount IS DISTINCT FROM p.api_amount
-     OR (p.kind = 'adjustment' AND p.file_entry_type IS DISTINCT FROM p.api_entry_type)
+     OR (p.kind = 'adjustment' AND p.file_entry_type IS DISTINCT FROM p.api_entry_type))
 ),
 -- At most 1,000 line findings per file (a file that disagrees everywhere would otherwise give a finding
 -- per line, millions for a large file); the rest are one summary finding with their count and, when they

@@ -60,9 +60,9 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
   const timings: CheckRunResult['checks'] = [];
   await inTransaction(connection, async () => {
     await connection.run(CREATE_STAGE);
-    const sharedTotals = await materialiseTotals(connection, checks);
+    const shared = await materialiseShared(connection, checks);
     for (const check of checks) timings.push(await stageCheck(connection, check));
-    if (sharedTotals) await connection.run(`DROP TABLE ${SHARED_TOTALS}`);
+    for (const view of shared) await connection.run(`DROP TABLE temp.main.${view}`);
     await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
     await connection.run(
       `INSERT INTO check_runs (run_id, checked_at, checks, findings)
@@ -74,25 +74,24 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
   return checkRunSummary(connection, opts.runId, now, timings);
 }
 
-/** The temp table that stands in for the disbursement_totals view during a run (see materialiseTotals). */
-const SHARED_TOTALS = 'temp.main.disbursement_totals';
-
 /**
- * Several checks read the disbursement_totals view (every line aggregated per disbursement). Inside the
- * run's transaction nothing changes the lines, so the view's rows are computed once into a TEMP table of
- * the same name: unqualified names resolve to the temp catalog first, so the check files (plain SELECTs
- * that also run on their own against the view) read exactly the view's rows and types without
- * re-aggregating every line. Dropped before the commit; a rollback takes it away too.
- * Only done when at least two of the checks read the view (one reading it gains nothing).
+ * Views several checks read, in the order they build on each other. Inside the run's transaction nothing
+ * changes the data, so a view read by at least two of the run's checks is computed once into a TEMP table
+ * of the same name: unqualified names resolve to the temp catalog first, so the check files (plain
+ * SELECTs that also run on their own against the views) read exactly the view's rows and types without
+ * computing them again. Dropped before the commit; a rollback takes them away too.
  */
-async function materialiseTotals(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<boolean> {
-  if (checks.filter((c) => /\bdisbursement_totals\b/i.test(c.sql)).length < 2) return false;
+const SHARED_VIEWS = ['disbursement_totals', 'line_counts', 'file_line_disagreements'] as const;
+
+async function materialiseShared(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<string[]> {
   const db = String((await connection.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
-  await connection.run(
-    `CREATE OR REPLACE TEMP TABLE disbursement_totals AS
-     SELECT * FROM ${sqlIdent(db)}.main.disbursement_totals`,
-  );
-  return true;
+  const made: string[] = [];
+  for (const view of SHARED_VIEWS) {
+    if (checks.filter((c) => new RegExp(`\\b${view}\\b`, 'i').test(c.sql)).length < 2) continue;
+    await connection.run(`CREATE OR REPLACE TEMP TABLE ${view} AS SELECT * FROM ${sqlIdent(db)}.main.${view}`);
+    made.push(view);
+  }
+  return made;
 }
 
 async function stageCheck(

@@ -138,3 +138,73 @@ export async function buildStoreInSql(c: DuckDBConnection, disbursements: number
            '${runId}', '${runId}', now(), NULL
     FROM payouts GROUP BY disbursement_id`);
 }
+
+/**
+ * A store in the sandbox's proportions, built in SQL (the realistic checks benchmark): per disbursement
+ * `payoutsPer` payouts, 4 % as many refunds and 9 % as many adjustments (credits and debits), one parsed
+ * settlement file listing every line again with its footer, the amount consistent; then 1 % of the
+ * disbursements with an amount one subunit off and 1 ‰ with a quarantined record (findings to carry),
+ * and 0.5 % restated once (history). Run the checks once before measuring: the findings are then open.
+ */
+export async function buildRealisticStoreInSql(c: DuckDBConnection, disbursements: number, payoutsPer: number, runId: string): Promise<void> {
+  const refundsPer = Math.max(1, Math.round(payoutsPer * 0.04));
+  const adjustmentsPer = Math.max(2, Math.round(payoutsPer * 0.09));
+  const ccy = (expr: string) => `['EUR','USD','JPY','KWD','MGA','VND'][CAST((${expr}) % 6 AS INTEGER) + 1]`;
+  const dsb = (expr: string) => `'dsb_' || lpad(CAST(${expr} AS VARCHAR), 8, '0')`;
+  await c.run(`INSERT INTO runs (run_id, command, started_at, finished_at, status) VALUES ('${runId}', 'sync', now(), now(), 'succeeded')`);
+  await c.run(`
+    INSERT INTO payouts
+    SELECT ${dsb(`i // ${payoutsPer}`)}, CAST(i % ${payoutsPer} + 1 AS INTEGER), 'rcp_' || CAST((i // ${payoutsPer}) % 6 AS VARCHAR),
+           'po_' || CAST(i AS VARCHAR), 'paid', 'pay_' || CAST(i AS VARCHAR), ${ccy(`i // ${payoutsPer}`)},
+           1000 + (i * 7919) % 99000, '${runId}', '{"amount":' || CAST(1000 + (i * 7919) % 99000 AS VARCHAR) || '}'
+    FROM range(${disbursements * payoutsPer}) AS t(i)`);
+  await c.run(`
+    INSERT INTO refunds
+    SELECT ${dsb(`i // ${refundsPer}`)}, CAST(i % ${refundsPer} + 1 AS INTEGER), 'ref_' || CAST(i AS VARCHAR),
+           'pay_' || CAST((i // ${refundsPer}) * ${payoutsPer} + i % ${refundsPer} AS VARCHAR), NULL, ${ccy(`i // ${refundsPer}`)},
+           100 + (i * 104729) % 900, '${runId}', '{}'
+    FROM range(${disbursements * refundsPer}) AS t(i)`);
+  await c.run(`
+    INSERT INTO adjustments
+    SELECT ${dsb(`i // ${adjustmentsPer}`)}, CAST(i % ${adjustmentsPer} + 1 AS INTEGER), 'adj_' || CAST(i AS VARCHAR), 'fee',
+           CASE WHEN i % 3 = 0 THEN 'credit' ELSE 'debit' END, NULL, NULL, ${ccy(`i // ${adjustmentsPer}`)},
+           10 + (i * 7907) % 490, '${runId}', '{}'
+    FROM range(${disbursements * adjustmentsPer}) AS t(i)`);
+  await c.run(`
+    INSERT INTO file_lines
+    SELECT disbursement_id, 1, CAST(row_number() OVER (PARTITION BY disbursement_id ORDER BY kind, line_no) + 1 AS INTEGER), kind, entry_type,
+           reference, payment_id, currency, amount, '${runId}', kind || ',' || reference
+    FROM (SELECT disbursement_id, line_no, 'payout' AS kind, NULL AS entry_type, reference, payment_id, currency, amount FROM payouts
+          UNION ALL SELECT disbursement_id, line_no, 'refund', NULL, refund_id, payment_id, currency, amount FROM refunds
+          UNION ALL SELECT disbursement_id, line_no, 'adjustment', entry_type, reference, NULL, currency, amount FROM adjustments)`);
+  await c.run(`
+    INSERT INTO disbursements
+    SELECT p.disbursement_id, p.recipient_id, 'delivered',
+           TIMESTAMPTZ '2026-10-31 22:00:00+00' - to_minutes(CAST(row_number() OVER (ORDER BY p.disbursement_id) * 10 AS BIGINT)),
+           p.n, r.n, a.n, p.s - r.s + a.credit - a.debit, p.currency, '****1000', 'complete', NULL, 1, md5(p.disbursement_id),
+           '${runId}', '${runId}', now(), NULL
+    FROM (SELECT disbursement_id, any_value(recipient_id) AS recipient_id, any_value(currency) AS currency, count(*) AS n, sum(amount) AS s FROM payouts GROUP BY ALL) p
+    JOIN (SELECT disbursement_id, count(*) AS n, sum(amount) AS s FROM refunds GROUP BY ALL) r USING (disbursement_id)
+    JOIN (SELECT disbursement_id, count(*) AS n, sum(amount) FILTER (WHERE entry_type = 'credit') AS credit,
+                 sum(amount) FILTER (WHERE entry_type = 'debit') AS debit FROM adjustments GROUP BY ALL) a USING (disbursement_id)`);
+  await c.run(`
+    INSERT INTO disbursement_files
+    SELECT d.disbursement_id, 1, 'settlement_' || d.disbursement_id || '.csv', 'csv', md5(d.disbursement_id), 100 * count(*), 'csv-settlement',
+           'parsed', NULL, count(*), count(*), sum(CASE WHEN l.kind = 'payout' OR l.entry_type = 'credit' THEN l.amount ELSE -l.amount END),
+           '${runId}', now()
+    FROM disbursements d JOIN file_lines l USING (disbursement_id) GROUP BY d.disbursement_id`);
+  // what a real night carries: findings, quarantined records, restatements
+  await c.run(`UPDATE disbursements SET amount = amount + 1 WHERE hash(disbursement_id) % 100 = 0`);
+  await c.run(`
+    INSERT INTO quarantine
+    SELECT '${runId}', disbursement_id, 'payout', 1, 'amount should be a number but is "12.5"', '{"amount":"12.5"}', now()
+    FROM disbursements WHERE hash(disbursement_id) % 1000 = 7`);
+  await c.run(`UPDATE disbursements SET sync_status = 'invalid' WHERE hash(disbursement_id) % 1000 = 7`);
+  await c.run(`
+    INSERT INTO disbursement_history (disbursement_id, version, recipient_id, delivered_at, number_of_payments, number_of_refunds,
+      number_of_adjustments, amount, currency, bank_account_number, sync_status, content_hash, run_id, superseded_at, superseded_by_run_id)
+    SELECT disbursement_id, 1, recipient_id, delivered_at, number_of_payments, number_of_refunds, number_of_adjustments, amount - 5, currency,
+      bank_account_number, 'complete', 'old-' || content_hash, '${runId}', now(), '${runId}'
+    FROM disbursements WHERE hash(disbursement_id) % 200 = 3`);
+  await c.run(`UPDATE disbursements SET version = 2 WHERE hash(disbursement_id) % 200 = 3`);
+}

@@ -1,41 +1,85 @@
-// checks_ratio: every check (runChecks, lifecycle included) over a consistent store of
-// disbursements × payoutsPer payouts built in SQL, against the two scans any complete check set needs:
-// a bare GROUP BY disbursement_id sum/count and a bare GROUP BY payment_id HAVING count(*) > 1.
-// The bare scans run once to warm up, then before and after the checks; the best of those is kept.
-// Args: disbursements payoutsPer
+// checks_ratio on the realistic shape (#16): every check (runChecks, lifecycle included) over a store in
+// the sandbox's proportions (synthetic.ts, buildRealisticStoreInSql: payouts, refunds, adjustments, a
+// settlement file per disbursement with its lines, quarantined records, restatements, findings already
+// open from a first check run), under recon's default DuckDB memory limit, against the bare work any
+// complete check set needs on that shape: per line table a GROUP BY disbursement_id sum/count, the
+// payment_id / refund_id / reference repeat scans, and the file-line ⋈ API-line join on
+// (disbursement, reference). Three interleaved pairs (bare first, then checks first, then bare first);
+// each pair's ratio, their median and spread. With `workbook`, the run's exception workbook is then
+// written from the store in the same process, as `recon run` does, for its peak RSS.
+// Args: disbursements payoutsPer [workbook]
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runChecks } from '../../../src/checks/runner.js';
 import { openStore } from '../../../src/load/db.js';
+import { limitDuckDbMemory } from '../../../src/ops/memory.js';
+import { writeRunWorkbook } from '../../../src/report/run-report.js';
 import { peakRssMb, seconds, stage, tempDir } from '../lib.js';
-import { buildStoreInSql } from '../synthetic.js';
+import { buildRealisticStoreInSql } from '../synthetic.js';
+
+/** recon's default --memory-mb (src/config.ts). */
+const DEFAULT_MEMORY_MB = 192;
 
 const SCANS = [
   'SELECT disbursement_id, sum(amount), count(*) FROM payouts GROUP BY disbursement_id',
+  'SELECT disbursement_id, sum(amount), count(*) FROM refunds GROUP BY disbursement_id',
+  'SELECT disbursement_id, entry_type, sum(amount), count(*) FROM adjustments GROUP BY ALL',
+  'SELECT disbursement_id, file_no, kind, sum(amount), count(*) FROM file_lines GROUP BY ALL',
   'SELECT payment_id FROM payouts GROUP BY payment_id HAVING count(*) > 1',
+  'SELECT refund_id FROM refunds GROUP BY refund_id HAVING count(*) > 1',
+  'SELECT disbursement_id, reference FROM adjustments GROUP BY ALL HAVING count(*) > 1',
+  `SELECT count(*) FROM file_lines f FULL JOIN (
+     SELECT disbursement_id, reference, amount FROM payouts UNION ALL SELECT disbursement_id, refund_id, amount FROM refunds
+     UNION ALL SELECT disbursement_id, reference, amount FROM adjustments) a
+   ON a.disbursement_id = f.disbursement_id AND a.reference = f.reference WHERE a.amount IS DISTINCT FROM f.amount`,
 ];
 
-stage(async ([disbursementsArg = '10000', payoutsArg = '100']) => {
+stage(async ([disbursementsArg = '10000', payoutsArg = '100', workbook]) => {
   const tmp = tempDir();
   const store = await openStore(path.join(tmp.dir, 'recon.duckdb'));
   try {
     const c = store.connection;
     let started = performance.now();
-    await buildStoreInSql(c, Number(disbursementsArg), Number(payoutsArg), 'bench-build');
+    await buildRealisticStoreInSql(c, Number(disbursementsArg), Number(payoutsArg), 'bench-build');
     await c.run('CHECKPOINT');
     const buildS = seconds(started);
-    const [rows] = (await c.runAndReadAll('SELECT (SELECT count(*) FROM payouts), (SELECT count(*) FROM disbursements)')).getRows();
+    await limitDuckDbMemory(c, DEFAULT_MEMORY_MB);
+    const [rows] = (await c.runAndReadAll(`SELECT (SELECT count(*) FROM payouts), (SELECT count(*) FROM disbursements), (SELECT count(*) FROM refunds),
+      (SELECT count(*) FROM adjustments), (SELECT count(*) FROM file_lines)`)).getRows();
+    // the night before: findings open, lifecycle rows to update
+    const first = await runChecks(c, { runId: 'bench-checks-0' });
+    await bareScans(c); // warm-up
 
-    await bareScans(c);
-    const before = await bareScans(c);
-    started = performance.now();
-    const result = await runChecks(c, { runId: 'bench-checks' });
-    const checksS = seconds(started);
-    const after = await bareScans(c);
-    const best = before.total <= after.total ? before : after;
-    const slowest = [...result.checks].sort((a, b) => b.ms - a.ms).slice(0, 6);
-    return { payouts: Number(rows![0]), disbursements: Number(rows![1]), buildS, checksS, bareS: best.total, bareScansS: best.each,
-      findings: result.findings, slowestChecks: slowest, peakRssMb: peakRssMb() };
+    const pairs: Array<{ checksS: number; bareS: number; ratio: number; bareEach: number[] }> = [];
+    let last = first;
+    for (let i = 1; i <= 3; i += 1) {
+      const checks = async () => {
+        const t = performance.now();
+        last = await runChecks(c, { runId: `bench-checks-${i}` });
+        return seconds(t);
+      };
+      let bare: { total: number; each: number[] };
+      let checksS: number;
+      if (i % 2 === 1) {
+        bare = await bareScans(c);
+        checksS = await checks();
+      } else {
+        checksS = await checks();
+        bare = await bareScans(c);
+      }
+      pairs.push({ checksS, bareS: bare.total, ratio: checksS / bare.total, bareEach: bare.each });
+    }
+    const slowest = [...last.checks].sort((a, b) => b.ms - a.ms).slice(0, 6);
+    let workbookS: number | null = null;
+    const rssBeforeWorkbookMb = peakRssMb();
+    if (workbook === 'workbook') {
+      const t = performance.now();
+      await writeRunWorkbook(c, { runId: last.runId, reportsDir: path.join(tmp.dir, 'reports'), serviceUrl: 'http://127.0.0.1', checks: last });
+      workbookS = seconds(t);
+    }
+    return { payouts: Number(rows![0]), disbursements: Number(rows![1]), refunds: Number(rows![2]), adjustments: Number(rows![3]), fileLines: Number(rows![4]),
+      buildS, pairs, findings: last.findings, firstFindings: first.findings, slowestChecks: slowest, memoryMb: DEFAULT_MEMORY_MB,
+      rssBeforeWorkbookMb, workbookS, peakRssMb: peakRssMb() };
   } finally {
     store.close();
     tmp.cleanup();

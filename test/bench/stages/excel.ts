@@ -1,12 +1,16 @@
 // excel_ratio / excel_peak_rss_mb: the exception workbook with N findings (writeExceptionWorkbook, one
 // process) against a bare exceljs streaming write of the same cell values, no styles (another process).
+// Both sides convert money the same way (subunits ÷ the currency's factor, as cells.ts setAmount does
+// below 10^15) and both yield to the compressor every 50 rows (workbook-file.ts pace); what is left is
+// recon's styles, widths, extra sheets and row heights.
 // Args: recon|bare findings
 import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import { toMajorNumber } from '../../../src/money.js';
+import { currencyFactor } from '../../../src/money.js';
+import { pace } from '../../../src/report/workbook-file.js';
 import { writeExceptionWorkbook } from '../../../src/report/exceptions-workbook.js';
 import type { FindingRow, RunSummary } from '../../../src/report/types.js';
 import { peakRssMb, seconds, stage, tempDir } from '../lib.js';
@@ -25,7 +29,7 @@ const SUMMARY: RunSummary = {
 
 /** The values the exception sheet shows for a finding, in its column order (null: an empty cell). */
 function values(f: FindingRow): ExcelJS.CellValue[] {
-  const money = (v: bigint | null) => (v === null ? null : f.currency === null ? Number(v) : toMajorNumber(v, f.currency));
+  const money = (v: bigint | null) => (v === null ? null : f.currency === null ? Number(v) : Number(v) / currencyFactor(f.currency));
   return [f.status, f.ageDays, f.checkId, f.severity, f.recipientId, f.disbursementId, f.subject, f.currency,
     money(f.expected), money(f.actual), money(f.difference), f.detail, f.key, f.firstSeen, f.ackNote ?? null];
 }
@@ -35,10 +39,12 @@ async function bare(file: string, n: number): Promise<number> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Exceptions');
   let cells = 0;
+  let rows = 0;
   for (const f of findings(n)) {
     const row = values(f);
     cells += row.filter((v) => v !== null).length;
     sheet.addRow(row).commit();
+    await pace(sheet, ++rows);
   }
   sheet.commit();
   await workbook.commit();
