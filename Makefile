@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.package-lock.json
 SOURCES := $(shell find src pipelines -name '*.ts' 2>/dev/null) tsconfig.json
 
-.PHONY: help run test bench bench-large soak build clean
+.PHONY: help run test bench bench-docs bench-large soak build clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -29,6 +29,10 @@ test: dist/.built ## Run every test
 bench: dist/.built ## Measure every stage against its limit; writes data/bench/latest.json (docs/performance.md)
 	npx tsc -p test/bench/tsconfig.json
 	node dist-bench/test/bench/run.js
+
+bench-docs: ## Write the figures of the last make bench (data/bench/latest.json) into README.md and docs/performance.md
+	npx tsc -p test/bench/tsconfig.json
+	node dist-bench/test/bench/docs-table.js
 
 bench-large: dist/.built ## Re-run only the 10M-payout checks stage (~1.3 GB RAM); updates data/bench/latest.json
 	npx tsc -p test/bench/tsconfig.json

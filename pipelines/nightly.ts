@@ -12,12 +12,14 @@ import { recordSyncCounters, syncStep, type SyncProgressListener, type SyncTunin
 import { requireWritableFolder } from '../src/ops/folders.js';
 import { removeStaleTemporaries } from '../src/report/workbook-file.js';
 import type { SyncResult } from './sync.js';
+import { bankStep, type BankStepResult } from './bank.js';
 
 export interface NightlyOutcome {
   code: ExitCode;
   runId: string | null;
   sync: SyncResult | null;
   checks: CheckRunResult | null;
+  bank: BankStepResult | null;
   workbook: string | null;
   published: string | null;
 }
@@ -30,7 +32,7 @@ export async function runNightly(
   const service = requireService(config);
   // found now, not after a two-hour sync
   await requireWritableFolder(config.reports, '--reports / RECON_REPORTS_DIR');
-  const outcome: NightlyOutcome = { code: EXIT.FAILED, runId: null, sync: null, checks: null, workbook: null, published: null };
+  const outcome: NightlyOutcome = { code: EXIT.FAILED, runId: null, sync: null, checks: null, bank: null, workbook: null, published: null };
   outcome.code = await withJob(
     'run',
     config,
@@ -42,6 +44,8 @@ export async function runNightly(
       outcome.sync = await syncStep(ctx, config, logger, opts.tuning, opts.onProgress);
       recordSyncCounters(ctx, outcome.sync);
       if (ctx.signal.aborted) return EXIT.FAILED; // interrupted: no checks on a partial night
+      outcome.bank = await bankStep(ctx.store.connection, config, ctx.runId, logger);
+      for (const refused of outcome.bank?.refused ?? []) process.stderr.write(`recon: bank statement refused: ${refused}\n`);
       outcome.checks = await runChecks(ctx.store.connection, { runId: ctx.runId });
       const written = await writeRunWorkbook(ctx.store.connection, {
         runId: ctx.runId,

@@ -43,6 +43,8 @@ const OPTIONS = {
   cron: { flag: 'cron', env: 'RECON_CRON', type: 'string', help: 'schedule (cron, 5 fields)' },
   tz: { flag: 'tz', env: 'RECON_TZ', type: 'string', help: 'time zone of the schedule' },
   config: { flag: 'config', env: 'RECON_CONFIG', type: 'string', help: 'JSON file with any of these settings' },
+  bankDir: { flag: 'bank-dir', env: 'RECON_BANK_DIR', type: 'string', help: 'folder of bank statements (camt.053, MT940, CSV) imported by every run' },
+  bankWindowDays: { flag: 'bank-window-days', env: 'RECON_BANK_WINDOW_DAYS', type: 'string', help: 'business days after delivery a bank credit may arrive' },
 } as const satisfies Record<string, Option>;
 export type OptionKey = keyof typeof OPTIONS;
 
@@ -72,6 +74,8 @@ const ConfigSchema = z.object({
   config: z.string().optional(),
   logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   layouts: z.string().optional(),
+  bankDir: z.string().optional(),
+  bankWindowDays: int(0).max(60).default(3),
 });
 
 /** Every default, read from the schema (help texts show them from here, never written twice). */

@@ -24,6 +24,8 @@ export interface TruthDisbursement {
   currency: string;
   delivered_at: string;
   amount: number;
+  /** As the service shows it: masked, the last four digits visible. */
+  bank_account_number: string;
   anomaly: AnomalyKind | null;
   /** False while appearWhilePaging still hides it from the list (and from GET by id). */
   visible: boolean;
@@ -88,6 +90,7 @@ export class Truth {
       currency: m.currency,
       delivered_at: iso(m.deliveredAtMs),
       amount: m.amount,
+      bank_account_number: m.account,
       anomaly: m.anomaly,
       visible: index < this.src.visibleCount(),
       expected: expectedOf(m),

@@ -3,9 +3,10 @@ import { EXIT } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { runChecks } from '../../checks/index.js';
+import { bankStep } from '../../../pipelines/bank.js';
 import { withJob } from '../../../pipelines/job.js';
 
-const KEYS: OptionKey[] = ['db', 'memoryMb', 'logFile'];
+const KEYS: OptionKey[] = ['db', 'memoryMb', 'logFile', 'bankDir', 'bankWindowDays'];
 
 export const command: Command = {
   name: 'check',
@@ -17,6 +18,8 @@ export const command: Command = {
     const logger = openTerminal(config).logger;
     const only = typeof extra.only === 'string' ? extra.only.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
     return withJob('check', config, logger, async (ctx) => {
+      const bank = await bankStep(ctx.store.connection, config, ctx.runId, logger);
+      for (const refused of bank?.refused ?? []) process.stderr.write(`recon: bank statement refused: ${refused}\n`);
       const result = await runChecks(ctx.store.connection, { runId: ctx.runId, only });
       for (const b of result.byCheck) process.stdout.write(`${b.checkId.padEnd(24)} ${b.severity.padEnd(8)} ${b.count}\n`);
       process.stdout.write(`run ${ctx.runId}: ${result.findings} findings (${result.byStatus.new} new, ${result.byStatus.open} open, `

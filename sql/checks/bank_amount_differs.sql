@@ -1,0 +1,22 @@
+-- A credit that names a disbursement no other credit settled, for another amount than the disbursement's:
+-- fees or FX deducted on the way. Both amounts are shown; the difference only when both are in the
+-- disbursement's currency (never across currencies).
+SELECT
+  'bank_amount_differs' AS check_id,
+  'error' AS severity,
+  d.disbursement_id,
+  d.recipient_id,
+  'bank credit ' || strftime(u.credited_on, '%Y-%m-%d') AS subject,
+  d.currency,
+  d.amount AS expected,
+  CASE WHEN u.currency = d.currency THEN u.amount END AS actual,
+  CASE WHEN u.currency = d.currency THEN u.amount - d.amount END AS difference,
+  'the credit of ' || format_amount(u.amount, u.currency) || ' ' || u.currency || ' on ' || strftime(u.credited_on, '%Y-%m-%d')
+    || ' (' || COALESCE(u.file_name, 'statement') || ') names disbursement ' || d.disbursement_id || ' of '
+    || format_amount(d.amount, d.currency) || ' ' || d.currency
+    || CASE WHEN u.currency = d.currency
+         THEN ': ' || format_amount(d.amount - u.amount, d.currency) || ' ' || d.currency || ' less (fees or FX deducted?)'
+         ELSE ': credited in another currency (converted on the way?)' END AS detail
+FROM bank_unmatched_credits AS u
+JOIN disbursements AS d ON d.disbursement_id = u.disbursement_id
+WHERE u.reason = 'amount_differs'

@@ -1,0 +1,19 @@
+-- A second credit for a disbursement another credit already settled, same amount and currency: the money
+-- arrived twice (to be returned, or explained by the provider).
+SELECT
+  'bank_duplicate_credit' AS check_id,
+  'error' AS severity,
+  d.disbursement_id,
+  d.recipient_id,
+  'bank credit ' || strftime(u.credited_on, '%Y-%m-%d') AS subject,
+  d.currency,
+  CAST(0 AS BIGINT) AS expected,
+  u.amount AS actual,
+  u.amount AS difference,
+  'a second credit of ' || format_amount(u.amount, u.currency) || ' ' || u.currency || ' on ' || strftime(u.credited_on, '%Y-%m-%d')
+    || ' (' || COALESCE(u.file_name, 'statement') || ') names disbursement ' || d.disbursement_id
+    || ', already settled by the credit of ' || strftime(m.credited_on, '%Y-%m-%d') AS detail
+FROM bank_unmatched_credits AS u
+JOIN disbursements AS d ON d.disbursement_id = u.disbursement_id
+JOIN bank_matches AS m ON m.disbursement_id = d.disbursement_id
+WHERE u.reason = 'duplicate'

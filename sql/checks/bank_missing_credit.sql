@@ -1,0 +1,25 @@
+-- A delivered disbursement no bank credit settled, although the account's statements already cover its
+-- window (bank_status 'unsettled'; while no statement covers it, it is 'awaiting statement', not a
+-- finding). A disbursement a credit names with another amount or on another account is reported by
+-- bank_amount_differs / bank_account_mismatch instead.
+SELECT
+  'bank_missing_credit' AS check_id,
+  'error' AS severity,
+  s.disbursement_id,
+  s.recipient_id,
+  'bank credit' AS subject,
+  s.currency,
+  s.amount AS expected,
+  CAST(0 AS BIGINT) AS actual,
+  -s.amount AS difference,
+  'no credit of ' || format_amount(s.amount, s.currency) || ' ' || s.currency || ' reached the account '
+    || COALESCE(s.bank_account_number, '(no account)') || ' within '
+    || CAST((SELECT COALESCE(MAX(window_business_days), 3) FROM bank_settings) AS VARCHAR)
+    || ' business days of delivery on ' || strftime(s.delivered_at, '%Y-%m-%d')
+    || '; its statements run to ' || strftime(s.covered_until, '%Y-%m-%d') AS detail
+FROM bank_status AS s
+WHERE s.bank_status = 'unsettled'
+  AND s.disbursement_id NOT IN (
+    SELECT disbursement_id FROM bank_unmatched_credits
+    WHERE reason IN ('amount_differs', 'account_mismatch') AND disbursement_id IS NOT NULL
+  )

@@ -1,0 +1,43 @@
+// `recon bank import FILE…`: bank statements (camt.053, MT940, CSV exports) into the store. Every file is
+// read and checked first; one malformed file refuses the whole import (exit 2, the file and the line or
+// element named), nothing half-imported. Importing the same statement again adds nothing.
+import type { Command } from '../command.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
+import { openTerminal } from '../progress.js';
+import { importStatements } from '../../bank/import.js';
+import { publishSnapshot } from '../../ops/publish.js';
+import { withJob } from '../../../pipelines/job.js';
+
+const KEYS: OptionKey[] = ['db', 'published', 'memoryMb', 'logFile'];
+
+export const command: Command = {
+  name: 'bank',
+  summary: 'Import bank statements: recon bank import FILE…',
+  usage: `Usage: recon bank import FILE… [options]
+
+Imports bank statements into the store's bank_transactions table: ISO 20022 camt.053 (XML), SWIFT MT940,
+and CSV exports whose header matches a layout of src/bank/layouts.json. The format is told from the
+content. A file that cannot be read refuses the whole import (nothing is imported); a statement
+imported twice adds nothing. The next \`recon check\` / \`recon run\` matches the credits to disbursements.
+Every run can import a folder itself: --bank-dir / RECON_BANK_DIR.
+
+${optionsHelp(KEYS)}`,
+  async run(argv) {
+    const { config, positionals } = parseCommandArgs(argv, KEYS, {});
+    const [verb, ...files] = positionals;
+    if (verb !== 'import') throw new UsageError(`recon bank needs a verb: recon bank import FILE…${verb ? ` (got '${verb}')` : ''}`);
+    if (files.length === 0) throw new UsageError('recon bank import needs at least one statement file');
+    requireExistingStore(config);
+    const logger = openTerminal(config).logger;
+    return withJob('bank', config, logger, async (ctx) => {
+      const r = await importStatements(ctx.store.connection, files, ctx.runId);
+      process.stdout.write(`${r.files} file(s), ${r.statements} statement(s), ${r.entries} entries: ${r.added} added, ${r.entries - r.added} already imported\n`);
+      return EXIT.OK;
+    }, {
+      afterSuccess: async (ctx) => {
+        await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published });
+      },
+    });
+  },
+};

@@ -1,0 +1,50 @@
+// #17 end to end: a night against the sandbox, its bank statements (three formats, planted cases)
+// imported, the checks run: every planted case found on its disbursement with its check, nothing else
+// flagged by a bank check, the clean late and reference-less credits settled; a second import adds nothing.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { plantEveryKind } from '../../src/sandbox/index.js';
+import { writeStatements } from '../../src/sandbox/statements.js';
+import { importStatements } from '../../src/bank/import.js';
+import { runChecks } from '../../src/checks/runner.js';
+import { openStore } from '../../src/load/db.js';
+import { nightBeforeAll } from '../helpers/nightly.js';
+
+const night = nightBeforeAll({ seed: 17, disbursements: 120, payoutsPerDisbursement: 6, rateLimit: { limit: 1_000_000 }, anomalies: { plant: plantEveryKind(24) } }, 1);
+
+describe('#17 the bank leg', () => {
+  it('finds every planted bank case, flags nothing else, and a statement imported twice changes nothing', { timeout: 60_000 }, async () => {
+    const dir = path.join(night.dir, 'statements');
+    const written = await writeStatements(night.sb.truth, dir);
+    expect(written.files.some((f) => f.endsWith('.xml'))).toBe(true);
+    expect(written.files.some((f) => f.endsWith('.sta'))).toBe(true);
+    expect(written.files.some((f) => f.endsWith('.csv'))).toBe(true);
+    expect(written.planted.map((p) => p.kind).sort()).toEqual(['duplicate_credit', 'fee_deducted', 'late_credit', 'missing_credit', 'no_reference', 'other_account']);
+
+    const store = await openStore(night.db);
+    try {
+      const c = store.connection;
+      const first = await importStatements(c, written.files, 'bank-1');
+      expect(first.added).toBe(first.entries);
+      expect(first.added).toBeGreaterThan(100);
+      const again = await importStatements(c, written.files, 'bank-2');
+      expect(again.added).toBe(0);
+
+      await runChecks(c, { runId: 'bank-checks' });
+      const rows = (await c.runAndReadAll(
+        `SELECT check_id, disbursement_id FROM exceptions WHERE run_id = 'bank-checks' AND check_id IN ('bank_missing_credit', 'bank_amount_differs', 'bank_unexpected_credit', 'bank_duplicate_credit', 'bank_account_mismatch') ORDER BY ALL`)).getRowObjectsJS();
+      const found = rows.map((r) => `${String(r.check_id)} ${String(r.disbursement_id)}`);
+      const expected = written.planted.filter((p) => p.check).map((p) => `${p.check} ${p.disbursement_id}`).sort();
+      expect(found).toEqual(expected);
+
+      const status = async (id: string) => String((await c.runAndReadAll('SELECT bank_status FROM bank_status WHERE disbursement_id = $1', [id])).getRows()[0]![0]);
+      for (const p of written.planted.filter((x) => !x.check)) expect(await status(p.disbursement_id), p.kind).toBe('settled');
+      const counts = (await c.runAndReadAll(`SELECT bank_status, count(*) AS n FROM bank_status GROUP BY ALL`)).getRowObjectsJS();
+      const byStatus = Object.fromEntries(counts.map((r) => [String(r.bank_status), Number(r.n)]));
+      expect(byStatus.unsettled).toBe(3); // missing, fee deducted, other account
+      expect(byStatus.settled).toBeGreaterThan(100);
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -1,0 +1,132 @@
+// #17: each statement format read from a real-shaped sample written from its public specification
+// (ISO 20022 camt.053.001.08, SWIFT MT940, two bank-portal CSV exports), and refused as a whole, naming the
+// line or element, when malformed.
+import { describe, expect, it } from 'vitest';
+import { parseStatementText } from '../../src/bank/parse.js';
+import { StatementError, maskAccount } from '../../src/bank/statement.js';
+
+const CAMT = `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+  <BkToCstmrStmt>
+    <GrpHdr><MsgId>MSG-20261103-01</MsgId><CreDtTm>2026-11-03T18:00:00</CreDtTm></GrpHdr>
+    <Stmt>
+      <Id>STMT-2026-11-03-001</Id>
+      <ElctrncSeqNb>307</ElctrncSeqNb>
+      <CreDtTm>2026-11-03T18:00:00</CreDtTm>
+      <Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>
+      <Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">1000.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-02</Dt></Dt></Bal>
+      <Ntry>
+        <NtryRef>0001</NtryRef>
+        <Amt Ccy="EUR">4287.61</Amt>
+        <CdtDbtInd>CRDT</CdtDbtInd>
+        <Sts><Cd>BOOK</Cd></Sts>
+        <BookgDt><Dt>2026-11-03</Dt></BookgDt>
+        <ValDt><Dt>2026-11-03</Dt></ValDt>
+        <AcctSvcrRef>BANKREF-77</AcctSvcrRef>
+        <BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd>
+        <NtryDtls><TxDtls>
+          <Refs><EndToEndId>E2E-dsb_0042</EndToEndId></Refs>
+          <RltdPties><Dbtr><Pty><Nm>PAYMENTS SERVICE BV</Nm></Pty></Dbtr></RltdPties>
+          <RmtInf><Ustrd>SETTLEMENT dsb_0042</Ustrd><Ustrd>NOVEMBER</Ustrd></RmtInf>
+        </TxDtls></NtryDtls>
+      </Ntry>
+      <Ntry>
+        <Amt Ccy="EUR">12.50</Amt>
+        <CdtDbtInd>DBIT</CdtDbtInd>
+        <Sts><Cd>BOOK</Cd></Sts>
+        <BookgDt><DtTm>2026-11-03T10:15:00</DtTm></BookgDt>
+        <ValDt><Dt>2026-11-03</Dt></ValDt>
+        <NtryDtls><TxDtls><RltdPties><Cdtr><Nm>THE BANK</Nm></Cdtr></RltdPties><RmtInf><Ustrd>ACCOUNT FEE</Ustrd></RmtInf></TxDtls></NtryDtls>
+      </Ntry>
+      <Ntry>
+        <Amt Ccy="EUR">99.00</Amt>
+        <CdtDbtInd>CRDT</CdtDbtInd>
+        <Sts><Cd>PDNG</Cd></Sts>
+        <BookgDt><Dt>2026-11-03</Dt></BookgDt>
+      </Ntry>
+    </Stmt>
+  </BkToCstmrStmt>
+</Document>`;
+
+const MT940 = [
+  '{1:F01BANKDEFFAXXX0000000000}{2:O9401200261103BANKDEFFAXXX00000000002611031200N}{4:',
+  ':20:STMT261103',
+  ':25:NL91ABNA0417164300',
+  ':28C:00307/001',
+  ':60F:C261102JPY1000000,',
+  ':61:2611031103C289847,NTRFNONREF//BNK-1',
+  ':86:/EREF/E2E-dsb_0043/REMI/SETTLEMENT dsb_0043/NAME/PAYMENTS SERVICE BV',
+  ':61:2611041104D500,NCHGNONREF',
+  ':86:ACCOUNT FEE',
+  'NOVEMBER',
+  ':62F:C261104JPY1289347,',
+  '-}',
+].join('\r\n');
+
+const CSV_EU = `Account;Booking date;Value date;Amount;Currency;Counterparty;Remittance information;End-to-end ID;Transaction ID
+NL20RCON0000011234;03.11.2026;03.11.2026;2.087,573;KWD;PAYMENTS SERVICE BV;"SETTLEMENT dsb_0044; thanks";E2E-dsb_0044;T-1
+NL20RCON0000011234;04.11.2026;04.11.2026;-1,000;KWD;THE BANK;ACCOUNT FEE;;
+`;
+
+const CSV_US = `Account Number,Posting Date,Effective Date,Amount,Type,Currency,Payer,Description,Reference,Bank Reference
+000123456789,2026-11-03,2026-11-04,1537.02,CREDIT,USD,PAYMENTS SERVICE BV,SETTLEMENT dsb_0045,E2E-dsb_0045,
+000123456789,2026-11-03,2026-11-04,1537.02,CREDIT,USD,PAYMENTS SERVICE BV,SETTLEMENT dsb_0045,E2E-dsb_0045,
+`;
+
+function refused(name: string, text: string): StatementError {
+  try {
+    parseStatementText(name, text);
+  } catch (err) {
+    if (err instanceof StatementError) return err;
+    throw err;
+  }
+  throw new Error(`${name} was not refused`);
+}
+
+describe('#17 bank statement formats', () => {
+  it('camt.053: booked entries with amounts in subunits, dates, references, remittance and the other party', () => {
+    const [s, ...more] = parseStatementText('stmt.xml', CAMT);
+    expect(more).toEqual([]);
+    expect(s!.format).toBe('camt.053');
+    expect(s!.statementId).toBe('camt:STMT-2026-11-03-001');
+    expect(s!.account).toBe('DE89370400440532013000');
+    expect(s!.entries).toHaveLength(2); // the pending entry is not money on the account yet
+    expect(s!.entries[0]).toMatchObject({ entryRef: 'r:0001', amount: 428761n, currency: 'EUR', direction: 'credit', bookingDate: '2026-11-03',
+      valueDate: '2026-11-03', endToEndId: 'E2E-dsb_0042', remittance: 'SETTLEMENT dsb_0042 NOVEMBER', counterparty: 'PAYMENTS SERVICE BV' });
+    expect(s!.entries[1]).toMatchObject({ amount: 1250n, direction: 'debit', bookingDate: '2026-11-03', counterparty: 'THE BANK' });
+  });
+
+  it('MT940: :61: lines with their :86: information, the currency from :60F:, continuation lines, the SWIFT envelope', () => {
+    const [s] = parseStatementText('stmt.sta', MT940);
+    expect(s!.format).toBe('mt940');
+    expect(s!.account).toBe('NL91ABNA0417164300');
+    expect(s!.statementId).toBe('mt940:NL91ABNA0417164300:STMT261103:00307/001');
+    expect(s!.entries[0]).toMatchObject({ entryRef: 'r:BNK-1', amount: 289847n, currency: 'JPY', direction: 'credit', valueDate: '2026-11-03',
+      bookingDate: '2026-11-03', endToEndId: 'E2E-dsb_0043', remittance: 'SETTLEMENT dsb_0043', counterparty: 'PAYMENTS SERVICE BV' });
+    expect(s!.entries[1]).toMatchObject({ amount: 500n, direction: 'debit', remittance: 'ACCOUNT FEE NOVEMBER' });
+  });
+
+  it('CSV exports: the layout found by the header; decimal comma and DD.MM.YYYY; a Type column; repeated rows stay two entries', () => {
+    const [eu] = parseStatementText('export.csv', CSV_EU);
+    expect(eu!.format).toBe('csv');
+    expect(eu!.entries[0]).toMatchObject({ entryRef: 'r:T-1', amount: 2087573n, currency: 'KWD', direction: 'credit', bookingDate: '2026-11-03', remittance: 'SETTLEMENT dsb_0044; thanks' });
+    expect(eu!.entries[1]).toMatchObject({ amount: 1000n, direction: 'debit' });
+    const [us] = parseStatementText('export.csv', CSV_US);
+    expect(us!.entries).toHaveLength(2);
+    expect(us!.entries[0]).toMatchObject({ amount: 153702n, currency: 'USD', direction: 'credit', valueDate: '2026-11-04' });
+    expect(us!.entries[0]!.entryRef).not.toBe(us!.entries[1]!.entryRef);
+    expect(maskAccount('000123456789')).toBe('********6789');
+  });
+
+  it('refuses a malformed statement as a whole, naming the line or element', () => {
+    expect(refused('a.xml', CAMT.replace('<Amt Ccy="EUR">4287.61</Amt>', '<Amt Ccy="EUR">4287,61</Amt>')).message).toMatch(/Stmt\[1\]\/Ntry\[1\]\/Amt.*not a number/);
+    expect(refused('a.xml', CAMT.replace('<CdtDbtInd>DBIT</CdtDbtInd>', '<CdtDbtInd>X</CdtDbtInd>')).message).toMatch(/Ntry\[2\]\/CdtDbtInd/);
+    expect(refused('a.xml', CAMT.replace('</Stmt>', '')).message).toMatch(/a\.xml: line \d+: not well-formed XML/);
+    expect(refused('a.sta', MT940.replace(':61:2611041104D500,NCHGNONREF', ':61:26110X1104D500,NCHGNONREF')).message).toMatch(/line 8 \(:61:\)/);
+    expect(refused('a.sta', MT940.replace('2611031103C289847,', '2611031103C289847,5')).message).toMatch(/line 6.*whole number of subunits/);
+    expect(refused('a.csv', CSV_EU.replace('03.11.2026;03.11.2026;2.087,573', '2026-11-03;03.11.2026;2.087,573')).message).toMatch(/line 2: date/);
+    expect(refused('a.csv', CSV_US.replace('CREDIT,USD', 'SIDEWAYS,USD')).message).toMatch(/line 2: Type "SIDEWAYS"/);
+    expect(refused('a.txt', 'hello\nworld\n').message).toMatch(/neither camt\.053 XML, MT940 nor a CSV export/);
+    expect(refused('a.csv', CSV_US.replace(',USD,', ',XYZ,')).message).toMatch(/currency XYZ/);
+  });
+});
