@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { EXIT, UsageError, type ExitCode } from '../src/errors.js';
 import type { Config, OptionKey } from '../src/config.js';
+import { writeStatements } from '../src/sandbox/statements.js';
 import { plantEveryKind, startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { runNightly, type NightlyOutcome } from './nightly.js';
 import { runMonthlyClose, type CloseOutcome } from './monthly-close.js';
@@ -77,13 +78,17 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
     const tuning = { intervalMs: windowMs, blockMs: Math.round(600_000 / o.timeCompression) };
     const nights: NightlyOutcome[] = [];
     // Each night samples the same payments on every demo, so `make run` twice tells the same story.
-    const night = () => runNightly(config, logger, { tuning: { ...tuning, sampleSeed: `demo-${o.seed}-night-${nights.length + 1}` } });
-    nights.push(await night());
+    const night = (c: Config) => runNightly(c, logger, { tuning: { ...tuning, sampleSeed: `demo-${o.seed}-night-${nights.length + 1}` } });
+    nights.push(await night(config));
     out.write(`night 1: ${describeNight(nights[0]!)}\n`);
     sb.setGeneration(1); // the service restates a few disbursements after delivery
+    // by night 2 the bank has sent its statements (three formats, six planted cases): the run imports them
+    const statementsDir = path.join(path.dirname(path.resolve(config.db)), 'statements');
+    const statements = await writeStatements(sb.truth, statementsDir);
     if (nights[0]!.code <= EXIT.EXCEPTIONS) {
-      nights.push(await night());
+      nights.push(await night({ ...config, bankDir: statementsDir }));
       out.write(`night 2: ${describeNight(nights[1]!)}\n`);
+      out.write(`bank:    ${statements.files.length} statements in ${statementsDir} (camt.053, MT940, CSV; ${statements.planted.length} bank cases planted)\n`);
     }
     const month = lastFullMonth(endDate);
     const last = nights[nights.length - 1]!;

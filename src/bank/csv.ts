@@ -3,6 +3,8 @@
 // unless the layout has a direction column. Rows without a reference of their own are identified by
 // their content (statement.ts, contentRefs), so the same export imported twice adds nothing.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../paths.js';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { MAX_ENTRIES, MAX_RAW, StatementError, amountOf, clip, contentRefs, isoDate, sha256, type BankEntry, type Statement } from './statement.js';
@@ -22,7 +24,8 @@ const LayoutSchema = z.object({
 });
 export type BankLayout = z.infer<typeof LayoutSchema>;
 
-export const BANK_LAYOUTS: BankLayout[] = z.array(LayoutSchema).parse(JSON.parse(readFileSync(new URL('./layouts.json', import.meta.url), 'utf8')));
+/** src/bank/layouts.json, read from the package root whether running from src (tests) or dist. */
+export const BANK_LAYOUTS: BankLayout[] = z.array(LayoutSchema).parse(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'src', 'bank', 'layouts.json'), 'utf8')));
 
 const norm = (h: string) => h.trim().toLowerCase();
 

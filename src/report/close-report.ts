@@ -8,7 +8,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { ageInDays } from '../checks/index.js';
 import { writeCloseWorkbook } from './close-workbook.js';
 import { buildJournal } from './journal.js';
-import { reconciliationRows, withDisbursementRows } from './run-report.js';
+import { bankCredits, bankRows, hasBankData, reconciliationRows, withDisbursementRows } from './run-report.js';
+import type { BankSplit } from './journal.js';
 import type { CloseLine, FindingRow, SuspenseLine } from './types.js';
 
 
@@ -86,6 +87,44 @@ async function provisionalReasons(c: DuckDBConnection, month: string, lines: rea
   return reasons;
 }
 
+/**
+ * Per currency, what the bank statements say of the month's disbursements (journal.ts, BankSplit); each
+ * disbursement counted once, in the first place that applies: settled, credited short, credited on
+ * another account, awaiting a statement, not arrived. Undefined when no statement was ever imported.
+ */
+async function bankSplit(c: DuckDBConnection, month: string): Promise<Map<string, BankSplit> | undefined> {
+  if (!(await hasBankData(c))) return undefined;
+  const rows = (await c.runAndReadAll(
+    `WITH m AS (SELECT disbursement_id, currency, amount FROM disbursements WHERE ${inMonth(month)}),
+     short AS (
+       SELECT u.disbursement_id, CAST(sum(u.amount) AS HUGEINT) AS credited
+       FROM bank_unmatched_credits AS u JOIN m ON m.disbursement_id = u.disbursement_id AND m.currency = u.currency
+       WHERE u.reason = 'amount_differs' GROUP BY u.disbursement_id),
+     other AS (SELECT DISTINCT disbursement_id FROM bank_unmatched_credits WHERE reason = 'account_mismatch'),
+     placed AS (
+       SELECT m.currency, m.amount, sh.credited,
+         CASE WHEN s.bank_status = 'settled' THEN 'settled'
+              WHEN sh.credited IS NOT NULL THEN 'short'
+              WHEN o.disbursement_id IS NOT NULL THEN 'other'
+              WHEN s.bank_status = 'awaiting statement' THEN 'awaiting'
+              ELSE 'not_arrived' END AS place
+       FROM m JOIN bank_status AS s ON s.disbursement_id = m.disbursement_id
+       LEFT JOIN short AS sh ON sh.disbursement_id = m.disbursement_id
+       LEFT JOIN other AS o ON o.disbursement_id = m.disbursement_id)
+     SELECT currency,
+       CAST(COALESCE(sum(amount) FILTER (WHERE place = 'settled'), 0) AS VARCHAR) AS settled,
+       CAST(COALESCE(sum(credited) FILTER (WHERE place = 'short'), 0) AS VARCHAR) AS short_credited,
+       CAST(COALESCE(sum(amount - credited) FILTER (WHERE place = 'short'), 0) AS VARCHAR) AS short_by,
+       CAST(COALESCE(sum(amount) FILTER (WHERE place = 'other'), 0) AS VARCHAR) AS other_account,
+       CAST(COALESCE(sum(amount) FILTER (WHERE place = 'awaiting'), 0) AS VARCHAR) AS awaiting,
+       CAST(COALESCE(sum(amount) FILTER (WHERE place = 'not_arrived'), 0) AS VARCHAR) AS not_arrived
+     FROM placed GROUP BY currency`)).getRowObjectsJS();
+  return new Map(rows.map((r) => [String(r.currency), {
+    settled: BigInt(String(r.settled)), shortCredited: BigInt(String(r.short_credited)), shortBy: BigInt(String(r.short_by)),
+    otherAccount: BigInt(String(r.other_account)), awaiting: BigInt(String(r.awaiting)), notArrived: BigInt(String(r.not_arrived)),
+  }]));
+}
+
 /** The calendar month's days (UTC), for the Month sheet. */
 async function monthShape(c: DuckDBConnection, month: string) {
   const from = new Date(`${month}-01T00:00:00Z`);
@@ -110,7 +149,10 @@ export async function writeMonthClose(
     lines,
     disbursements: reconciliationRows(c, inMonth(opts.month)),
     openFindings: withDisbursementRows(c, openFindingsOfMonth(c, opts.month, opts.now), inMonth(opts.month)),
-    journal: buildJournal(lines, suspense),
+    journal: buildJournal(lines, suspense, await bankSplit(c, opts.month)),
+    bank: (await hasBankData(c))
+      ? { disbursements: bankRows(c, inMonth(opts.month)), credits: bankCredits(c, `strftime(credited_on, '%Y-%m') = '${opts.month}'`) }
+      : undefined,
     shape: await monthShape(c, opts.month),
   });
 }

@@ -9,6 +9,7 @@ import type { CloseInput, CloseLine, JournalEntry, SuspenseLine } from './types.
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
 import { MONTH } from '../month.js';
 import { writeMonthSheet } from './month-sheet.js';
+import { writeBankSheets } from './bank-sheet.js';
 import { currencyDecimals } from '../money.js';
 
 export { buildJournal } from './journal.js';
@@ -38,6 +39,7 @@ export async function writeCloseWorkbook(path: string, input: CloseInput): Promi
     const openFindings = await writeTableSheet(workbook, 'Open findings', FINDING_COLUMNS, input.openFindings);
     writeJournalSheet(workbook, input.journal, balances);
     if (input.suspense.length > 0) await writeTableSheet(workbook, 'Currency suspense', SUSPENSE_COLUMNS, input.suspense);
+    if (input.bank) await writeBankSheets(workbook, input.bank);
     return { path, provisional: input.provisional, lines, disbursements, openFindings, journalEntries: input.journal.length };
   });
 }

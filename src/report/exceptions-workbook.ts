@@ -6,7 +6,8 @@ import { DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET, FINDING_COLUMNS } from './co
 import { addSheet, writeFields, writeSmallTable, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
 import { writeMonthSheet, type MonthShape } from './month-sheet.js';
 import { CHECK_GUIDE, type CheckGuide } from './check-guide.js';
-import type { DisbursementRow, FindingRow, RowSource, RunSummary } from './types.js';
+import type { BankCreditRow, BankRow, DisbursementRow, FindingRow, RowSource, RunSummary } from './types.js';
+import { writeBankSheets } from './bank-sheet.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
 
 export interface ExceptionWorkbookInput {
@@ -15,6 +16,8 @@ export interface ExceptionWorkbookInput {
   disbursements: RowSource<DisbursementRow>;
   /** Days with disbursed totals and findings, drawn on a Month sheet (left out when absent). */
   month?: MonthShape;
+  /** Whether each disbursement's money arrived, and the credits that settled nothing (left out without statements). */
+  bank?: { disbursements: RowSource<BankRow>; credits: RowSource<BankCreditRow> };
 }
 
 export interface WrittenWorkbook {
@@ -39,6 +42,7 @@ export async function writeExceptionWorkbook(
     // sheet would buffer in memory until the first one is committed.
     const findings = await writeTableSheet(workbook, 'Exceptions', FINDING_COLUMNS, input.findings);
     const disbursements = await writeDisbursementsSheet(workbook, input.disbursements, input.summary.totalsByCurrency);
+    if (input.bank) await writeBankSheets(workbook, input.bank);
     return { path, findings, disbursements };
   });
 }

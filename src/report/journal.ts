@@ -18,6 +18,8 @@ import type { CloseLine, JournalEntry, SuspenseLine } from './types.js';
 
 export const ACCOUNTS = {
   bank: 'Bank',
+  transit: 'Cash in transit',
+  bankSuspense: 'Bank suspense',
   refunds: 'Refunds',
   fees: 'Fees and debit adjustments',
   clearing: 'Payments clearing',
@@ -39,7 +41,7 @@ interface CurrencyTotals {
  * Lines held in suspense (another currency than their disbursement's) are booked in their own currency
  * against Reconciliation suspense, never added to the disbursement's currency.
  */
-export function buildJournal(lines: readonly CloseLine[], suspense: readonly SuspenseLine[] = []): JournalEntry[] {
+export function buildJournal(lines: readonly CloseLine[], suspense: readonly SuspenseLine[] = [], bank?: ReadonlyMap<string, BankSplit>): JournalEntry[] {
   const totals = new Map<string, CurrencyTotals>();
   for (const line of lines) {
     checkLine(line);
@@ -57,7 +59,7 @@ export function buildJournal(lines: readonly CloseLine[], suspense: readonly Sus
   const held = suspenseByCurrency(suspense);
   const currencies = [...new Set([...totals.keys(), ...held.keys()])].sort();
   return currencies.flatMap((currency) => [
-    ...(totals.has(currency) ? entriesFor(currency, totals.get(currency)!) : []),
+    ...(totals.has(currency) ? entriesFor(currency, totals.get(currency)!, bank?.get(currency)) : []),
     ...(held.has(currency) ? suspenseEntries(currency, held.get(currency)!) : []),
   ]);
 }
@@ -96,13 +98,48 @@ function suspenseEntries(currency: string, t: HeldTotals): JournalEntry[] {
   ].filter((e) => e.debit !== 0n || e.credit !== 0n);
 }
 
-function entriesFor(currency: string, t: CurrencyTotals): JournalEntry[] {
+/**
+ * What the bank statements say of a currency's disbursements of the month (#17), each disbursement in
+ * one place: settled by a credit of its amount; a credit naming it for less (the credit, and what it fell
+ * short by); credited on another account; not yet covered by a statement; not arrived.
+ */
+export interface BankSplit {
+  settled: bigint;
+  shortCredited: bigint;
+  shortBy: bigint;
+  otherAccount: bigint;
+  awaiting: bigint;
+  notArrived: bigint;
+}
+
+/**
+ * The debit side of the cash: with bank statements, Bank holds only what credits show arrived and each
+ * other part of the disbursed total sits on a named account with its cause; without them, Bank takes the
+ * provider's disbursed total. Either way the lines add up to the disbursed total (anything the split does
+ * not explain goes to Bank suspense as such), so the currency still balances.
+ */
+function cashEntries(currency: string, disbursed: bigint, split: BankSplit | undefined): JournalEntry[] {
+  const line = (account: string, description: string, amount: bigint): JournalEntry =>
+    (amount >= 0n ? { currency, account, description, debit: amount, credit: 0n } : { currency, account, description, debit: 0n, credit: -amount });
+  if (!split) return [line(ACCOUNTS.bank, 'Disbursements received (the provider\'s figure: no bank statement imported)', disbursed)];
+  const explained = split.settled + split.shortCredited + split.shortBy + split.otherAccount + split.awaiting + split.notArrived;
+  return [
+    line(ACCOUNTS.bank, 'Disbursements received, matched to bank credits', split.settled + split.shortCredited),
+    line(ACCOUNTS.bankSuspense, 'Credited short of the disbursement (fees or FX deducted; see Bank)', split.shortBy),
+    line(ACCOUNTS.bankSuspense, 'Credited on another account (see Bank)', split.otherAccount),
+    line(ACCOUNTS.bankSuspense, 'Not arrived: no credit although statements cover the window (see Bank)', split.notArrived),
+    line(ACCOUNTS.transit, 'Awaiting a bank statement', split.awaiting),
+    line(ACCOUNTS.bankSuspense, 'Disbursed but not explained by the statements', disbursed - explained),
+  ].filter((e, i) => i === 0 || e.debit !== 0n || e.credit !== 0n);
+}
+
+function entriesFor(currency: string, t: CurrencyTotals, split?: BankSplit): JournalEntry[] {
   const dr = (account: string, description: string, amount: bigint): JournalEntry =>
     ({ currency, account, description, debit: amount, credit: 0n });
   const cr = (account: string, description: string, amount: bigint): JournalEntry =>
     ({ currency, account, description, debit: 0n, credit: amount });
   const entries = [
-    dr(ACCOUNTS.bank, 'Disbursements received', t.disbursedTotal),
+    ...cashEntries(currency, t.disbursedTotal, split),
     dr(ACCOUNTS.refunds, 'Refunds deducted from disbursements', t.refunds),
     dr(ACCOUNTS.fees, 'Fees and debit adjustments deducted', t.debitAdjustments),
     cr(ACCOUNTS.clearing, 'Gross sales settled (payouts)', t.payouts),

@@ -7,7 +7,7 @@ import { addDays } from 'date-fns';
 import { readMonthShape } from './month-sheet.js';
 import { writeExceptionWorkbook, type WrittenWorkbook } from './exceptions-workbook.js';
 import { replaceAtomically } from './workbook-file.js';
-import type { DisbursementRow, FindingRow, RunSummary } from './types.js';
+import type { BankCreditRow, BankRow, DisbursementRow, FindingRow, RunSummary } from './types.js';
 
 /** recon-2026-11-23-070307Z-f434.xlsx: the day once, then the rest of the run id (time and suffix). */
 function workbookPath(reportsDir: string, runId: string, at: Date): string {
@@ -63,6 +63,52 @@ async function recentShape(connection: DuckDBConnection) {
   const to = addDays(new Date(`${newest.toISOString().slice(0, 10)}T00:00:00Z`), 1);
   const from = addDays(to, -31);
   return readMonthShape(connection, `31 days to ${addDays(to, -1).toISOString().slice(0, 10)}`, from, to);
+}
+
+/** True when any bank statement was imported: only then do the workbooks carry the Bank sheets. */
+export async function hasBankData(connection: DuckDBConnection): Promise<boolean> {
+  return (await connection.runAndReadAll('SELECT EXISTS (SELECT 1 FROM bank_transactions)')).getRows()[0]![0] === true;
+}
+
+/** Every disbursement's bank status (bank_status view), by keyset pages; `where` is recon's own SQL. */
+export async function* bankRows(connection: DuckDBConnection, where = 'TRUE', pageSize = 5000): AsyncGenerator<BankRow> {
+  let after = '';
+  for (;;) {
+    const rows = (await connection.runAndReadAll(
+      `SELECT disbursement_id, delivered_at, currency, amount, bank_account_number, bank_status, credited_on, statement_id, matched_by_reference
+         FROM bank_status WHERE disbursement_id > $1 AND (${where}) ORDER BY disbursement_id LIMIT ${pageSize}`, [after])).getRowObjectsJS();
+    for (const r of rows) {
+      yield {
+        disbursementId: String(r.disbursement_id), deliveredAt: r.delivered_at as Date, currency: String(r.currency ?? ''),
+        amount: BigInt((r.amount ?? 0) as bigint), account: (r.bank_account_number as string | null) ?? null,
+        status: r.bank_status as BankRow['status'], creditedOn: (r.credited_on as Date | null) ?? null,
+        statementId: (r.statement_id as string | null) ?? null, byReference: (r.matched_by_reference as boolean | null) ?? null,
+      };
+    }
+    if (rows.length < pageSize) return;
+    after = String(rows[rows.length - 1]!.disbursement_id);
+  }
+}
+
+/** The provider's credits that settled nothing (bank_unmatched_credits with a reason), by keyset pages. */
+export async function* bankCredits(connection: DuckDBConnection, where = 'TRUE', pageSize = 5000): AsyncGenerator<BankCreditRow> {
+  let after = ['', ''];
+  for (;;) {
+    const rows = (await connection.runAndReadAll(
+      `SELECT statement_id, entry_ref, credited_on, currency, amount, reason, disbursement_id, counterparty, remittance, account, file_name
+         FROM bank_unmatched_credits WHERE reason IS NOT NULL AND (statement_id, entry_ref) > ($1, $2) AND (${where})
+        ORDER BY statement_id, entry_ref LIMIT ${pageSize}`, after)).getRowObjectsJS();
+    for (const r of rows) {
+      yield {
+        creditedOn: r.credited_on as Date, currency: String(r.currency), amount: BigInt(r.amount as bigint), reason: String(r.reason),
+        disbursementId: (r.disbursement_id as string | null) ?? null, counterparty: (r.counterparty as string | null) ?? null,
+        remittance: (r.remittance as string | null) ?? null, account: String(r.account), fileName: (r.file_name as string | null) ?? null,
+      };
+    }
+    if (rows.length < pageSize) return;
+    const last = rows[rows.length - 1]!;
+    after = [String(last.statement_id), String(last.entry_ref)];
+  }
 }
 
 /** Findings looked up together: one query per batch finds their disbursements' rows. */
@@ -147,6 +193,7 @@ export async function writeRunWorkbook(
     month: await recentShape(connection),
     findings,
     disbursements: reconciliationRows(connection),
+    bank: (await hasBankData(connection)) ? { disbursements: bankRows(connection), credits: bankCredits(connection) } : undefined,
   });
   await replaceAtomically(written.path, path.join(opts.reportsDir, LATEST_WORKBOOK));
   return written;

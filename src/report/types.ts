@@ -104,6 +104,8 @@ export interface CloseInput {
   provisional: string[];
   /** The month's days, drawn on a Month sheet (left out when absent). */
   shape?: MonthShape;
+  /** The month's disbursements' bank status and the month's unmatched provider credits (left out without statements). */
+  bank?: { disbursements: RowSource<BankRow>; credits: RowSource<BankCreditRow> };
 }
 
 /** A line whose currency differs from its disbursement's, as the currency_suspense view lists it. */
@@ -131,4 +133,30 @@ export interface MonthShape {
   otherCurrencies: string[];
   /** Open findings on the disbursements delivered each day. */
   findings: number[];
+}
+
+/** A disbursement and its bank credit (the bank_status view). */
+export interface BankRow {
+  disbursementId: string;
+  deliveredAt: Date;
+  currency: string;
+  amount: bigint;
+  account: string | null;
+  status: 'settled' | 'awaiting statement' | 'unsettled';
+  creditedOn: Date | null;
+  statementId: string | null;
+  byReference: boolean | null;
+}
+
+/** A provider's credit that settled nothing (the bank_unmatched_credits view). */
+export interface BankCreditRow {
+  creditedOn: Date;
+  currency: string;
+  amount: bigint;
+  reason: string;
+  disbursementId: string | null;
+  counterparty: string | null;
+  remittance: string | null;
+  account: string;
+  fileName: string | null;
 }

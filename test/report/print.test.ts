@@ -108,10 +108,10 @@ describe.skipIf(!tools)('#15 the workbooks of make run, printed by LibreOffice',
       expect(r.code, r.stderr).toBe(1);
       const workbooks = { exceptions: path.join(reports, 'recon-latest.xlsx'), close: /close \S+ \(v\d\):\s+(\S+)/.exec(r.stdout)![1]! };
       const expectedSheets = {
-        exceptions: ['Summary', 'Month', 'Checks', 'Exceptions', 'Disbursements'],
-        close: ['Summary', 'Month', 'Disbursements', 'Open findings', 'Journal', 'Currency suspense'],
+        exceptions: ['Summary', 'Month', 'Checks', 'Exceptions', 'Disbursements', 'Bank', 'Unmatched credits'],
+        close: ['Summary', 'Month', 'Disbursements', 'Open findings', 'Journal', 'Currency suspense', 'Bank', 'Unmatched credits'],
       };
-      const headerWord: Record<string, string> = { Month: 'Day', Checks: 'Check', Exceptions: 'Status', Disbursements: 'Disbursement', 'Open findings': 'Status', 'Currency suspense': 'Disbursement' };
+      const headerWord: Record<string, string> = { Month: 'Day', Checks: 'Check', Exceptions: 'Status', Disbursements: 'Disbursement', 'Open findings': 'Status', 'Currency suspense': 'Disbursement', Bank: 'Disbursement', 'Unmatched credits': 'Credited' };
       for (const [kind, xlsx] of Object.entries(workbooks) as Array<[keyof typeof workbooks, string]>) {
         const pdf = toPdf(xlsx, t.dir);
         const pages = pdfPages(pdf);
