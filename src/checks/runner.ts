@@ -62,7 +62,7 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
     await connection.run(CREATE_STAGE);
     const shared = await materialiseShared(connection, checks);
     for (const check of checks) timings.push(await stageCheck(connection, check));
-    for (const view of shared) await connection.run(`DROP TABLE temp.main.${view}`);
+    for (const view of shared.reverse()) await connection.run(`DROP TABLE temp.main.${view}`);
     await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
     await connection.run(
       `INSERT INTO check_runs (run_id, checked_at, checks, findings)
@@ -76,18 +76,27 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
 
 /**
  * Views several checks read, in the order they build on each other. Inside the run's transaction nothing
- * changes the data, so a view read by at least two of the run's checks is computed once into a TEMP table
+ * changes the data, so a view read by at least two of the run's checks (directly, or through a view built
+ * on it, readThrough) is computed once into a TEMP table
  * of the same name: unqualified names resolve to the temp catalog first, so the check files (plain
  * SELECTs that also run on their own against the views) read exactly the view's rows and types without
  * computing them again. Dropped before the commit; a rollback takes them away too.
  */
-const SHARED_VIEWS = ['disbursement_totals', 'line_counts', 'file_line_disagreements'] as const;
+const SHARED_VIEWS: ReadonlyArray<{ view: string; readThrough: readonly string[] }> = [
+  { view: 'disbursement_totals', readThrough: ['disbursement_totals'] },
+  { view: 'line_counts', readThrough: ['line_counts'] },
+  { view: 'file_line_disagreements', readThrough: ['file_line_disagreements'] },
+  // the bank checks read the matching through these views, each built on bank_matches
+  { view: 'bank_matches', readThrough: ['bank_matches', 'bank_unmatched_credits', 'bank_status', 'bank_credits'] },
+  { view: 'bank_unmatched_credits', readThrough: ['bank_unmatched_credits'] },
+];
 
 async function materialiseShared(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<string[]> {
   const db = String((await connection.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
   const made: string[] = [];
-  for (const view of SHARED_VIEWS) {
-    if (checks.filter((c) => new RegExp(`\\b${view}\\b`, 'i').test(c.sql)).length < 2) continue;
+  for (const { view, readThrough } of SHARED_VIEWS) {
+    const readers = checks.filter((c) => readThrough.some((name) => new RegExp(`\\b${name}\\b`, 'i').test(c.sql)));
+    if (readers.length < 2) continue;
     await connection.run(`CREATE OR REPLACE TEMP TABLE ${view} AS SELECT * FROM ${sqlIdent(db)}.main.${view}`);
     made.push(view);
   }

@@ -26,6 +26,7 @@ const TARGETS = {
   sync_peak_rss_mb: { text: '< 400', met: (v: number) => v < 400 },
   scaling: { text: '≈ 10× time, flat RSS (≤ 12×, ≤ 1.5× per 10×)', met: (g: { time: number[]; rss: number[] }) => g.time.every((x) => x <= 12) && g.rss.every((x) => x <= 1.5) },
   sandbox_peak_rss_mb: { text: '< 200', met: (v: number) => v < 200 },
+  bank_ratio: { text: '≤ 3', met: (v: number) => v <= 3 },
 } as const;
 type NumericKey = Exclude<keyof typeof TARGETS, 'scaling'>;
 
@@ -133,6 +134,17 @@ const excel: Measure = async () => {
   figure('excel_peak_rss_mb', rss, `maxRSS of a process writing only the workbook (100 000 findings), the most of the 3 runs.`, { scale: 'alone' })];
 };
 
+const bank: Measure = async () => {
+  const r = await runStage('bank', [100_000, 50_000]);
+  const pairs = r.pairs as Array<{ checksS: number; bareS: number; ratio: number }>;
+  const ratios = pairs.map((p) => p.ratio);
+  const found = Object.entries(r.findings as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ');
+  return [figure('bank_ratio', median(ratios),
+    `median ${spread(ratios)}: the five bank checks ${pairs.map((p) => fmt(p.checksS)).join(' / ')} s vs a bare equi-join of disbursements and bank lines ` +
+    `on currency and amount ${pairs.map((p) => fmt(p.bareS)).join(' / ')} s, ${r.disbursements} disbursements against ${r.bankLines} bank lines ` +
+    `(--memory-mb 192; findings: ${found}).`, { detail: r })];
+};
+
 const scaling: Measure = async () => {
   const runs: StageResult[] = [];
   for (const d of [100, 1000, 10_000]) runs.push(await runStage('sync-scale', [d, 100], 900_000));
@@ -201,6 +213,7 @@ async function main(): Promise<void> {
         ['load', planned('load_ratio'), load],
         ['checks', planned('checks_ratio', 'excel_peak_rss_mb'), checks(10_000, '1M payouts / 10k disbursements')],
         ['excel', planned('excel_ratio', 'excel_peak_rss_mb'), excel],
+        ['bank', planned('bank_ratio'), bank],
         ['scaling', planned('sync_peak_rss_mb', 'scaling'), scaling],
         ['sandbox', planned('sandbox_peak_rss_mb'), sandboxRss],
       ];
