@@ -182,22 +182,27 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
   await writer.flush();
   if (failure) throw failure;
   result.interrupted = deps.signal?.aborted === true;
-  if (!result.interrupted && o.sampleBudget > 0) result.sampled = await samplePayments(deps, o.sampleBudget, o.sampleSeed ?? deps.runId);
+  if (!result.interrupted && o.sampleBudget > 0) result.sampled = await samplePayments(deps, o.sampleBudget, o.sampleSeed ?? deps.runId, o.concurrency);
   Object.assign(result, { written: writer.counts.disbursements, restated: writer.counts.restated, lines: writer.counts.lines, files: writer.counts.files });
   result.quarantined += writer.counts.quarantined;
   return result;
 }
 
-async function samplePayments(deps: SyncDeps, budget: number, seed: string): Promise<number> {
+async function samplePayments(deps: SyncDeps, budget: number, seed: string, concurrency: number): Promise<number> {
   const targets = await pickSampleTargets(deps.connection, budget, seed);
   const samples = [];
   let refused = 0;
-  for (const t of targets) {
+  // as many look-ups in flight as disbursements are read at once (the budget paces them), in waves so the
+  // refusal test below runs between them; samples stay in target order
+  // (the first wave is as small as the refusal test needs, so a key without the permission costs 5 look-ups)
+  for (let start = 0, size = Math.min(REFUSED_LOOKUPS, Math.max(1, concurrency)); start < targets.length; start += size, size = Math.max(1, concurrency)) {
     if (deps.signal?.aborted) break;
-    const read = await samplePayment(deps.client, t);
-    const sample = { ...read, raw: deps.redact(read.raw) };
-    samples.push(sample);
-    if (sample.httpStatus === 401 || sample.httpStatus === 403) refused += 1;
+    const wave = await Promise.all(targets.slice(start, start + size).map((t) => samplePayment(deps.client, t)));
+    for (const read of wave) {
+      const sample = { ...read, raw: deps.redact(read.raw) };
+      samples.push(sample);
+      if (sample.httpStatus === 401 || sample.httpStatus === 403) refused += 1;
+    }
     // a key without this permission is refused nearly every time; a few refusals among many answers are
     // just those payments (unverified), and the sample goes on
     if (refused >= REFUSED_LOOKUPS && refused >= samples.length * 0.8) {
