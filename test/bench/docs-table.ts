@@ -12,7 +12,7 @@ const END = '<!-- bench:end -->';
 function show(f: Figure): string {
   const v = f.value;
   if (v === null) return '—';
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toFixed(v >= 10 ? 1 : 3);
+  if (typeof v === 'number') return f.key === 'rate_limited' || f.key.endsWith('_mb') ? String(Math.round(v)) : v.toFixed(v >= 10 ? 1 : 3);
   return Object.entries(v).map(([k, xs]) => `${k.replace(/Per10x$/, '')} ×${xs.map((x) => x.toFixed(1)).join('/×')}`).join(', ');
 }
 

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Command } from '../command.js';
 import { EXIT, UsageError, type ExitCode } from '../../errors.js';
 import { startSandbox, type SandboxOptions } from '../../sandbox/index.js';
+import { writeStatements } from '../../sandbox/statements.js';
 
 const usage = `Usage: recon sandbox [options]
 
@@ -16,6 +17,8 @@ Options:
   --anomaly-rate R                share of disbursements with a planted anomaly, 0…1 (default 0)
   --fault-rate R                  share of API requests with an injected fault, 0…1 (default 0)
   --api-key K                     expected X-Authentication-Key (default sandbox-key)
+  --statements DIR                write the client's bank statements of these disbursements into DIR
+                                  (camt.053, MT940, CSV; six planted bank cases) for recon bank import
   --profile P                     realistic (default: field and list order vary, per_page above 50 refused,
                                   duration expiry, redirects, slow files, some payment details refused)
                                   or friendly (a plain server)`;
@@ -33,7 +36,7 @@ function rateFlag(name: string, raw: string | undefined): number | undefined {
   return n;
 }
 
-export function parseSandboxFlags(argv: string[]): SandboxOptions {
+export function parseSandboxFlags(argv: string[]): SandboxOptions & { statements?: string } {
   let values;
   try {
     ({ values } = parseArgs({
@@ -49,12 +52,13 @@ export function parseSandboxFlags(argv: string[]): SandboxOptions {
         'fault-rate': { type: 'string' },
         'api-key': { type: 'string' },
         profile: { type: 'string' },
+        statements: { type: 'string' },
       },
     }));
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err), true);
   }
-  const options: SandboxOptions = {
+  const options: SandboxOptions & { statements?: string } = {
     port: intFlag('port', values.port, 0, 65535),
     seed: values.seed,
     disbursements: intFlag('disbursements', values.disbursements, 0, 10_000_000),
@@ -65,6 +69,10 @@ export function parseSandboxFlags(argv: string[]): SandboxOptions {
   const profile = values.profile ?? 'realistic';
   if (profile !== 'realistic' && profile !== 'friendly') throw new UsageError(`--profile must be realistic or friendly, got '${profile}'`, true);
   options.profile = profile;
+  if (values.statements !== undefined) {
+    if (values.statements.trim() === '') throw new UsageError('--statements needs a folder', true);
+    options.statements = values.statements;
+  }
   if (values['api-key'] !== undefined) {
     if (values['api-key'] === '') throw new UsageError('--api-key must not be empty', true);
     options.apiKey = values['api-key'];
@@ -77,9 +85,14 @@ export const command: Command = {
   summary: 'Serve the embedded sandbox of the payments service on 127.0.0.1',
   usage,
   async run(argv: string[]): Promise<ExitCode> {
-    const options = parseSandboxFlags(argv);
+    const { statements, ...options } = parseSandboxFlags(argv);
     const sb = await startSandbox({ ...options, host: '127.0.0.1' });
     process.stdout.write(`sandbox listening on ${sb.url} (api key: ${sb.apiKey})\n`);
+    if (statements) {
+      const written = await writeStatements(sb.truth, statements);
+      process.stdout.write(`bank statements: ${written.files.length} files in ${statements} (camt.053, MT940, CSV; `
+        + `planted: ${written.planted.map((p) => `${p.kind} ${p.disbursement_id}`).join(', ')})\n`);
+    }
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         process.off('SIGINT', stop);
