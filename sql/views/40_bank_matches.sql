@@ -1,7 +1,8 @@
 -- The third leg (#17): which bank credit settled which disbursement.
 --
 -- A credit can settle a disbursement when it is in the same currency and for the same amount, its value
--- date (else its booking date) is on or after the delivery day and at most bank_settings
+-- date (else its booking date) is on or after the delivery day (a day earlier allowed: delivered_at is
+-- UTC, the bank's dates are local) and at most bank_settings
 -- .window_business_days business days (Monday to Friday) after it, and the digits the service leaves
 -- visible in the masked bank_account_number agree with the statement account's last digits. Among the
 -- credits that can, a credit whose remittance text or end-to-end id names the disbursement is preferred,
@@ -44,7 +45,8 @@ SELECT
   (d.tail = '' OR right(COALESCE(c.account_tail, ''), length(d.tail)) = d.tail) AS account_agrees
 FROM d
 JOIN c ON c.currency = d.currency AND c.amount = d.amount
-WHERE c.value_on >= d.delivered_on
+-- a day of slack before the delivery day: delivered_at is UTC, a bank values in its own time zone
+WHERE c.value_on >= d.delivered_on - INTERVAL 1 DAY
   AND business_days_after(d.delivered_on, c.value_on) <= (SELECT days FROM w);
 
 CREATE OR REPLACE VIEW bank_matches AS
@@ -54,8 +56,8 @@ WITH cand AS (
 r1 AS (
   SELECT disbursement_id, statement_id, entry_ref, by_reference, days_after FROM (
     SELECT *,
-      row_number() OVER (PARTITION BY disbursement_id ORDER BY by_reference DESC, days_after, statement_id, entry_ref) AS d_rank,
-      row_number() OVER (PARTITION BY statement_id, entry_ref ORDER BY by_reference DESC, days_after, disbursement_id) AS c_rank
+      row_number() OVER (PARTITION BY disbursement_id ORDER BY by_reference DESC, abs(days_after), statement_id, entry_ref) AS d_rank,
+      row_number() OVER (PARTITION BY statement_id, entry_ref ORDER BY by_reference DESC, abs(days_after), disbursement_id) AS c_rank
     FROM cand) WHERE d_rank = 1 AND c_rank = 1
 ),
 left1 AS (
@@ -66,8 +68,8 @@ left1 AS (
 r2 AS (
   SELECT disbursement_id, statement_id, entry_ref, by_reference, days_after FROM (
     SELECT *,
-      row_number() OVER (PARTITION BY disbursement_id ORDER BY by_reference DESC, days_after, statement_id, entry_ref) AS d_rank,
-      row_number() OVER (PARTITION BY statement_id, entry_ref ORDER BY by_reference DESC, days_after, disbursement_id) AS c_rank
+      row_number() OVER (PARTITION BY disbursement_id ORDER BY by_reference DESC, abs(days_after), statement_id, entry_ref) AS d_rank,
+      row_number() OVER (PARTITION BY statement_id, entry_ref ORDER BY by_reference DESC, abs(days_after), disbursement_id) AS c_rank
     FROM left1) WHERE d_rank = 1 AND c_rank = 1
 ),
 left2 AS (
@@ -78,8 +80,8 @@ left2 AS (
 r3 AS (
   SELECT disbursement_id, statement_id, entry_ref, by_reference, days_after FROM (
     SELECT *,
-      row_number() OVER (PARTITION BY disbursement_id ORDER BY by_reference DESC, days_after, statement_id, entry_ref) AS d_rank,
-      row_number() OVER (PARTITION BY statement_id, entry_ref ORDER BY by_reference DESC, days_after, disbursement_id) AS c_rank
+      row_number() OVER (PARTITION BY disbursement_id ORDER BY by_reference DESC, abs(days_after), statement_id, entry_ref) AS d_rank,
+      row_number() OVER (PARTITION BY statement_id, entry_ref ORDER BY by_reference DESC, abs(days_after), disbursement_id) AS c_rank
     FROM left2) WHERE d_rank = 1 AND c_rank = 1
 ),
 pairs AS (

@@ -90,7 +90,8 @@ export function parseCamt053(file: string, content: string): Statement[] {
         currency: currency!,
         direction: indicator === 'CRDT' ? 'credit' : 'debit',
         endToEndId: clip(text(at(tx, 'Refs', 'EndToEndId'))),
-        remittance: clip([...unstructured, ...(structured ? [structured] : [])].join(' ')),
+        remittance: clip([...unstructured, ...(structured ? [structured] : []), text(at(tx, 'AddtlTxInf')), text(at(ntry, 'AddtlNtryInf'))]
+          .filter((t): t is string => t !== null && t !== '').join(' ')),
         counterparty: clip(counterparty),
         raw: JSON.stringify(ntry).slice(0, MAX_RAW),
       });

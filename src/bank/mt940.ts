@@ -7,7 +7,7 @@
 // SWIFT envelope blocks ({1:…}{4: … -}) are accepted around a message.
 import { MAX_ENTRIES, MAX_RAW, StatementError, amountOf, clip, type BankEntry, type Statement } from './statement.js';
 
-const TAG = /^:(\d{2}[A-Z]?):(.*)$/;
+const TAG = /^:(\d{2}[A-Z]?|[A-Z]{2}):(.*)$/;
 const LINE_61 = /^(\d{2})(\d{2})(\d{2})(\d{4})?(RC|RD|C|D)([A-Z])?(\d[\d,]*)([NFS][A-Z0-9]{3})([^/]*?)(?:\/\/(.*))?$/;
 
 export function isMt940(content: string): boolean {
@@ -41,9 +41,19 @@ function fields(file: string, content: string): Field[] {
   return out;
 }
 
-/** Structured :86: codes (/EREF/…/REMI/…) or free text. */
+/**
+ * Structured :86: codes (/EREF/…/REMI/…), the German subfield style (?00 booking text, ?20–?29 remittance
+ * with SEPA keywords such as EREF+ inside, ?32–?33 the other party's name), or free text.
+ */
 function information(text: string): { endToEndId: string | null; remittance: string | null; counterparty: string | null } {
   const flat = text.replace(/\n/g, '');
+  if (/^\d{3}\?\d{2}|^\?\d{2}/.test(flat)) {
+    const sub = new Map<string, string>();
+    for (const m of flat.matchAll(/\?(\d{2})([^?]*)/g)) sub.set(m[1]!, `${sub.get(m[1]!) ?? ''}${m[2]!}`);
+    const remittance = ['20', '21', '22', '23', '24', '25', '26', '27', '28', '29', '60', '61', '62', '63'].map((k) => sub.get(k) ?? '').join('');
+    const eref = /EREF\+(\S+?)(?=[A-Z]{4}\+|$)/.exec(remittance)?.[1] ?? null;
+    return { endToEndId: clip(eref), remittance: clip(remittance), counterparty: clip(`${sub.get('32') ?? ''}${sub.get('33') ?? ''}`) };
+  }
   if (/^\/[A-Z]{2,4}\//.test(flat)) {
     const codes = new Map<string, string>();
     for (const m of flat.matchAll(/\/([A-Z]{2,4})\/(.*?)(?=\/[A-Z]{2,4}\/|$)/g)) codes.set(m[1]!, m[2]!);
@@ -137,18 +147,14 @@ export function parseMt940(file: string, content: string): Statement[] {
         last.raw = `${last.raw}\n:86:${f.value}`.slice(0, MAX_RAW);
         break;
       }
-      case '62F':
-      case '62M':
-      case '64':
-      case '65':
-      case '21':
-      case '13D':
-      case '34F':
-      case '90D':
-      case '90C':
+      case '28':
+        if (!current) fail('before :20:');
+        current!.number = f.value.trim();
         break;
       default:
-        fail('unknown field');
+        // closing and available balances (:62F: :64: :65:), :21:, :13D:, :34F:, :90D:/:90C:, and fields a
+        // bank adds of its own: they carry no entry
+        break;
     }
   }
   finish();

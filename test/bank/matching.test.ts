@@ -48,3 +48,28 @@ describe('#17 the bank leg', () => {
     }
   });
 });
+
+describe('#17 the matching rule', () => {
+  it('counts business days Monday to Friday, and lets a credit valued the day before delivery (time zones) settle it', async () => {
+    const store = await openStore(':memory:');
+    try {
+      const c = store.connection;
+      const days = async (a: string, b: string) => Number((await c.runAndReadAll(`SELECT business_days_after(DATE '${a}', DATE '${b}')`)).getRows()[0]![0]);
+      expect(await days('2026-11-06', '2026-11-06')).toBe(0); // Friday, same day
+      expect(await days('2026-11-06', '2026-11-09')).toBe(1); // Friday → Monday
+      expect(await days('2026-11-06', '2026-11-13')).toBe(5); // a week
+      expect(await days('2026-11-09', '2026-11-14')).toBe(4); // Monday → Saturday
+      expect(await days('2026-11-07', '2026-11-08')).toBe(0); // a weekend
+      expect(await days('2026-11-10', '2026-11-09')).toBe(-1);
+      await c.run(`INSERT INTO disbursements VALUES ('dsb_tz', 'rcp', 'delivered', TIMESTAMPTZ '2026-11-04 00:30:00+00', 1, 0, 0, 5000, 'USD', '****1234',
+        'complete', NULL, 1, 'h', 'r', 'r', now(), NULL)`);
+      await c.run(`INSERT INTO bank_transactions VALUES ('s', 'e1', 'csv', '****1234', '1234', DATE '2026-11-03', DATE '2026-11-03', 5000, 'USD', 'credit',
+        NULL, 'PAYOUT', 'PAYMENTS SERVICE BV', NULL, 'f', 'r', now()),
+        ('s', 'e2', 'csv', '****1234', '1234', DATE '2026-11-20', DATE '2026-11-20', 5000, 'USD', 'credit', NULL, 'PAYOUT', 'PAYMENTS SERVICE BV', NULL, 'f', 'r', now())`);
+      const matched = (await c.runAndReadAll('SELECT disbursement_id, entry_ref FROM bank_matches')).getRows();
+      expect(matched).toEqual([['dsb_tz', 'e1']]); // the close one, not the credit 12 business days later
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -106,6 +106,19 @@ describe('#17 bank statement formats', () => {
     expect(s!.entries[1]).toMatchObject({ amount: 500n, direction: 'debit', remittance: 'ACCOUNT FEE NOVEMBER' });
   });
 
+  it('MT940 in the German :86: subfield style, an older :28: and a field of the bank’s own; camt.053 additional entry information', () => {
+    const german = [':20:STARTUMS', ':25:37040044/0532013000', ':28:00012', ':NS:22BANK INTERNAL', ':60F:C261102EUR0,00',
+      ':61:2611031103CR4287,61NTRFNONREF//B-9', ':86:166?00SEPA-GUTSCHRIFT?20EREF+E2E-dsb_0046?21SVWZ+SETTLEMENT dsb_0046?32PAYMENTS SERVICE?33 BV',
+      ':62F:C261103EUR4287,61', '-'].join('\n');
+    const [s] = parseStatementText('de.sta', german);
+    expect(s!.statementId).toBe('mt940:37040044/0532013000:STARTUMS:00012');
+    expect(s!.entries[0]).toMatchObject({ amount: 428761n, direction: 'credit', endToEndId: 'E2E-dsb_0046',
+      remittance: 'EREF+E2E-dsb_0046SVWZ+SETTLEMENT dsb_0046', counterparty: 'PAYMENTS SERVICE BV' });
+    const [c] = parseStatementText('x.xml', CAMT.replace('<RmtInf><Ustrd>SETTLEMENT dsb_0042</Ustrd><Ustrd>NOVEMBER</Ustrd></RmtInf>', '')
+      .replace('<NtryRef>0001</NtryRef>', '<NtryRef>0001</NtryRef><AddtlNtryInf>PAYOUT dsb_0042</AddtlNtryInf>'));
+    expect(c!.entries[0]!.remittance).toBe('PAYOUT dsb_0042');
+  });
+
   it('CSV exports: the layout found by the header; decimal comma and DD.MM.YYYY; a Type column; repeated rows stay two entries', () => {
     const [eu] = parseStatementText('export.csv', CSV_EU);
     expect(eu!.format).toBe('csv');
