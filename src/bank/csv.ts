@@ -9,33 +9,36 @@ import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { MAX_ENTRIES, MAX_RAW, StatementError, amountOf, clip, contentRefs, isoDate, sha256, type BankEntry, type Statement } from './statement.js';
 
+const Names = z.union([z.string(), z.array(z.string()).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]));
+
 const LayoutSchema = z.object({
   id: z.string().regex(/^[a-z0-9-]+$/),
   description: z.string(),
   delimiter: z.string().length(1),
   decimalComma: z.boolean(),
   dateFormat: z.enum(['YYYY-MM-DD', 'DD.MM.YYYY', 'DD/MM/YYYY', 'MM/DD/YYYY']),
+  // each column by its header name, or by any of several names a portal may use
   columns: z.object({
-    account: z.string(), bookingDate: z.string(), valueDate: z.string().optional(), amount: z.string(), currency: z.string(),
-    direction: z.string().optional(), counterparty: z.string().optional(), remittance: z.string().optional(),
-    endToEndId: z.string().optional(), entryRef: z.string().optional(),
+    account: Names, bookingDate: Names, valueDate: Names.optional(), amount: Names, currency: Names,
+    direction: Names.optional(), counterparty: Names.optional(), remittance: Names.optional(),
+    endToEndId: Names.optional(), entryRef: Names.optional(),
   }),
   directions: z.record(z.string(), z.enum(['credit', 'debit'])).optional(),
 });
-export type BankLayout = z.infer<typeof LayoutSchema>;
+export type BankLayout = z.output<typeof LayoutSchema>;
 
 /** src/bank/layouts.json, read from the package root whether running from src (tests) or dist. */
 export const BANK_LAYOUTS: BankLayout[] = z.array(LayoutSchema).parse(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'src', 'bank', 'layouts.json'), 'utf8')));
 
 const norm = (h: string) => h.trim().toLowerCase();
 
-/** The layout whose required columns the header row names, or null. */
+/** The layout whose required columns the header row names, or null (layouts in file order). */
 export function csvLayoutOf(content: string): BankLayout | null {
   const header = content.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
   for (const layout of BANK_LAYOUTS) {
     const names = new Set(header.split(layout.delimiter).map((h) => norm(h.replace(/^"|"$/g, ''))));
     const c = layout.columns;
-    if ([c.account, c.bookingDate, c.amount, c.currency].every((h) => names.has(norm(h)))) return layout;
+    if ([c.account, c.bookingDate, c.amount, c.currency].every((alts) => alts.some((h) => names.has(norm(h))))) return layout;
   }
   return null;
 }
@@ -61,25 +64,25 @@ export function parseCsvStatement(file: string, content: string, layout: BankLay
   if (!header) throw new StatementError(file, 'line 1', 'empty file');
   if (body.length > MAX_ENTRIES) throw new StatementError(file, `line ${MAX_ENTRIES + 2}`, `more than ${MAX_ENTRIES} entries`);
   const index = new Map(header.map((h, i) => [norm(h), i]));
-  const col = (name: string | undefined) => (name === undefined ? undefined : index.get(norm(name)));
+  const col = (names: string[] | undefined) => names?.map((n) => index.get(norm(n))).find((k) => k !== undefined);
   const c = layout.columns;
   const entries: Array<Omit<BankEntry, 'entryRef'> & { ownRef: string | null }> = body.map((row, i) => {
     const line = i + 2;
     const fail = (reason: string): never => {
       throw new StatementError(file, `line ${line}`, reason);
     };
-    const get = (name: string | undefined) => {
-      const k = col(name);
+    const get = (names: string[] | undefined) => {
+      const k = col(names);
       return k === undefined ? null : (row[k] ?? null);
     };
     const account = get(c.account)?.trim();
-    if (!account) fail(`no ${c.account}`);
+    if (!account) fail(`no ${c.account[0]}`);
     const currency = (get(c.currency) ?? '').trim().toUpperCase();
     let amountText = (get(c.amount) ?? '').trim();
     let direction: 'credit' | 'debit';
     if (c.direction) {
       const d = layout.directions?.[(get(c.direction) ?? '').trim().toUpperCase()];
-      if (!d) fail(`${c.direction} "${clip(get(c.direction), 20) ?? ''}" is not one of ${Object.keys(layout.directions ?? {}).join(', ')}`);
+      if (!d) fail(`${c.direction[0]} "${clip(get(c.direction), 20) ?? ''}" is not one of ${Object.keys(layout.directions ?? {}).join(', ')}`);
       direction = d!;
       amountText = amountText.replace(/^[+-]/, '');
     } else {

@@ -129,6 +129,14 @@ describe('#17 bank statement formats', () => {
     expect(us!.entries[0]).toMatchObject({ amount: 153702n, currency: 'USD', direction: 'credit', valueDate: '2026-11-04' });
     expect(us!.entries[0]!.entryRef).not.toBe(us!.entries[1]!.entryRef);
     expect(maskAccount('000123456789')).toBe('********6789');
+    // a generic export: common English column names, ISO dates, signed amounts, an IBAN with spaces
+    const [generic] = parseStatementText('export.csv', 'Date,Value date,Description,Amount,Currency,IBAN,Name\n'
+      + '2026-11-03,2026-11-04,SETTLEMENT dsb_0047,1234.50,EUR,DE89 3704 0044 0532 0130 00,PAYMENTS SERVICE BV\n'
+      + '2026-11-05,,Card fee,-2.00,EUR,DE89 3704 0044 0532 0130 00,THE BANK\n');
+    expect(generic!.entries[0]).toMatchObject({ amount: 123450n, direction: 'credit', bookingDate: '2026-11-03', valueDate: '2026-11-04',
+      remittance: 'SETTLEMENT dsb_0047', counterparty: 'PAYMENTS SERVICE BV' });
+    expect(generic!.entries[1]).toMatchObject({ amount: 200n, direction: 'debit', valueDate: null });
+    expect(maskAccount(generic!.account)).toBe('******************3000');
   });
 
   it('refuses a malformed statement as a whole, naming the line or element', () => {
