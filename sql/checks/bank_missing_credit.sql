@@ -14,7 +14,7 @@ SELECT
   -s.amount AS difference,
   'no credit of ' || format_amount(s.amount, s.currency) || ' ' || s.currency || ' reached the account '
     || COALESCE(s.bank_account_number, '(no account)') || ' within '
-    || CAST((SELECT COALESCE(MAX(window_business_days), 3) FROM bank_settings) AS VARCHAR)
+    || CAST(bank_window_days() AS VARCHAR)
     || ' business days of delivery on ' || strftime(s.delivered_at, '%Y-%m-%d')
     || '; its statements run to ' || strftime(s.covered_until, '%Y-%m-%d') AS detail
 FROM bank_status AS s

@@ -7,8 +7,8 @@
 -- visible in the masked bank_account_number agree with the statement account's last digits. Among the
 -- credits that can, a credit whose remittance text or end-to-end id names the disbursement is preferred,
 -- then the closest date. One credit settles at most one disbursement and one disbursement takes at most one
--- credit: pairs are taken when each is the other's first choice, in three rounds (a tie — two equal
--- disbursements, two equal credits — is settled in the next round instead of being left over).
+-- credit: pairs are taken when each is the other's first choice, round after round (a tie — two equal
+-- disbursements, two equal credits — is settled in a later round instead of being left over).
 
 -- Weekdays in (a, b]: 0 when b is a, negative when b is before a.
 CREATE OR REPLACE MACRO business_days_after(a, b) AS (
@@ -23,11 +23,13 @@ CREATE OR REPLACE MACRO account_digits_tail(account) AS (
   right(regexp_replace(COALESCE(account, ''), '[^0-9]', '', 'g'), 4)
 );
 
+-- The run's --bank-window-days (bank_settings), 3 when unset.
+CREATE OR REPLACE MACRO bank_window_days() AS (
+  (SELECT COALESCE(MAX(window_business_days), 3) FROM bank_settings)
+);
+
 CREATE OR REPLACE VIEW bank_candidates AS
-WITH w AS (
-  SELECT COALESCE(MAX(window_business_days), 3) AS days FROM bank_settings
-),
-d AS (
+WITH d AS (
   SELECT disbursement_id, recipient_id, currency, amount, CAST(delivered_at AS DATE) AS delivered_on,
     account_digits_tail(bank_account_number) AS tail
   FROM disbursements
@@ -47,45 +49,30 @@ FROM d
 JOIN c ON c.currency = d.currency AND c.amount = d.amount
 -- a day of slack before the delivery day: delivered_at is UTC, a bank values in its own time zone
 WHERE c.value_on >= d.delivered_on - INTERVAL 1 DAY
-  AND business_days_after(d.delivered_on, c.value_on) <= (SELECT days FROM w);
+  AND business_days_after(d.delivered_on, c.value_on) <= bank_window_days();
 
 CREATE OR REPLACE VIEW bank_matches AS
-WITH cand AS (
-  SELECT * FROM bank_candidates WHERE account_agrees
-),
-r1 AS (
-  SELECT disbursement_id, statement_id, entry_ref, by_reference, days_after FROM (
+-- Round by round: from the candidates still free (neither side taken in an earlier round), the pairs that
+-- are each other's first choice are taken. Round 0 is every candidate, none taken; at least one pair is
+-- taken per round while any is left (the best pair overall is first on both sides), at most 8 rounds.
+WITH RECURSIVE rounds(round, disbursement_id, statement_id, entry_ref, by_reference, days_after, taken) AS (
+  SELECT 0, disbursement_id, statement_id, entry_ref, by_reference, days_after, false
+  FROM bank_candidates
+  WHERE account_agrees
+  UNION ALL
+  SELECT round + 1, disbursement_id, statement_id, entry_ref, by_reference, days_after,
+    row_number() OVER (PARTITION BY disbursement_id ORDER BY by_reference DESC, abs(days_after), statement_id, entry_ref) = 1
+    AND row_number() OVER (PARTITION BY statement_id, entry_ref ORDER BY by_reference DESC, abs(days_after), disbursement_id) = 1
+  FROM (
     SELECT *,
-      row_number() OVER (PARTITION BY disbursement_id ORDER BY by_reference DESC, abs(days_after), statement_id, entry_ref) AS d_rank,
-      row_number() OVER (PARTITION BY statement_id, entry_ref ORDER BY by_reference DESC, abs(days_after), disbursement_id) AS c_rank
-    FROM cand) WHERE d_rank = 1 AND c_rank = 1
-),
-left1 AS (
-  SELECT * FROM cand
-  WHERE disbursement_id NOT IN (SELECT disbursement_id FROM r1)
-    AND (statement_id, entry_ref) NOT IN (SELECT (statement_id, entry_ref) FROM r1)
-),
-r2 AS (
-  SELECT disbursement_id, statement_id, entry_ref, by_reference, days_after FROM (
-    SELECT *,
-      row_number() OVER (PARTITION BY disbursement_id ORDER BY by_reference DESC, abs(days_after), statement_id, entry_ref) AS d_rank,
-      row_number() OVER (PARTITION BY statement_id, entry_ref ORDER BY by_reference DESC, abs(days_after), disbursement_id) AS c_rank
-    FROM left1) WHERE d_rank = 1 AND c_rank = 1
-),
-left2 AS (
-  SELECT * FROM left1
-  WHERE disbursement_id NOT IN (SELECT disbursement_id FROM r2)
-    AND (statement_id, entry_ref) NOT IN (SELECT (statement_id, entry_ref) FROM r2)
-),
-r3 AS (
-  SELECT disbursement_id, statement_id, entry_ref, by_reference, days_after FROM (
-    SELECT *,
-      row_number() OVER (PARTITION BY disbursement_id ORDER BY by_reference DESC, abs(days_after), statement_id, entry_ref) AS d_rank,
-      row_number() OVER (PARTITION BY statement_id, entry_ref ORDER BY by_reference DESC, abs(days_after), disbursement_id) AS c_rank
-    FROM left2) WHERE d_rank = 1 AND c_rank = 1
+      bool_or(taken) OVER (PARTITION BY disbursement_id) AS d_taken,
+      bool_or(taken) OVER (PARTITION BY statement_id, entry_ref) AS c_taken
+    FROM rounds
+  ) AS last
+  WHERE NOT d_taken AND NOT c_taken AND round < 8
 ),
 pairs AS (
-  SELECT * FROM r1 UNION ALL SELECT * FROM r2 UNION ALL SELECT * FROM r3
+  SELECT disbursement_id, statement_id, entry_ref, by_reference, days_after FROM rounds WHERE taken
 )
 SELECT
   p.disbursement_id, d.recipient_id, d.currency, d.amount, d.delivered_at,
@@ -165,10 +152,7 @@ WHERE c.matched_disbursement_id IS NULL;
 -- Per disbursement: settled by a credit, awaiting a statement (none yet covers its window on its
 -- account), or unsettled (the statements cover the window and no credit settled it).
 CREATE OR REPLACE VIEW bank_status AS
-WITH w AS (
-  SELECT COALESCE(MAX(window_business_days), 3) AS days FROM bank_settings
-),
-coverage AS (
+WITH coverage AS (
   SELECT account_tail, max(COALESCE(booking_date, value_date)) AS covered_until
   FROM bank_transactions
   GROUP BY account_tail
@@ -190,7 +174,7 @@ SELECT
   CASE
     WHEN m.disbursement_id IS NOT NULL THEN 'settled'
     WHEN c.covered_until IS NULL
-      OR business_days_after(CAST(d.delivered_at AS DATE), c.covered_until) <= (SELECT days FROM w) THEN 'awaiting statement'
+      OR business_days_after(CAST(d.delivered_at AS DATE), c.covered_until) <= bank_window_days() THEN 'awaiting statement'
     ELSE 'unsettled'
   END AS bank_status
 FROM d

@@ -68,6 +68,15 @@ describe('#17 the matching rule', () => {
         ('s', 'e2', 'csv', '****1234', '1234', DATE '2026-11-20', DATE '2026-11-20', 5000, 'USD', 'credit', NULL, 'PAYOUT', 'PAYMENTS SERVICE BV', NULL, 'f', 'r', now())`);
       const matched = (await c.runAndReadAll('SELECT disbursement_id, entry_ref FROM bank_matches')).getRows();
       expect(matched).toEqual([['dsb_tz', 'e1']]); // the close one, not the credit 12 business days later
+      // three equal disbursements and three equal credits, no reference: a tie settled round after round
+      for (const k of [1, 2, 3]) {
+        await c.run(`INSERT INTO disbursements VALUES ('dsb_tie${k}', 'rcp', 'delivered', TIMESTAMPTZ '2026-11-09 10:00:00+00', 1, 0, 0, 777, 'EUR', '****1234',
+          'complete', NULL, 1, 'h', 'r', 'r', now(), NULL)`);
+        await c.run(`INSERT INTO bank_transactions VALUES ('s', 't${k}', 'csv', '****1234', '1234', DATE '2026-11-10', DATE '2026-11-10', 777, 'EUR', 'credit',
+          NULL, 'PAYOUT', 'PAYMENTS SERVICE BV', NULL, 'f', 'r', now())`);
+      }
+      const ties = (await c.runAndReadAll(`SELECT disbursement_id, entry_ref FROM bank_matches WHERE disbursement_id LIKE 'dsb_tie%' ORDER BY ALL`)).getRows();
+      expect(ties).toEqual([['dsb_tie1', 't1'], ['dsb_tie2', 't2'], ['dsb_tie3', 't3']]);
     } finally {
       store.close();
     }
