@@ -68,3 +68,28 @@ export async function runSyncJob(service: Service, db: string, args: string[], t
   if (code !== 0 || result === null) throw new Error(`sync failed with exit code ${code}`);
   return { runId, result, counters, concurrency: config.concurrency };
 }
+
+/**
+ * `pairs` interleaved pairs of recon's side and its baseline: the baseline first in the first pair, recon
+ * first in the next, and so on (neither side always gets the warmer caches). `i` is the pair's index.
+ */
+export async function interleavedPairs<R, B>(pairs: number, recon: (i: number) => Promise<R>, baseline: (i: number) => Promise<B>): Promise<Array<{ recon: R; baseline: B }>> {
+  const out: Array<{ recon: R; baseline: B }> = [];
+  for (let i = 0; i < pairs; i += 1) {
+    if (i % 2 === 0) {
+      const b = await baseline(i);
+      out.push({ baseline: b, recon: await recon(i) });
+    } else {
+      const r = await recon(i);
+      out.push({ recon: r, baseline: await baseline(i) });
+    }
+  }
+  return out;
+}
+
+/** Seconds `work` takes. */
+export async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return seconds(started);
+}

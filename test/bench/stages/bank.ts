@@ -9,7 +9,7 @@ import path from 'node:path';
 import { runChecks } from '../../../src/checks/runner.js';
 import { openStore } from '../../../src/load/db.js';
 import { limitDuckDbMemory } from '../../../src/ops/memory.js';
-import { peakRssMb, seconds, stage, tempDir } from '../lib.js';
+import { interleavedPairs, peakRssMb, seconds, stage, tempDir, timed } from '../lib.js';
 
 const BANK_CHECKS = ['bank_missing_credit', 'bank_amount_differs', 'bank_unexpected_credit', 'bank_duplicate_credit', 'bank_account_mismatch'];
 const BARE = `SELECT count(*) FROM disbursements AS d JOIN bank_transactions AS t ON t.currency = d.currency AND t.amount = d.amount`;
@@ -51,31 +51,14 @@ stage(async ([disbursementsArg = '100000', otherArg = '40000']) => {
     await limitDuckDbMemory(c, 192);
     const [[d, b]] = (await c.runAndReadAll('SELECT (SELECT count(*) FROM disbursements), (SELECT count(*) FROM bank_transactions)')).getRows() as [[bigint, bigint]];
     await c.run(BARE); // warm-up
-    const pairs: Array<{ checksS: number; bareS: number; ratio: number }> = [];
     let findings: Record<string, number> = {};
-    for (let k = 0; k < 3; k += 1) {
-      const bare = async () => {
-        const t = performance.now();
-        await c.run(BARE);
-        return seconds(t);
-      };
-      const checks = async () => {
-        const t = performance.now();
+    const measured = await interleavedPairs(3,
+      (k) => timed(async () => {
         const r = await runChecks(c, { runId: `bank-${k}`, only: BANK_CHECKS });
         findings = Object.fromEntries(r.byCheck.map((x) => [x.checkId, x.count]));
-        return seconds(t);
-      };
-      let bareS: number;
-      let checksS: number;
-      if (k % 2 === 0) {
-        bareS = await bare();
-        checksS = await checks();
-      } else {
-        checksS = await checks();
-        bareS = await bare();
-      }
-      pairs.push({ checksS, bareS, ratio: checksS / bareS });
-    }
+      }),
+      () => timed(() => c.run(BARE)));
+    const pairs = measured.map((p) => ({ checksS: p.recon, bareS: p.baseline, ratio: p.recon / p.baseline }));
     return { disbursements: Number(d), bankLines: Number(b), buildS, pairs, findings, peakRssMb: peakRssMb() };
   } finally {
     store.close();

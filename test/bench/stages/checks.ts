@@ -4,8 +4,8 @@
 // open from a first check run), under recon's default DuckDB memory limit, against the bare work any
 // complete check set needs on that shape: per line table a GROUP BY disbursement_id sum/count, the
 // payment_id / refund_id / reference repeat scans, and the file-line ⋈ API-line join on
-// (disbursement, reference). Three interleaved pairs (bare first, then checks first, then bare first);
-// each pair's ratio, their median and spread. With `workbook`, the run's exception workbook is then
+// (disbursement, reference). Three interleaved pairs (lib.ts, interleavedPairs); each pair's ratio, their
+// median and spread. With `workbook`, the run's exception workbook is then
 // written from the store in the same process, as `recon run` does, for its peak RSS.
 // Args: disbursements payoutsPer [workbook]
 import path from 'node:path';
@@ -14,7 +14,7 @@ import { runChecks } from '../../../src/checks/runner.js';
 import { openStore } from '../../../src/load/db.js';
 import { limitDuckDbMemory } from '../../../src/ops/memory.js';
 import { writeRunWorkbook } from '../../../src/report/run-report.js';
-import { peakRssMb, seconds, stage, tempDir } from '../lib.js';
+import { interleavedPairs, peakRssMb, seconds, stage, tempDir, timed } from '../lib.js';
 import { buildRealisticStoreInSql } from '../synthetic.js';
 
 /** recon's default --memory-mb (src/config.ts). */
@@ -50,25 +50,13 @@ stage(async ([disbursementsArg = '10000', payoutsArg = '100', workbook]) => {
     const first = await runChecks(c, { runId: 'bench-checks-0' });
     await bareScans(c); // warm-up
 
-    const pairs: Array<{ checksS: number; bareS: number; ratio: number; bareEach: number[] }> = [];
     let last = first;
-    for (let i = 1; i <= 3; i += 1) {
-      const checks = async () => {
-        const t = performance.now();
-        last = await runChecks(c, { runId: `bench-checks-${i}` });
-        return seconds(t);
-      };
-      let bare: { total: number; each: number[] };
-      let checksS: number;
-      if (i % 2 === 1) {
-        bare = await bareScans(c);
-        checksS = await checks();
-      } else {
-        checksS = await checks();
-        bare = await bareScans(c);
-      }
-      pairs.push({ checksS, bareS: bare.total, ratio: checksS / bare.total, bareEach: bare.each });
-    }
+    const measured = await interleavedPairs(3,
+      (i) => timed(async () => {
+        last = await runChecks(c, { runId: `bench-checks-${i + 1}` });
+      }),
+      () => bareScans(c));
+    const pairs = measured.map((p) => ({ checksS: p.recon, bareS: p.baseline.total, ratio: p.recon / p.baseline.total, bareEach: p.baseline.each }));
     const slowest = [...last.checks].sort((a, b) => b.ms - a.ms).slice(0, 6);
     let workbookS: number | null = null;
     const rssBeforeWorkbookMb = peakRssMb();

@@ -4,14 +4,14 @@
 // disbursement_files, file_lines). The same column types and the same validation on both sides: the
 // writer appends values already parsed and the reader parses its NDJSON once (the raw payloads are JSON
 // objects inside it, stored as JSON without a second parse); neither validates anything else.
-// Three interleaved pairs (the reader first in odd pairs, the writer first in even ones), each on fresh stores.
+// Three interleaved pairs (lib.ts, interleavedPairs), each on fresh stores.
 // Args: disbursements payoutsPer pairs
 import { createWriteStream, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
 import { openStore } from '../../../src/load/db.js';
 import { StoreWriter } from '../../../src/load/writer.js';
-import { peakRssMb, seconds, stage, tempDir } from '../lib.js';
+import { interleavedPairs, peakRssMb, seconds, stage, tempDir } from '../lib.js';
 import { bundle, rowsNdjson } from '../synthetic.js';
 
 const RUN_ID = 'bench-load';
@@ -65,26 +65,16 @@ stage(async ([disbursementsArg = '10000', payoutsArg = '100', pairsArg = '3']) =
       await once(out, 'close');
     }
 
-    const pairs: Array<{ recon: number; duckdb: number; ratio: number }> = [];
-    let rows: Record<string, number> = {};
-    for (let i = 0; i < Number(pairsArg); i += 1) {
-      const bare = () => readJson(path.join(tmp.dir, `json-${i}.duckdb`), tmp.dir);
-      const writer = () => storeWriter(path.join(tmp.dir, `writer-${i}.duckdb`), bundles);
-      let duckdb: { seconds: number; rows: Record<string, number> };
-      let recon: { seconds: number; rows: Record<string, number> };
-      if (i % 2 === 0) {
-        duckdb = await bare();
-        recon = await writer();
-      } else {
-        recon = await writer();
-        duckdb = await bare();
+    const measured = await interleavedPairs(Number(pairsArg),
+      (i) => storeWriter(path.join(tmp.dir, `writer-${i}.duckdb`), bundles),
+      (i) => readJson(path.join(tmp.dir, `json-${i}.duckdb`), tmp.dir));
+    for (const { recon, baseline } of measured) {
+      if (JSON.stringify(recon.rows) !== JSON.stringify(baseline.rows)) {
+        throw new Error(`the two sides wrote different rows: ${JSON.stringify(recon.rows)} vs ${JSON.stringify(baseline.rows)}`);
       }
-      if (JSON.stringify(recon.rows) !== JSON.stringify(duckdb.rows)) {
-        throw new Error(`the two sides wrote different rows: ${JSON.stringify(recon.rows)} vs ${JSON.stringify(duckdb.rows)}`);
-      }
-      rows = recon.rows;
-      pairs.push({ recon: recon.seconds, duckdb: duckdb.seconds, ratio: recon.seconds / duckdb.seconds });
     }
+    const rows = measured[0]!.recon.rows;
+    const pairs = measured.map((p) => ({ recon: p.recon.seconds, duckdb: p.baseline.seconds, ratio: p.recon.seconds / p.baseline.seconds }));
     return { rows, pairs, peakRssMb: peakRssMb() };
   } finally {
     tmp.cleanup();
