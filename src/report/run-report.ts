@@ -23,36 +23,49 @@ async function* flatten<T>(pages: AsyncIterable<T[]>): AsyncGenerator<T> {
   for await (const page of pages) yield* page;
 }
 
+/**
+ * The rows of `from` matching `where` (recon's own SQL), ordered by the `key` columns, page by page: each
+ * page is its own keyset query, so the caller may use the connection between pages and no page holds more
+ * than `pageSize` rows.
+ */
+async function* keysetRows(
+  connection: DuckDBConnection, select: string, from: string, key: readonly string[], where: string, pageSize: number,
+): AsyncGenerator<Record<string, unknown>> {
+  const tuple = `(${key.join(', ')})`;
+  let after: string[] | null = null;
+  for (;;) {
+    const cursor: string = after === null ? 'TRUE' : `${tuple} > (${key.map((_, i) => `$${i + 1}`).join(', ')})`;
+    const reader = await connection.runAndReadAll(
+      `SELECT ${select} FROM ${from} WHERE ${cursor} AND (${where}) ORDER BY ${key.join(', ')} LIMIT ${pageSize}`, after ?? [],
+    );
+    const rows: Array<Record<string, unknown>> = reader.getRowObjectsJS();
+    yield* rows;
+    if (rows.length < pageSize) return;
+    const last: Record<string, unknown> = rows[rows.length - 1]!;
+    after = key.map((k) => String(last[k]));
+  }
+}
+
 /** Every disbursement with its reconciliation status, by keyset pages of the reconciliation view. */
 export async function* reconciliationRows(connection: DuckDBConnection, where = 'TRUE', pageSize = 5000): AsyncGenerator<DisbursementRow> {
-  let after = '';
-  for (;;) {
-    const reader = await connection.runAndReadAll(
-      `SELECT disbursement_id, recipient_id, delivered_at, currency, reported, computed, difference, status,
-              open_findings + acknowledged_findings AS findings, payouts_sum, refunds_sum, credits_sum, debits_sum
-         FROM reconciliation WHERE disbursement_id > $1 AND (${where}) ORDER BY disbursement_id LIMIT ${pageSize}`,
-      [after],
-    );
-    const rows = reader.getRowObjectsJS();
-    for (const r of rows) {
-      yield {
-        disbursementId: String(r.disbursement_id),
-        recipientId: String(r.recipient_id ?? ''),
-        deliveredAt: r.delivered_at as Date,
-        currency: String(r.currency ?? ''),
-        reported: BigInt(r.reported as bigint),
-        computed: r.computed === null ? null : BigInt(r.computed as bigint),
-        difference: r.difference === null ? null : BigInt(r.difference as bigint),
-        status: r.status as DisbursementRow['status'],
-        findings: Number(r.findings),
-        payouts: BigInt((r.payouts_sum ?? 0) as bigint),
-        refunds: BigInt((r.refunds_sum ?? 0) as bigint),
-        credits: BigInt((r.credits_sum ?? 0) as bigint),
-        debits: BigInt((r.debits_sum ?? 0) as bigint),
-      };
-    }
-    if (rows.length < pageSize) return;
-    after = String(rows[rows.length - 1]!.disbursement_id);
+  const select = `disbursement_id, recipient_id, delivered_at, currency, reported, computed, difference, status,
+    open_findings + acknowledged_findings AS findings, payouts_sum, refunds_sum, credits_sum, debits_sum`;
+  for await (const r of keysetRows(connection, select, 'reconciliation', ['disbursement_id'], where, pageSize)) {
+    yield {
+      disbursementId: String(r.disbursement_id),
+      recipientId: String(r.recipient_id ?? ''),
+      deliveredAt: r.delivered_at as Date,
+      currency: String(r.currency ?? ''),
+      reported: BigInt(r.reported as bigint),
+      computed: r.computed === null ? null : BigInt(r.computed as bigint),
+      difference: r.difference === null ? null : BigInt(r.difference as bigint),
+      status: r.status as DisbursementRow['status'],
+      findings: Number(r.findings),
+      payouts: BigInt((r.payouts_sum ?? 0) as bigint),
+      refunds: BigInt((r.refunds_sum ?? 0) as bigint),
+      credits: BigInt((r.credits_sum ?? 0) as bigint),
+      debits: BigInt((r.debits_sum ?? 0) as bigint),
+    };
   }
 }
 
@@ -72,42 +85,26 @@ export async function hasBankData(connection: DuckDBConnection): Promise<boolean
 
 /** Every disbursement's bank status (bank_status view), by keyset pages; `where` is recon's own SQL. */
 export async function* bankRows(connection: DuckDBConnection, where = 'TRUE', pageSize = 5000): AsyncGenerator<BankRow> {
-  let after = '';
-  for (;;) {
-    const rows = (await connection.runAndReadAll(
-      `SELECT disbursement_id, delivered_at, currency, amount, bank_account_number, bank_status, credited_on, statement_id, matched_by_reference
-         FROM bank_status WHERE disbursement_id > $1 AND (${where}) ORDER BY disbursement_id LIMIT ${pageSize}`, [after])).getRowObjectsJS();
-    for (const r of rows) {
-      yield {
-        disbursementId: String(r.disbursement_id), deliveredAt: r.delivered_at as Date, currency: String(r.currency ?? ''),
-        amount: BigInt((r.amount ?? 0) as bigint), account: (r.bank_account_number as string | null) ?? null,
-        status: r.bank_status as BankRow['status'], creditedOn: (r.credited_on as Date | null) ?? null,
-        statementId: (r.statement_id as string | null) ?? null, byReference: (r.matched_by_reference as boolean | null) ?? null,
-      };
-    }
-    if (rows.length < pageSize) return;
-    after = String(rows[rows.length - 1]!.disbursement_id);
+  const select = 'disbursement_id, delivered_at, currency, amount, bank_account_number, bank_status, credited_on, statement_id, matched_by_reference';
+  for await (const r of keysetRows(connection, select, 'bank_status', ['disbursement_id'], where, pageSize)) {
+    yield {
+      disbursementId: String(r.disbursement_id), deliveredAt: r.delivered_at as Date, currency: String(r.currency ?? ''),
+      amount: BigInt((r.amount ?? 0) as bigint), account: (r.bank_account_number as string | null) ?? null,
+      status: r.bank_status as BankRow['status'], creditedOn: (r.credited_on as Date | null) ?? null,
+      statementId: (r.statement_id as string | null) ?? null, byReference: (r.matched_by_reference as boolean | null) ?? null,
+    };
   }
 }
 
 /** The provider's credits that settled nothing (bank_unmatched_credits with a reason), by keyset pages. */
 export async function* bankCredits(connection: DuckDBConnection, where = 'TRUE', pageSize = 5000): AsyncGenerator<BankCreditRow> {
-  let after = ['', ''];
-  for (;;) {
-    const rows = (await connection.runAndReadAll(
-      `SELECT statement_id, entry_ref, credited_on, currency, amount, reason, disbursement_id, counterparty, remittance, account, file_name
-         FROM bank_unmatched_credits WHERE reason IS NOT NULL AND (statement_id, entry_ref) > ($1, $2) AND (${where})
-        ORDER BY statement_id, entry_ref LIMIT ${pageSize}`, after)).getRowObjectsJS();
-    for (const r of rows) {
-      yield {
-        creditedOn: r.credited_on as Date, currency: String(r.currency), amount: BigInt(r.amount as bigint), reason: String(r.reason),
-        disbursementId: (r.disbursement_id as string | null) ?? null, counterparty: (r.counterparty as string | null) ?? null,
-        remittance: (r.remittance as string | null) ?? null, account: String(r.account), fileName: (r.file_name as string | null) ?? null,
-      };
-    }
-    if (rows.length < pageSize) return;
-    const last = rows[rows.length - 1]!;
-    after = [String(last.statement_id), String(last.entry_ref)];
+  const select = 'statement_id, entry_ref, credited_on, currency, amount, reason, disbursement_id, counterparty, remittance, account, file_name';
+  for await (const r of keysetRows(connection, select, 'bank_unmatched_credits', ['statement_id', 'entry_ref'], `reason IS NOT NULL AND (${where})`, pageSize)) {
+    yield {
+      creditedOn: r.credited_on as Date, currency: String(r.currency), amount: BigInt(r.amount as bigint), reason: String(r.reason),
+      disbursementId: (r.disbursement_id as string | null) ?? null, counterparty: (r.counterparty as string | null) ?? null,
+      remittance: (r.remittance as string | null) ?? null, account: String(r.account), fileName: (r.file_name as string | null) ?? null,
+    };
   }
 }
 

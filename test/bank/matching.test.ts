@@ -43,6 +43,13 @@ describe('#17 the bank leg', () => {
       const byStatus = Object.fromEntries(counts.map((r) => [String(r.bank_status), Number(r.n)]));
       expect(byStatus.unsettled).toBe(3); // missing, fee deducted, other account
       expect(byStatus.settled).toBeGreaterThan(100);
+      // the Unmatched credits sheet's reader, one credit per page: each of them once
+      const { bankCredits } = await import('../../src/report/run-report.js');
+      const credits: string[] = [];
+      for await (const r of bankCredits(c, 'TRUE', 1)) credits.push(`${r.reason} ${r.disbursementId}`);
+      const reasons = (await c.runAndReadAll(`SELECT reason || ' ' || disbursement_id FROM bank_unmatched_credits WHERE reason IS NOT NULL ORDER BY statement_id, entry_ref`)).getRows().map((r) => String(r[0]));
+      expect(credits).toEqual(reasons);
+      expect(credits.length).toBeGreaterThanOrEqual(3);
     } finally {
       store.close();
     }

@@ -90,6 +90,24 @@ describe('#15 the workbook as read back', () => {
     }
   });
 
+  it('reads the sheets\' rows in keyset pages: every disbursement once, in order, whatever the page size', async () => {
+    const { reconciliationRows, bankRows } = await import('../../src/report/run-report.js');
+    const { openStore } = await import('../../src/load/db.js');
+    const store = await openStore(night.db);
+    try {
+      const all: string[] = [];
+      for await (const r of reconciliationRows(store.connection, 'TRUE', 7)) all.push(r.disbursementId);
+      expect(all).toHaveLength(120);
+      expect([...all].sort()).toEqual(all);
+      expect(new Set(all).size).toBe(120);
+      const bank: string[] = [];
+      for await (const r of bankRows(store.connection, 'TRUE', 11)) bank.push(r.disbursementId);
+      expect(bank).toEqual(all); // no statement yet: every one awaiting, none left out
+    } finally {
+      store.close();
+    }
+  });
+
   it('wrappedLines counts whole words per line and caps a row at 8 lines', () => {
     expect(wrappedLines('short', 20)).toBe(1);
     expect(wrappedLines('aaaa bbbb cccc dddd eeee', 10)).toBe(3);
