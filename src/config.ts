@@ -1,5 +1,6 @@
 // Configuration: flags > environment > optional JSON config file (--config / RECON_CONFIG) > defaults.
 // One zod schema; an error names both the flag and the variable to set.
+import { isCalendarDate } from './month.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import path from 'node:path';
@@ -88,14 +89,6 @@ function withoutCredentials(v: string): boolean {
   } catch {
     return true; // not a URL: the url() check above says so
   }
-}
-
-/** A strict YYYY-MM-DD naming a day that exists (2026-02-30 and 2026-99-01 do not). */
-function isCalendarDate(v: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === v;
 }
 
 function accepts(fn: () => unknown): boolean {

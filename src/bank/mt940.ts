@@ -5,6 +5,7 @@
 // for the account owner and after // the bank's reference) with the :86: that follows it (structured
 // /EREF/ /REMI/ /NAME/ or /ORDP/ codes when present, else free text), and :62F:/:62M: (closing balance).
 // SWIFT envelope blocks ({1:…}{4: … -}) are accepted around a message.
+import { isCalendarDate } from '../month.js';
 import { MAX_ENTRIES, MAX_RAW, StatementError, amountOf, clip, type BankEntry, type Statement } from './statement.js';
 
 const TAG = /^:(\d{2}[A-Z]?|[A-Z]{2}):(.*)$/;
@@ -108,7 +109,7 @@ export function parseMt940(file: string, content: string): Statement[] {
         if (!m) fail(`"${clip(first, 60) ?? ''}" is not YYMMDD[MMDD]C|D amount type reference`);
         const [, yy, mm, dd, entry, mark, , amountText, , customerRef, bankRef] = m!;
         const valueDate = `20${yy}-${mm}-${dd}`;
-        if (Number.isNaN(Date.parse(`${valueDate}T00:00:00Z`)) || new Date(`${valueDate}T00:00:00Z`).toISOString().slice(0, 10) !== valueDate) fail(`value date ${valueDate} does not exist`);
+        if (!isCalendarDate(valueDate)) fail(`value date ${valueDate} does not exist`);
         // the entry (booking) date has no year: the value date's, or the next one's across a new year
         let bookingDate: string | null = null;
         if (entry) {

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { TerminalError } from '../errors.js';
 import { LISTED_CURRENCIES, parseMajor } from '../money.js';
+import { isCalendarDate } from '../month.js';
 
 export type StatementFormat = 'camt.053' | 'mt940' | 'csv';
 
@@ -72,12 +73,10 @@ export function amountOf(text: string, currency: string, fail: (reason: string) 
 
 /** YYYY-MM-DD from a date the format gives, or an error. */
 export function isoDate(text: string, fail: (reason: string) => never): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(text.trim());
-  if (!m) fail(`date "${clip(text, 40) ?? ''}" is not YYYY-MM-DD`);
-  const [, y, mo, d] = m;
-  const date = new Date(`${y}-${mo}-${d}T00:00:00Z`);
-  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== `${y}-${mo}-${d}`) fail(`date "${m[0]}" does not exist`);
-  return `${y}-${mo}-${d}`;
+  const day = /^\d{4}-\d{2}-\d{2}/.exec(text.trim())?.[0];
+  if (!day) fail(`date "${clip(text, 40) ?? ''}" is not YYYY-MM-DD`);
+  if (!isCalendarDate(day!)) fail(`date "${day}" does not exist`);
+  return day!;
 }
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
