@@ -4,7 +4,8 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import { makeFolder } from '../src/ops/folders.js';
 import { EXIT, UsageError, type ExitCode } from '../src/errors.js';
 import type { Config, OptionKey } from '../src/config.js';
 import { writeStatements } from '../src/sandbox/statements.js';
@@ -46,7 +47,7 @@ async function freshDemoStore(config: Config): Promise<void> {
   }
   const gone = [config.db, `${config.db}.wal`, config.published, `${config.published}.wal`, path.join(path.dirname(path.resolve(config.db)), 'files')];
   for (const p of gone) await rm(p, { recursive: true, force: true });
-  await mkdir(path.dirname(path.resolve(config.db)), { recursive: true });
+  await makeFolder(path.dirname(path.resolve(config.db)));
   await writeFile(markerOf(config.db), 'made by recon demo: the next demo starts this store afresh\n');
 }
 

@@ -1,9 +1,9 @@
 // What every store-writing command shares: the run lock, the store, a runs row from start to finish,
 // SIGINT/SIGTERM turned into an abort signal, and errors mapped to exit codes.
-import { mkdir } from 'node:fs/promises';
+import { makeFolder } from '../src/ops/folders.js';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { EXIT, UsageError, type ExitCode } from '../src/errors.js';
+import { EXIT, ReconError, UsageError, oneLine, type ExitCode } from '../src/errors.js';
 import type { Config } from '../src/config.js';
 import { openStore, type Store } from '../src/load/db.js';
 import { finishRun, markAbandonedRuns, newRunId, startRun, type RunCounters, type RunStatus } from '../src/load/runs.js';
@@ -45,7 +45,7 @@ export async function withJob(
   let lock;
   try {
     // The lock file lives beside the store, so its folder must exist before the lock can be taken.
-    await mkdir(path.dirname(path.resolve(config.db)), { recursive: true });
+    await makeFolder(path.dirname(path.resolve(config.db)));
     lock = await acquireLock(lockPathFor(config.db), { command: `recon ${command}` });
   } catch (err) {
     if (err instanceof LockHeldError) {
@@ -109,7 +109,7 @@ export async function withJob(
       throw err;
     }
   } catch (err) {
-    const message = memoryHint(storageHint(redact(err instanceof Error ? err.message : String(err), [config.apiKey]), config.db), config.memoryMb);
+    const message = failureMessage(err, config);
     logger.error({ runId, err: message }, `recon ${command} failed`);
     process.stderr.write(`recon ${command}: ${message}\n`);
     return EXIT.FAILED;
@@ -121,12 +121,23 @@ export async function withJob(
   }
 }
 
+/**
+ * What a failed command says, on one line. recon's own errors already name the file and the setting; a
+ * DuckDB error about room or rights is about the store (or the snapshot copy), so it says where to look.
+ */
+function failureMessage(err: unknown, config: Config): string {
+  const message = oneLine(redact(err instanceof Error ? err.message : String(err), [config.apiKey]));
+  if (err instanceof ReconError) return message;
+  return memoryHint(storageHint(message, config.db), config.memoryMb);
+}
+
 /** A write that failed for lack of room or rights says where to look (DuckDB's own text does not). */
 function storageHint(message: string, dbPath: string): string {
   if (!/No space left|File too large|Read-only file system|Permission denied|ENOSPC|EFBIG|EROFS|EACCES/i.test(message)) return message;
   if (/check free space/.test(message)) return message;
   return `${message}; check free space and write permission where the store (${dbPath}) and the published snapshot live`;
 }
+
 
 /** DuckDB's out-of-memory error names its limit but not the setting that raises it. */
 export function memoryHint(message: string, memoryMb: number): string {

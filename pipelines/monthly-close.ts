@@ -49,7 +49,7 @@ export async function runMonthlyClose(
     // accountants see the close in the published snapshot too
     afterSuccess: async (ctx) => {
       await ctx.store.connection.run('CHECKPOINT');
-      await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published });
+      await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published, runId: ctx.runId });
     },
   });
   return out;

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from '../src/config.js';
 import { requireService } from '../src/config.js';
-import { runChecks, type CheckRunResult } from '../src/checks/index.js';
+import { markShown, runChecks, type CheckRunResult } from '../src/checks/index.js';
 import { writeRunWorkbook } from '../src/report/run-report.js';
 import { publishSnapshot } from '../src/ops/publish.js';
 import { withJob } from './job.js';
@@ -54,6 +54,7 @@ export async function runNightly(
         checks: outcome.checks,
       });
       outcome.workbook = written.path;
+      await markShown(ctx.store.connection, ctx.runId);
       logger.info({ runId: ctx.runId, findings: outcome.checks.findings, actionable: outcome.checks.actionable, workbook: written.path }, 'checks done, workbook written');
       return outcome.checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
     },
@@ -62,7 +63,7 @@ export async function runNightly(
       handleSignals: opts.handleSignals,
       afterSuccess: async (ctx) => {
         await ctx.store.connection.run('CHECKPOINT');
-        const snap = await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published });
+        const snap = await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published, runId: ctx.runId });
         outcome.published = snap.path;
         logger.info({ runId: ctx.runId, published: snap.path, bytes: snap.bytes }, 'snapshot published');
       },

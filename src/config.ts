@@ -45,6 +45,8 @@ const OPTIONS = {
   tz: { flag: 'tz', env: 'RECON_TZ', type: 'string', help: 'time zone of the schedule' },
   config: { flag: 'config', env: 'RECON_CONFIG', type: 'string', help: 'JSON file with any of these settings' },
   bankDir: { flag: 'bank-dir', env: 'RECON_BANK_DIR', type: 'string', help: 'folder of bank statements (camt.053, MT940, CSV) imported by every run' },
+  queryTimeoutS: { flag: 'query-timeout-s', env: 'RECON_QUERY_TIMEOUT_S', type: 'string', help: 'recon sql stops a query after this many seconds' },
+  maxTempMb: { flag: 'max-temp-mb', env: 'RECON_MAX_TEMP_MB', type: 'string', help: 'temporary disk space one recon sql query may use' },
   bankWindowDays: { flag: 'bank-window-days', env: 'RECON_BANK_WINDOW_DAYS', type: 'string', help: 'business days after delivery a bank credit may arrive' },
 } as const satisfies Record<string, Option>;
 export type OptionKey = keyof typeof OPTIONS;
@@ -77,6 +79,8 @@ const ConfigSchema = z.object({
   layouts: z.string().optional(),
   bankDir: z.string().optional(),
   bankWindowDays: int(0).max(60).default(3),
+  queryTimeoutS: int(1).default(300),
+  maxTempMb: int(16).default(2048),
 });
 
 /** Every default, read from the schema (help texts show them from here, never written twice). */

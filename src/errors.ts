@@ -41,3 +41,8 @@ export class UsageError extends TerminalError {
     super(message);
   }
 }
+
+/** A message on one line: DuckDB's span several (a caret under the SQL); a terminal and a log get one. */
+export function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, ' ').trim();
+}

@@ -1,8 +1,13 @@
 // Every table and view as Parquet, partitioned by month of the disbursement's delivered_at (UTC), so a
 // warehouse engine (Spark, Trino, Athena, DuckDB elsewhere) reads the same data: <dir>/<name>/month=YYYY-MM/*.parquet.
 // Tables with no link to a disbursement are written whole (<dir>/<name>/data.parquet).
-import { mkdir, rm } from 'node:fs/promises';
+// Everything is written into a hidden folder inside <dir> first; only when every object is written are
+// the objects' folders swapped in, so a failed export leaves the previous one as it was.
+import { randomUUID } from 'node:crypto';
+import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { exists, makeFolder, WriteError } from '../ops/folders.js';
+import { ReconError } from '../errors.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlIdent, sqlString } from '../load/sql-text.js';
 
@@ -16,6 +21,27 @@ export interface ExportedObject {
 }
 
 export async function exportParquet(c: DuckDBConnection, dir: string): Promise<ExportedObject[]> {
+  const staging = path.join(dir, `.recon-export-${process.pid}-${randomUUID().slice(0, 8)}`);
+  try {
+    await makeFolder(staging);
+    const done = await writeObjects(c, staging);
+    for (const o of done) await swapIn(path.join(staging, o.name), path.join(dir, o.name), staging);
+    return done;
+  } catch (err) {
+    throw err instanceof ReconError ? err : new WriteError(dir, '--parquet', err);
+  } finally {
+    await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** The new folder replaces the old one by two renames (the old one goes once the new one is there). */
+async function swapIn(fresh: string, target: string, staging: string): Promise<void> {
+  const old = path.join(staging, `.old-${path.basename(target)}`);
+  if (await exists(target)) await rename(target, old);
+  await rename(fresh, target);
+}
+
+async function writeObjects(c: DuckDBConnection, dir: string): Promise<ExportedObject[]> {
   const objects = (await c.runAndReadAll(
     `SELECT table_name, table_type FROM information_schema.tables
       WHERE table_schema = 'main' AND table_catalog = current_database() AND table_name NOT LIKE '\\_%' ESCAPE '\\'
@@ -38,8 +64,7 @@ export async function exportParquet(c: DuckDBConnection, dir: string): Promise<E
       partitioned = false;
     }
     const target = path.join(dir, name);
-    await rm(target, { recursive: true, force: true });
-    await mkdir(target, { recursive: true });
+    await makeFolder(target);
     const to = partitioned ? sqlString(target) : sqlString(path.join(target, 'data.parquet'));
     const options = partitioned ? '(FORMAT parquet, PARTITION_BY (month), OVERWRITE_OR_IGNORE true)' : '(FORMAT parquet)';
     await c.run(`COPY (${select}) TO ${to} ${options}`);

@@ -1,74 +1,118 @@
-// Accountants' ad-hoc SQL on the published read-only snapshot, streamed out as a table, CSV, JSON or xlsx.
+// Accountants' ad-hoc SQL on the published read-only snapshot, written as a table, CSV, JSON or xlsx.
+//
+// A streamed DuckDB result that fails after its first chunk (a CAST that meets a bad value at row 100 000)
+// simply ends: @duckdb/node-api's fetch returns no chunk, and the error is not exposed. So a query's rows
+// are first computed whole into a temporary table (any error surfaces there, before a byte is written),
+// then read back and counted against the table; only then does the caller rename its output into place.
+// A guard interrupts the query past its time limit or when DuckDB's spill files pass their cap (DuckDB
+// does not hold a temporary table's spilled blocks to max_temp_directory_size itself).
 // Text from the service is never a live formula: CSV fields are neutralised, xlsx cells are strings.
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { toCsvRecord, CSV_EOL } from '../report/csv.js';
-import { writeTableWorkbook } from '../report/table-workbook.js';
-import { safeText, terminalText } from '../report/safe-text.js';
+import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
+import { UsageError } from '../errors.js';
+import { queryFailed } from './errors.js';
+import type { SessionLimits, Snapshot } from './snapshot.js';
+import { checkStatement } from './statement.js';
 
-export type Format = 'table' | 'csv' | 'json' | 'xlsx';
+const RESULT_TABLE = 'temp.main.__recon_result';
+const GUARD_POLL_MS = 200;
 
-function plain(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-  return String(value);
+export interface QueryRows {
+  columns: string[];
+  /** Every row, in order; throws if the rows read back are fewer than were computed. */
+  rows: AsyncIterable<unknown[]>;
+  /** Rows computed (known before the first is read). */
+  count: number;
 }
 
-function jsonValue(value: unknown): unknown {
-  if (typeof value === 'bigint') return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map(jsonValue);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonValue(v)]));
-  return value;
-}
-
-/** Run `sql` and write its rows to `out` (a stream) or, for xlsx, to the file `outFile`. Returns the row count. */
-export async function runQuery(
-  c: DuckDBConnection,
-  sql: string,
-  format: Format,
-  out: NodeJS.WritableStream,
-  outFile?: string,
-): Promise<number> {
-  const result = await c.stream(sql);
-  const columns = result.deduplicatedColumnNames();
-  const rows = async function* () {
-    for await (const chunk of result.yieldRowsJs()) yield* chunk as unknown[][];
-  };
-  if (format === 'xlsx') {
-    if (!outFile) throw new Error('--format xlsx needs --out FILE.xlsx');
-    return (await writeTableWorkbook(outFile, columns, rows())).rows;
+/**
+ * Checks and runs one accountant's statement under the session's limits and hands its complete result to
+ * `write`. Any failure of the query — at any row — is a UsageError before `write` is called.
+ */
+export async function runGuardedQuery<T>(db: Snapshot, sql: string, limits: SessionLimits, write: (result: QueryRows) => Promise<T>): Promise<T> {
+  const c = db.connection;
+  const kind = await checkStatement(c, sql);
+  const guard = startGuard(db, limits);
+  try {
+    const materialised = kind === 'select' && (await materialise(c, sql, guard));
+    if (!materialised) {
+      // EXPLAIN, PIVOT, SUMMARIZE, SHOW …: small answers that cannot be a table's source; computed whole
+      const result = await guard.watch(c.run(sql));
+      return await write({ columns: result.deduplicatedColumnNames(), rows: rowsOf(result, result.rowCount, guard), count: result.rowCount });
+    }
+    const count = Number((await guard.watch(c.runAndReadAll(`SELECT count(*) FROM ${RESULT_TABLE}`))).getRowsJS()[0]?.[0] ?? 0);
+    const result = await guard.watch(c.stream(`SELECT * FROM ${RESULT_TABLE}`));
+    return await write({ columns: result.deduplicatedColumnNames(), rows: rowsOf(result, count, guard), count });
+  } finally {
+    guard.stop();
   }
+}
+
+/** CREATE TEMP TABLE … AS <sql>; false when the statement cannot be a table's source (SHOW, DESCRIBE, PRAGMA …). */
+async function materialise(c: DuckDBConnection, sql: string, guard: Guard): Promise<boolean> {
+  const wrapped = `CREATE TEMP TABLE ${RESULT_TABLE.split('.').pop()} AS ${sql}`;
+  const extracted = await c.extractStatements(wrapped).catch(() => null);
+  if (extracted === null || extracted.count !== 1) return false;
+  await guard.watch(c.run(wrapped));
+  return true;
+}
+
+async function* rowsOf(result: DuckDBResult, expected: number, guard: Guard): AsyncGenerator<unknown[]> {
   let n = 0;
-  if (format === 'csv') {
-    out.write(toCsvRecord(columns) + CSV_EOL);
-    for await (const r of rows()) {
-      out.write(toCsvRecord(r) + CSV_EOL);
+  const chunks = result.yieldRowsJs()[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await guard.watch(chunks.next());
+    if (next.done) break;
+    for (const row of next.value as unknown[][]) {
       n += 1;
+      yield row;
     }
-    return n;
   }
-  if (format === 'json') {
-    out.write('[');
-    for await (const r of rows()) {
-      out.write(`${n ? ',' : ''}\n  ${JSON.stringify(Object.fromEntries(columns.map((col, i) => [col, jsonValue(r[i])])))}`);
-      n += 1;
-    }
-    out.write(n ? '\n]\n' : ']\n');
-    return n;
-  }
-  // table: aligned columns over the first 10 000 rows (a terminal is no place for more)
-  const shown: string[][] = [];
-  for await (const r of rows()) {
-    n += 1;
-    if (shown.length < 10_000) shown.push(r.map((v) => terminalText(safeText(plain(v), 'xlsx'))));
-  }
-  const heads = columns.map(terminalText);
-  const widths = heads.map((col, i) => Math.min(60, Math.max(col.length, ...shown.map((r) => r[i]!.length))));
-  const line = (cells: string[]) => cells.map((v, i) => (v.length > widths[i]! ? `${v.slice(0, widths[i]! - 1)}…` : v.padEnd(widths[i]!))).join(' │ ');
-  out.write(`${line(heads)}\n${widths.map((w) => '─'.repeat(w)).join('─┼─')}\n`);
-  for (const r of shown) out.write(`${line(r)}\n`);
-  out.write(`(${n} row${n === 1 ? '' : 's'}${n > shown.length ? `, first ${shown.length} shown; use --format csv --out FILE for all` : ''})\n`);
-  return n;
+  if (n !== expected) throw new UsageError(`query failed: the result could not be read whole (${n} of ${expected} rows); nothing was written`);
 }
 
+interface Guard {
+  /** Awaits a step of the query; a failure becomes the guard's reason (time, temp space) or the query's error. */
+  watch<T>(step: Promise<T>): Promise<T>;
+  stop(): void;
+}
+
+/** Interrupts the session's query past its time limit or its temp-space cap. */
+function startGuard(db: Snapshot, limits: SessionLimits): Guard {
+  let reason: string | null = null;
+  const stopWith = (why: string) => {
+    reason ??= why;
+    db.connection.interrupt();
+  };
+  const timer = setTimeout(() => stopWith(`the query ran longer than ${limits.timeoutS} s and was stopped; `
+    + 'narrow it (a WHERE, a LIMIT) or raise --query-timeout-s / RECON_QUERY_TIMEOUT_S'), limits.timeoutS * 1000);
+  let watcher: DuckDBConnection | null = null;
+  let polling = false;
+  const poll = setInterval(() => {
+    if (polling) return;
+    polling = true;
+    void (async () => {
+      watcher ??= await db.instance.connect();
+      const used = Number((await watcher.runAndReadAll('SELECT coalesce(sum(size), 0) FROM duckdb_temporary_files()')).getRowsJS()[0]?.[0] ?? 0);
+      if (used > limits.maxTempMb * 1024 * 1024) {
+        stopWith(`the query needed more than ${limits.maxTempMb} MB of temporary disk space and was stopped; `
+          + 'narrow it or raise --max-temp-mb / RECON_MAX_TEMP_MB');
+      }
+    })().catch(() => undefined).finally(() => (polling = false));
+  }, GUARD_POLL_MS);
+  return {
+    async watch<T>(step: Promise<T>): Promise<T> {
+      try {
+        return await step;
+      } catch (err) {
+        if (reason) throw new UsageError(reason);
+        if (err instanceof UsageError) throw err;
+        throw queryFailed(err);
+      }
+    },
+    stop() {
+      clearTimeout(timer);
+      clearInterval(poll);
+      watcher?.closeSync();
+    },
+  };
+}

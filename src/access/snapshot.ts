@@ -1,39 +1,91 @@
 // The accountants' side opens only the published snapshot, read-only; a missing one is a usage problem.
-// `recon sql` opens it as a closed session: no file outside the snapshot can be read or written (so the
-// live store can be neither changed nor locked), no extension installed or loaded, no setting changed,
-// one statement per call. Temporary tables stay possible: they live in memory and die with the session.
+// `recon sql` opens it as a closed session: no file outside the snapshot can be read (so the live store
+// can be neither changed nor locked), no extension installed or loaded, no setting changed, one statement
+// per call and only statements that read (statement.ts). DuckDB's own spill files go to a folder of the
+// session's, capped in size, and removed when the session ends.
+import { randomUUID } from 'node:crypto';
+import { readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { makeFolder } from '../ops/folders.js';
+import { pidIsAlive } from '../ops/lock.js';
 import { UsageError } from '../errors.js';
 import { openReadOnly, SnapshotMissingError } from '../ops/publish.js';
+import { refuseLiveStore, type OwnFiles } from './own-files.js';
 
-type Snapshot = Awaited<ReturnType<typeof openReadOnly>>;
+export type Snapshot = Awaited<ReturnType<typeof openReadOnly>>;
 
-/** DuckDB settings of the accountants' session, fixed at open (lock_configuration: SET cannot undo them). */
-export const ACCOUNTANT_SESSION: Record<string, string> = {
-  enable_external_access: 'false',
-  autoinstall_known_extensions: 'false',
-  autoload_known_extensions: 'false',
-  allow_community_extensions: 'false',
-  lock_configuration: 'true',
-};
-
-export async function withSnapshot<T>(publishedPath: string, fn: (db: Snapshot) => Promise<T>, settings: Record<string, string> = {}): Promise<T> {
-  let db;
-  try {
-    db = await openReadOnly(publishedPath, settings);
-  } catch (err) {
-    if (err instanceof SnapshotMissingError) throw new UsageError(err.message);
-    throw err;
-  }
-  try {
-    return await fn(db);
-  } finally {
-    db.connection.closeSync();
-    db.instance.closeSync();
-  }
+/** What one accountant's session may use. */
+export interface SessionLimits {
+  /** DuckDB's memory limit (--memory-mb); beyond it DuckDB spills to the session's temp folder. */
+  memoryMb: number;
+  /** The most the session's temp folder may hold (--max-temp-mb); DuckDB's own cap, and the query guard's. */
+  maxTempMb: number;
+  /** A query is interrupted after this many seconds (--query-timeout-s). */
+  timeoutS: number;
 }
 
-/** Refuses more than one statement in a call (the rest could not be shown, and could do anything). */
-export async function requireOneStatement(db: Snapshot, sql: string): Promise<void> {
-  const statements = await db.connection.extractStatements(sql);
-  if (statements.count > 1) throw new UsageError(`one statement per call, got ${statements.count}; run them one by one`);
+/**
+ * DuckDB settings of the accountants' session, fixed at open. Order matters: external access is switched
+ * off after the temp folder is set, and lock_configuration comes last (SET cannot undo any of them).
+ */
+export function accountantSession(limits: SessionLimits, tempDirectory: string): Record<string, string> {
+  return {
+    memory_limit: `${limits.memoryMb}MB`,
+    max_temp_directory_size: `${limits.maxTempMb}MB`,
+    temp_directory: tempDirectory,
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    allow_community_extensions: 'false',
+    enable_external_access: 'false',
+    lock_configuration: 'true',
+  };
+}
+
+/**
+ * A temp folder of this session's own (concurrent sessions must not share DuckDB's): beside the snapshot,
+ * else — a snapshot folder the accountant cannot write — in the system's temp folder. Folders of sessions
+ * whose process is gone are removed first.
+ */
+export async function sessionTempDir(publishedPath: string): Promise<string> {
+  const parent = `${publishedPath}.tmp`;
+  for (const name of await readdir(parent).catch(() => [] as string[])) {
+    const pid = Number(/^sql-(\d+)-/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid !== process.pid && !pidIsAlive(pid)) await rm(path.join(parent, name), { recursive: true, force: true }).catch(() => undefined);
+  }
+  const own = `sql-${process.pid}-${randomUUID().slice(0, 8)}`;
+  for (const dir of [path.join(parent, own), path.join(tmpdir(), `recon-${own}`)]) {
+    if (await makeFolder(dir).then(() => true, () => false)) return dir;
+  }
+  throw new UsageError(`cannot create a temporary folder beside ${publishedPath} or in ${tmpdir()}; check their permissions and free space`);
+}
+
+/**
+ * Opens the snapshot (never a live store) with the session's settings, made only once the path is known
+ * to be a snapshot (`settings` may create the session's temp folder), runs `fn`, and closes everything.
+ */
+export async function withSnapshot<T>(
+  own: OwnFiles,
+  fn: (db: Snapshot) => Promise<T>,
+  settings: () => Promise<Record<string, string>> = async () => ({}),
+): Promise<T> {
+  await refuseLiveStore(own);
+  const config = await settings();
+  try {
+    let db;
+    try {
+      db = await openReadOnly(own.published, config);
+    } catch (err) {
+      if (err instanceof SnapshotMissingError) throw new UsageError(err.message);
+      throw err;
+    }
+    try {
+      return await fn(db);
+    } finally {
+      db.connection.closeSync();
+      db.instance.closeSync();
+    }
+  } finally {
+    if (config.temp_directory) await rm(config.temp_directory, { recursive: true, force: true }).catch(() => undefined);
+  }
 }

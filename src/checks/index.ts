@@ -2,6 +2,7 @@
 export { checkRunSummary, runChecks, RunChecksError } from './runner.js';
 export type { CheckRunResult, RunChecksOptions, Severity, FindingStatus } from './runner.js';
 export { ackFinding } from './ack.js';
+export { markShown } from './lifecycle.js';
 export type { AckOptions, AckResult } from './ack.js';
 export { latestFindings, ageInDays } from './findings.js';
 export type { LatestFinding, LatestFindingsOptions } from './findings.js';

@@ -3,6 +3,7 @@
 // transaction, after every check has been staged.
 //
 //   key first seen                                   → new       (state open)
+//   state open, not yet shown in a workbook          → new       (the run that found it failed before its workbook)
 //   state open                                       → open
 //   state acknowledged, expected/actual/difference
 //     unchanged since the acknowledgement            → acknowledged
@@ -67,6 +68,7 @@ SELECT
   k.currency, k.expected, k.actual, k.difference, k.detail,
   CASE
     WHEN f.finding_key IS NULL THEN 'new'
+    WHEN f.state = 'open' AND f.shown_run_id IS NULL THEN 'new'
     WHEN f.state = 'open' THEN 'open'
     WHEN f.state = 'acknowledged'
      AND k.expected IS NOT DISTINCT FROM f.ack_expected
@@ -96,7 +98,9 @@ UPDATE findings AS f SET
   last_seen = CAST($2 AS TIMESTAMPTZ),
   last_run_id = $1,
   resolved_at = NULL,
-  resolved_run_id = NULL
+  resolved_run_id = NULL,
+  -- new again (re-opened, or never shown): no workbook has shown it in this form yet
+  shown_run_id = CASE WHEN e.status = 'new' THEN NULL ELSE f.shown_run_id END
 FROM exceptions AS e
 WHERE e.run_id = $1 AND e.finding_key = f.finding_key`;
 
@@ -135,4 +139,17 @@ export async function applyLifecycle(
   await connection.run(UPDATE_SEEN, params);
   await connection.run(INSERT_NEW, params);
   await connection.run(resolveStatement(checkIds), params);
+}
+
+/**
+ * The findings of check run `runId` have been shown in a workbook that was written whole: from now on they
+ * are "open", no longer "new". Called only after the workbook is in place, so a run that failed before
+ * (or while) writing it leaves its findings new for the next workbook.
+ */
+export async function markShown(connection: DuckDBConnection, runId: string): Promise<void> {
+  await connection.run(
+    `UPDATE findings SET shown_run_id = $1
+     WHERE shown_run_id IS NULL AND finding_key IN (SELECT finding_key FROM exceptions WHERE run_id = $1)`,
+    [runId],
+  );
 }

@@ -3,7 +3,8 @@
 // folder (the service's file name is untrusted and never used as a path), and parse them.
 import { TerminalError } from '../errors.js';
 import { createHash } from 'node:crypto';
-import { mkdir, rename, writeFile, stat } from 'node:fs/promises';
+import { rename, writeFile, stat } from 'node:fs/promises';
+import { makeFolder } from '../ops/folders.js';
 import path from 'node:path';
 import type { PaymentsClient } from '../api/client.js';
 import { BodyTooLargeError } from '../api/client.js';
@@ -170,7 +171,7 @@ async function storeBlob(filesDir: string, sha256: string, body: Buffer): Promis
   const dir = path.join(filesDir, sha256.slice(0, 2));
   const target = path.join(dir, sha256);
   if (await stat(target).then((s) => s.size === body.length, () => false)) return target;
-  await mkdir(dir, { recursive: true });
+  await makeFolder(dir);
   const tmp = `${target}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   await writeFile(tmp, body);
   await rename(tmp, target);

@@ -1,8 +1,9 @@
 // Opening the DuckDB store: migrations (sql/schema/NNN_*.sql, applied once each, in order, recorded in
 // schema_migrations) and views (sql/views/*.sql, re-created on every open so they follow the code).
 import { inTransaction } from './transaction.js';
-import { TerminalError } from '../errors.js';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { TerminalError, oneLine } from '../errors.js';
+import { readdir, readFile } from 'node:fs/promises';
+import { makeFolder } from '../ops/folders.js';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { SQL_DIR } from '../paths.js';
@@ -20,12 +21,16 @@ export class StoreError extends TerminalError {
 
 /** Open (creating if needed) the store at dbPath, apply pending migrations and (re)create the views. */
 export async function openStore(dbPath: string): Promise<Store> {
-  if (dbPath !== ':memory:') await mkdir(path.dirname(path.resolve(dbPath)), { recursive: true });
+  if (dbPath !== ':memory:') await makeFolder(path.dirname(path.resolve(dbPath)));
   let instance: DuckDBInstance;
   try {
     instance = await DuckDBInstance.create(dbPath);
   } catch (err) {
-    throw new StoreError(`cannot open the DuckDB store ${dbPath}: ${(err as Error).message}`);
+    const message = oneLine((err as Error).message);
+    const hint = /Could not set lock/i.test(message)
+      ? '; another program holds it open (DuckDB allows one writer): close it — accountants read the published copy with recon sql'
+      : '';
+    throw new StoreError(`cannot open the DuckDB store ${dbPath}: ${message}${hint}`);
   }
   const connection = await instance.connect();
   await migrate(connection);

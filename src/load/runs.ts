@@ -1,5 +1,6 @@
 // The runs table: one row per command run with its status and counters (requests, retries, 429s …).
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { writeFileAtomically } from '../ops/folders.js';
 import { randomBytes } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
@@ -75,7 +76,8 @@ export async function lastSuccessfulRun(c: DuckDBConnection, commands: string[] 
 const failureNotePath = (dbPath: string) => `${dbPath}.failed-run.json`;
 
 export async function noteFailure(dbPath: string, runId: string, error: string): Promise<void> {
-  await writeFile(failureNotePath(dbPath), JSON.stringify({ runId, error })).catch(() => undefined);
+  // whole or absent: on a full disk an empty note would be worse than none
+  await writeFileAtomically(failureNotePath(dbPath), (temp) => writeFile(temp, JSON.stringify({ runId, error }))).catch(() => undefined);
 }
 
 /** Records the noted failure on its run (instead of 'interrupted'), then removes the note. */

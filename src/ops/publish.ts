@@ -5,7 +5,8 @@
 import { sqlIdent, sqlString } from '../load/sql-text.js';
 import { TerminalError } from '../errors.js';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { mkdir, open, readdir, rename as fsRename, rm, stat } from 'node:fs/promises';
+import { open, readdir, rename as fsRename, rm, stat } from 'node:fs/promises';
+import { makeFolder } from './folders.js';
 import { basename, dirname, join } from 'node:path';
 import { pidIsAlive } from './lock.js';
 
@@ -13,6 +14,8 @@ export interface PublishOptions {
   /** The writer's own open connection; the snapshot is its current database. */
   sourceConnection: DuckDBConnection;
   publishedPath: string;
+  /** The run publishing: recorded 'publishing' in the store until the swap, 'succeeded' in the copy. */
+  runId?: string;
   /** For tests: the step that swaps the new file in (default fs.rename). */
   rename?: (from: string, to: string) => Promise<void>;
   now?: () => Date;
@@ -50,8 +53,8 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishedSn
 
   let step: PublishError['step'] = 'copy';
   try {
-    await mkdir(dirname(publishedPath), { recursive: true });
-    await copyDatabase(db, tmpPath, now);
+    await makeFolder(dirname(publishedPath));
+    await copyDatabase(db, tmpPath, now, opts.runId);
     step = 'sync';
     const bytes = await syncFile(tmpPath);
     step = 'swap';
@@ -64,13 +67,16 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishedSn
   }
 }
 
-async function copyDatabase(db: DuckDBConnection, tmpPath: string, now: () => Date): Promise<void> {
+async function copyDatabase(db: DuckDBConnection, tmpPath: string, now: () => Date, runId: string | undefined): Promise<void> {
   const source = await currentDatabase(db);
   const alias = `recon_snapshot_${process.pid}_${now().getTime()}`;
   await db.run(`ATTACH ${sqlString(tmpPath)} AS ${alias}`);
   try {
     // Copies schemas, tables, views, sequences and macros (test/ops/publish.test.ts checks views).
     await db.run(`COPY FROM DATABASE ${sqlIdent(source)} TO ${alias}`);
+    // The run publishing this copy is recorded 'publishing' in the store until the swap is done; in the
+    // copy it has succeeded: the copy is only ever seen if the swap happens.
+    if (runId) await db.run(`UPDATE ${alias}.runs SET status = 'succeeded' WHERE run_id = $1`, [runId]);
     await db.run(`CHECKPOINT ${alias}`);
   } finally {
     await db.run(`DETACH DATABASE IF EXISTS ${alias}`);

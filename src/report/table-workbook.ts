@@ -38,7 +38,7 @@ export async function writeTableWorkbook(
   return writeWorkbookFile(path, async (workbook) => {
     const count = await writeTableSheet(workbook, 'Result', specs, rows);
     return { path, rows: count };
-  });
+  }, '--out');
 }
 
 function setValue(cell: ExcelJS.Cell, value: unknown): void {

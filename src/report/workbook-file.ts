@@ -1,11 +1,10 @@
 // Workbooks are written to a temp file beside the target and renamed into place, so the path an
 // accountant opens is either yesterday's complete workbook or today's complete workbook — never a
 // half-written one after a crash.
-import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { copyFile, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import ExcelJS from 'exceljs';
+import { streamInto, writeFileAtomically } from '../ops/folders.js';
 
 export type StreamingWorkbook = ExcelJS.stream.xlsx.WorkbookWriter;
 
@@ -29,49 +28,23 @@ export async function removeStaleTemporaries(dir: string): Promise<number> {
 }
 
 /**
- * Creates the directory if needed, lets `fill` add and commit sheets on a streaming workbook,
- * then commits, fsyncs and renames. Any failure removes the temp file and rethrows.
+ * Lets `fill` add and commit sheets on a streaming workbook written to a temp file beside `path`, then
+ * commits, fsyncs and renames (writeFileAtomically). A write that fails (a full disk, a folder that
+ * cannot be written) ends the wait at once instead of leaving exceljs waiting on a dead stream: the
+ * failure is a WriteError naming the workbook and `setting`, and nothing at `path` is replaced.
  */
 export async function writeWorkbookFile<T>(
   path: string,
   fill: (workbook: StreamingWorkbook) => Promise<T>,
+  setting: string | null = '--reports / RECON_REPORTS_DIR',
 ): Promise<T> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const tempPath = join(dir, `.${basename(path)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
-  const out = createWriteStream(tempPath, { flags: 'wx' });
-  const closed = new Promise<void>((resolve, reject) => {
-    out.once('close', resolve);
-    out.once('error', reject);
-  });
-  closed.catch(() => undefined); // awaited below; this only stops an early error going unhandled
-  try {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-      stream: out,
-      useStyles: true,
-      useSharedStrings: false,
-    });
+  return writeFileAtomically(path, (temp) => streamInto(temp, async (out) => {
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
     workbook.creator = 'recon';
     const result = await fill(workbook);
     await workbook.commit();
-    await closed;
-    await fsync(tempPath);
-    await rename(tempPath, path);
     return result;
-  } catch (error) {
-    out.destroy();
-    await rm(tempPath, { force: true });
-    throw error;
-  }
-}
-
-async function fsync(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  }), setting);
 }
 
 // Deflate runs off the main thread but takes its next chunk (64 KB of sheet XML) only on a turn of the
@@ -113,14 +86,6 @@ export function sheetBacklog(sheet: ExcelJS.Worksheet): number {
 }
 
 /** `target` becomes a copy of `source`, swapped in by rename: a reader sees the old file or the new one. */
-export async function replaceAtomically(source: string, target: string): Promise<void> {
-  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
-  try {
-    await copyFile(source, temp);
-    await fsync(temp);
-    await rename(temp, target);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
+export async function replaceAtomically(source: string, target: string, setting: string | null = '--reports / RECON_REPORTS_DIR'): Promise<void> {
+  await writeFileAtomically(target, (temp) => copyFile(source, temp), setting);
 }

@@ -5,6 +5,7 @@ import { ackFinding } from '../../src/checks/ack.js';
 import { AckError } from '../../src/checks/errors.js';
 import { latestFindings, type LatestFinding } from '../../src/checks/findings.js';
 import { runChecks } from '../../src/checks/runner.js';
+import { markShown } from '../../src/checks/lifecycle.js';
 import { clean, loadClean, openTempStore, rows, withSpec, type TempStore } from './fixtures.js';
 
 let t: TempStore;
@@ -29,10 +30,29 @@ async function setAmount(amount: number): Promise<void> {
   await t.connection.run(`UPDATE disbursements SET amount = $1 WHERE disbursement_id = 'D-EU-1'`, [amount]);
 }
 
-const run = (runId: string, day: number) =>
-  runChecks(t.connection, { runId, now: at(day), only: ['total_identity'] });
+/** A nightly run: its checks, then the workbook that shows their findings. */
+async function run(runId: string, day: number, workbook = true) {
+  const result = await runChecks(t.connection, { runId, now: at(day), only: ['total_identity'] });
+  if (workbook) await markShown(t.connection, runId);
+  return result;
+}
 
 describe('the exception lifecycle', () => {
+  it('keeps a finding new until a workbook has shown it (a run that failed before its workbook showed nobody)', async () => {
+    await loadClean(t.connection, withSpec({ ...clean('D-EU-1'), amount: 246913 }));
+    expect((await run('r1', 0, false)).byStatus).toMatchObject({ new: 1, open: 0 }); // its workbook was never written
+    expect((await run('r2', 1)).byStatus).toMatchObject({ new: 1, open: 0 }); // so the next one still says new
+    expect((await run('r3', 2)).byStatus).toMatchObject({ new: 0, open: 1 }); // shown once: open from now on
+    expect(await rows(t.connection, `SELECT first_run_id, shown_run_id FROM findings`)).toEqual([{ first_run_id: 'r1', shown_run_id: 'r2' }]);
+    // resolved, then back: new again until shown again
+    await setAmount(246912);
+    await run('r4', 3);
+    await setAmount(246913);
+    expect((await run('r5', 4, false)).byStatus).toMatchObject({ new: 1 });
+    expect((await run('r6', 5)).byStatus).toMatchObject({ new: 1 });
+    expect((await run('r7', 6)).byStatus).toMatchObject({ open: 1 });
+  });
+
   it('moves a finding through new, open, acknowledged, new again, resolved and back', async () => {
     await loadClean(t.connection, withSpec({ ...clean('D-EU-1'), amount: 246913 }));
 

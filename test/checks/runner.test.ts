@@ -7,6 +7,7 @@ import { CheckFileError } from '../../src/checks/errors.js';
 import { ackFinding } from '../../src/checks/ack.js';
 import { latestFindings, type LatestFinding } from '../../src/checks/findings.js';
 import { runChecks } from '../../src/checks/runner.js';
+import { markShown } from '../../src/checks/lifecycle.js';
 import { clean, loadClean, openTempStore, rows, withSpec, type TempStore } from './fixtures.js';
 
 let t: TempStore;
@@ -65,6 +66,7 @@ describe('runChecks', () => {
       'twice.sql': `${row('twice', 'error', "'same'", "'first'")} UNION ALL ${row('twice', 'warning', "'same'", "'second'")}`,
     });
     await runChecks(t.connection, { runId: 'c1', checksDir: dir });
+    await markShown(t.connection, 'c1');
     await runChecks(t.connection, { runId: 'c2', checksDir: dir });
     const keys = await rows(t.connection, 'SELECT run_id, finding_key, status FROM exceptions ORDER BY run_id, detail');
     expect(new Set(keys.map((k) => k.finding_key)).size).toBe(2);
@@ -80,6 +82,7 @@ describe('runChecks', () => {
   it('with only, runs those checks and leaves the findings of the others open', async () => {
     await loadClean(t.connection, withSpec({ ...clean('D-JP-1'), amount: 1, numberOfPayments: 9 }));
     const all = await runChecks(t.connection, { runId: 'c1', now: new Date('2026-07-01T00:00:00Z') });
+    await markShown(t.connection, 'c1');
     expect(all.byCheck).toEqual([
       { checkId: 'count_payments', severity: 'error', count: 1 },
       { checkId: 'file_vs_api', severity: 'error', count: 1 }, // the footer's count vs number_of_*
@@ -125,6 +128,7 @@ describe('latestFindings', () => {
          'EUR' AS currency, CAST(0 AS BIGINT) AS expected, CAST(${difference} AS BIGINT) AS actual, CAST(${difference} AS BIGINT) AS difference, 'x' AS detail`;
     const first = await checksDir({ 'stake.sql': [stake('small', 5), stake('big', -900), stake('mid', 70), stake('warn', 5000, 'warning')].join(' UNION ALL ') });
     await runChecks(t.connection, { runId: 'c1', checksDir: first });
+    await markShown(t.connection, 'c1');
     const [acked] = (await t.connection.runAndReadAll(`SELECT finding_key FROM exceptions WHERE run_id = 'c1' AND subject = 'big'`)).getRows();
     await ackFinding(t.connection, { key: String(acked![0]), note: 'agreed with treasury', by: 'ana' });
     const second = await checksDir({ 'stake.sql': [stake('small', 5), stake('big', -900), stake('mid', 70), stake('warn', 5000, 'warning'), stake('fresh', 1)].join(' UNION ALL ') });

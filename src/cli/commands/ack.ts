@@ -28,7 +28,7 @@ export const command: Command = {
     }, {
       // `recon sql` reads the snapshot: it shows the acknowledgement at once, not after the next run
       afterSuccess: async (ctx) => {
-        await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published });
+        await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published, runId: ctx.runId });
         process.stdout.write(`published: ${config.published}\n`);
       },
     });

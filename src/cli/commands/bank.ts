@@ -36,7 +36,7 @@ ${optionsHelp(KEYS)}`,
       return EXIT.OK;
     }, {
       afterSuccess: async (ctx) => {
-        await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published });
+        await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published, runId: ctx.runId });
       },
     });
   },

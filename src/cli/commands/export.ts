@@ -3,8 +3,10 @@ import { EXIT, UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
 import { withSnapshot } from '../../access/snapshot.js';
 import { exportParquet } from '../../access/export.js';
+import { refuseOwnFile } from '../../access/own-files.js';
+import { requireWritableFolder } from '../../ops/folders.js';
 
-const KEYS: OptionKey[] = ['db', 'published'];
+const KEYS: OptionKey[] = ['db', 'published', 'memoryMb'];
 
 export const command: Command = {
   name: 'export',
@@ -13,11 +15,15 @@ export const command: Command = {
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { parquet: { type: 'string' } });
     if (typeof extra.parquet !== 'string') throw new UsageError('recon export needs --parquet DIR');
-    await withSnapshot(config.published, async (db) => {
-      for (const o of await exportParquet(db.connection, extra.parquet as string)) {
+    const dir = extra.parquet;
+    const own = { db: config.db, published: config.published };
+    await refuseOwnFile(dir, own, '--parquet');
+    await requireWritableFolder(dir, '--parquet');
+    await withSnapshot(own, async (db) => {
+      for (const o of await exportParquet(db.connection, dir)) {
         process.stdout.write(`${o.kind.padEnd(5)} ${o.name.padEnd(24)} ${String(o.rows).padStart(10)} rows${o.partitioned ? ', by month' : ''}\n`);
       }
-    });
+    }, async () => ({ memory_limit: `${config.memoryMb}MB` }));
     return EXIT.OK;
   },
 };

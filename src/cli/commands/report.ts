@@ -2,7 +2,7 @@ import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
-import { checkRunSummary } from '../../checks/index.js';
+import { checkRunSummary, markShown } from '../../checks/index.js';
 import { serviceUrlOf } from '../../load/runs.js';
 import { writeRunWorkbook } from '../../report/run-report.js';
 import { withJob } from '../../../pipelines/job.js';
@@ -27,6 +27,7 @@ export const command: Command = {
       const runId = String(run.run_id);
       const checks = await checkRunSummary(c, runId, run.checked_at as Date);
       const written = await writeRunWorkbook(c, { runId, reportsDir: config.reports, serviceUrl: await serviceUrlOf(c, config.apiUrl), checks });
+      await markShown(c, runId);
       process.stdout.write(`${written.path}\n`);
       return checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
     });

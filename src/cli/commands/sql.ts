@@ -1,15 +1,14 @@
-import { once } from 'node:events';
-import { closeSync, createWriteStream, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { plainFsError } from '../../ops/folders.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
-import { ACCOUNTANT_SESSION, requireOneStatement, withSnapshot } from '../../access/snapshot.js';
-import { runQuery, type Format } from '../../access/query.js';
+import { accountantSession, sessionTempDir, withSnapshot } from '../../access/snapshot.js';
+import { runGuardedQuery } from '../../access/query.js';
+import { FORMATS, writeRowsFile, writeTextRows, type Format } from '../../access/output.js';
+import { refuseOwnFile } from '../../access/own-files.js';
+import { requireWritableFolder } from '../../ops/folders.js';
 
-const KEYS: OptionKey[] = ['db', 'published'];
-const FORMATS: Format[] = ['table', 'csv', 'json', 'xlsx'];
+const KEYS: OptionKey[] = ['db', 'published', 'memoryMb', 'queryTimeoutS', 'maxTempMb'];
 
 /** --format, else the extension of --out (.csv, .json, .xlsx), else a table. */
 function formatFor(format: string | undefined, outFile: string | undefined): Format {
@@ -19,16 +18,6 @@ function formatFor(format: string | undefined, outFile: string | undefined): For
   }
   const ext = outFile ? path.extname(outFile).slice(1).toLowerCase() : '';
   return FORMATS.includes(ext as Format) && ext !== 'table' ? (ext as Format) : 'table';
-}
-
-/** Creates --out's folder and proves the file can be written before the query runs. */
-function prepareOut(file: string): void {
-  try {
-    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    closeSync(openSync(file, 'w'));
-  } catch (err) {
-    throw new UsageError(`cannot write --out ${file}: ${plainFsError(err)}; choose a file in a folder you can write`);
-  }
 }
 
 async function readStdin(): Promise<string> {
@@ -41,7 +30,7 @@ async function readStdin(): Promise<string> {
 export const command: Command = {
   name: 'sql',
   summary: 'Ad-hoc read-only SQL on the published snapshot',
-  usage: `Usage: recon sql ["SELECT …"] [--format table|csv|json|xlsx] [--out FILE]\n\nRuns read-only against the published snapshot (never the nightly job's own file, so an open session\nnever blocks the run). Without a query, reads SQL from stdin. Views: reconciliation, open_exceptions,\nmonthly_summary, payment_lines (see README, Data dictionary).\n\n  --format F             table (default), csv, json or xlsx (xlsx needs --out)\n  --out FILE             write to FILE instead of stdout\n${optionsHelp(KEYS)}`,
+  usage: `Usage: recon sql ["SELECT …"] [--format table|csv|json|xlsx] [--out FILE]\n\nRuns one query against the published snapshot (never the nightly job's own file, so a session never\nblocks the run). Without a query, reads SQL from stdin. Queries only: COPY, EXPORT, ATTACH, INSTALL/LOAD,\nSET/PRAGMA and writes are refused. Views: reconciliation, open_exceptions, monthly_summary, payment_lines\n(see README, Data dictionary).\n\n  --format F             table (default), csv, json or xlsx (xlsx needs --out)\n  --out FILE             write to FILE (complete, or not at all) instead of stdout\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, positionals, extra } = parseCommandArgs(argv, KEYS, { format: { type: 'string' }, out: { type: 'string' } });
     const outFile = typeof extra.out === 'string' ? extra.out : undefined;
@@ -49,25 +38,16 @@ export const command: Command = {
     if (format === 'xlsx' && !outFile) throw new UsageError('--format xlsx needs --out FILE.xlsx', true);
     const sql = positionals.length ? positionals.join(' ') : await readStdin();
     if (!sql.trim()) throw new UsageError('empty query');
-    if (outFile) prepareOut(outFile);
-    await withSnapshot(config.published, async (db) => {
-      await requireOneStatement(db, sql);
-      const out = format === 'xlsx' || !outFile ? process.stdout : createWriteStream(outFile);
-      let writeError: Error | null = null;
-      out.on('error', (err: Error) => (writeError ??= err));
-      try {
-        const n = await runQuery(db.connection, sql, format, out, outFile);
-        if (outFile) process.stderr.write(`${n} rows → ${outFile}\n`);
-      } catch (err) {
-        throw new UsageError(`query failed: ${(err as Error).message}`);
-      } finally {
-        if (out !== process.stdout) {
-          out.end();
-          if (!writeError) await Promise.race([once(out, 'finish'), once(out, 'close')]);
-        }
-      }
-      if (writeError) throw new UsageError(`cannot write --out ${outFile}: ${(writeError as Error).message}`);
-    }, ACCOUNTANT_SESSION);
+    const own = { db: config.db, published: config.published };
+    if (outFile) {
+      await refuseOwnFile(outFile, own, '--out');
+      await requireWritableFolder(path.dirname(path.resolve(outFile)), '--out');
+    }
+    const limits = { memoryMb: config.memoryMb, maxTempMb: config.maxTempMb, timeoutS: config.queryTimeoutS };
+    const rows = await withSnapshot(own, (db) => runGuardedQuery(db, sql, limits, (result) =>
+      (outFile ? writeRowsFile(result, format, outFile) : writeTextRows(result, format as Exclude<Format, 'xlsx'>, process.stdout))),
+    async () => accountantSession(limits, await sessionTempDir(config.published)));
+    if (outFile) process.stderr.write(`${rows} rows → ${outFile}\n`);
     return EXIT.OK;
   },
 };
