@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseStatementText } from '../../src/bank/parse.js';
 import { StatementError, maskAccount } from '../../src/bank/statement.js';
+import { accountKey } from '../../src/bank/identity.js';
 
 const CAMT = `<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
@@ -88,10 +89,10 @@ describe('#17 bank statement formats', () => {
     const [s, ...more] = parseStatementText('stmt.xml', CAMT);
     expect(more).toEqual([]);
     expect(s!.format).toBe('camt.053');
-    expect(s!.statementId).toBe('camt:STMT-2026-11-03-001');
+    expect(s!.statementId).toBe(`camt.053:${accountKey('DE89370400440532013000').slice(0, 12)}:STMT-2026-11-03-001`);
     expect(s!.account).toBe('DE89370400440532013000');
     expect(s!.entries).toHaveLength(2); // the pending entry is not money on the account yet
-    expect(s!.entries[0]).toMatchObject({ entryRef: 'r:0001', amount: 428761n, currency: 'EUR', direction: 'credit', bookingDate: '2026-11-03',
+    expect(s!.entries[0]).toMatchObject({ bankRef: '0001', entryKey: expect.stringMatching(/^2026-11-03:C428761EUR:[0-9a-f]{16}:1$/), amount: 428761n, currency: 'EUR', direction: 'credit', bookingDate: '2026-11-03',
       valueDate: '2026-11-03', endToEndId: 'E2E-dsb_0042', remittance: 'SETTLEMENT dsb_0042 NOVEMBER', counterparty: 'PAYMENTS SERVICE BV' });
     expect(s!.entries[1]).toMatchObject({ amount: 1250n, direction: 'debit', bookingDate: '2026-11-03', counterparty: 'THE BANK' });
   });
@@ -100,8 +101,8 @@ describe('#17 bank statement formats', () => {
     const [s] = parseStatementText('stmt.sta', MT940);
     expect(s!.format).toBe('mt940');
     expect(s!.account).toBe('NL91ABNA0417164300');
-    expect(s!.statementId).toBe('mt940:NL91ABNA0417164300:STMT261103:00307/001');
-    expect(s!.entries[0]).toMatchObject({ entryRef: 'r:BNK-1', amount: 289847n, currency: 'JPY', direction: 'credit', valueDate: '2026-11-03',
+    expect(s!.statementId).toBe(`mt940:${accountKey('NL91ABNA0417164300').slice(0, 12)}:STMT261103/00307/001`);
+    expect(s!.entries[0]).toMatchObject({ bankRef: 'BNK-1', amount: 289847n, currency: 'JPY', direction: 'credit', valueDate: '2026-11-03',
       bookingDate: '2026-11-03', endToEndId: 'E2E-dsb_0043', remittance: 'SETTLEMENT dsb_0043', counterparty: 'PAYMENTS SERVICE BV' });
     expect(s!.entries[1]).toMatchObject({ amount: 500n, direction: 'debit', remittance: 'ACCOUNT FEE NOVEMBER' });
   });
@@ -111,7 +112,7 @@ describe('#17 bank statement formats', () => {
       ':61:2611031103CR4287,61NTRFNONREF//B-9', ':86:166?00SEPA-GUTSCHRIFT?20EREF+E2E-dsb_0046?21SVWZ+SETTLEMENT dsb_0046?32PAYMENTS SERVICE?33 BV',
       ':62F:C261103EUR4287,61', '-'].join('\n');
     const [s] = parseStatementText('de.sta', german);
-    expect(s!.statementId).toBe('mt940:37040044/0532013000:STARTUMS:00012');
+    expect(s!.bankStatementId).toBe('STARTUMS/00012');
     expect(s!.entries[0]).toMatchObject({ amount: 428761n, direction: 'credit', endToEndId: 'E2E-dsb_0046',
       remittance: 'EREF+E2E-dsb_0046SVWZ+SETTLEMENT dsb_0046', counterparty: 'PAYMENTS SERVICE BV' });
     const [c] = parseStatementText('x.xml', CAMT.replace('<RmtInf><Ustrd>SETTLEMENT dsb_0042</Ustrd><Ustrd>NOVEMBER</Ustrd></RmtInf>', '')
@@ -122,12 +123,12 @@ describe('#17 bank statement formats', () => {
   it('CSV exports: the layout found by the header; decimal comma and DD.MM.YYYY; a Type column; repeated rows stay two entries', () => {
     const [eu] = parseStatementText('export.csv', CSV_EU);
     expect(eu!.format).toBe('csv');
-    expect(eu!.entries[0]).toMatchObject({ entryRef: 'r:T-1', amount: 2087573n, currency: 'KWD', direction: 'credit', bookingDate: '2026-11-03', remittance: 'SETTLEMENT dsb_0044; thanks' });
+    expect(eu!.entries[0]).toMatchObject({ bankRef: 'T-1', amount: 2087573n, currency: 'KWD', direction: 'credit', bookingDate: '2026-11-03', remittance: 'SETTLEMENT dsb_0044; thanks' });
     expect(eu!.entries[1]).toMatchObject({ amount: 1000n, direction: 'debit' });
     const [us] = parseStatementText('export.csv', CSV_US);
     expect(us!.entries).toHaveLength(2);
     expect(us!.entries[0]).toMatchObject({ amount: 153702n, currency: 'USD', direction: 'credit', valueDate: '2026-11-04' });
-    expect(us!.entries[0]!.entryRef).not.toBe(us!.entries[1]!.entryRef);
+    expect(us!.entries[0]!.entryKey).not.toBe(us!.entries[1]!.entryKey);
     expect(maskAccount('000123456789')).toBe('********6789');
     // a generic export: common English column names, ISO dates, signed amounts, an IBAN with spaces
     const [generic] = parseStatementText('export.csv', 'Date,Value date,Description,Amount,Currency,IBAN,Name\n'
@@ -147,7 +148,7 @@ describe('#17 bank statement formats', () => {
     expect(refused('a.sta', MT940.replace('2611031103C289847,', '2611031103C289847,5')).message).toMatch(/line 6.*whole number of subunits/);
     expect(refused('a.csv', CSV_EU.replace('03.11.2026;03.11.2026;2.087,573', '2026-11-03;03.11.2026;2.087,573')).message).toMatch(/line 2: date/);
     expect(refused('a.csv', CSV_US.replace('CREDIT,USD', 'SIDEWAYS,USD')).message).toMatch(/line 2: Type "SIDEWAYS"/);
-    expect(refused('a.txt', 'hello\nworld\n').message).toMatch(/neither camt\.053 XML, MT940 nor a CSV export/);
+    expect(refused('a.txt', 'hello\nworld\n').message).toMatch(/neither camt\.053 XML, MT940, BAI2 nor a CSV export/);
     expect(refused('a.csv', CSV_US.replace(',USD,', ',XYZ,')).message).toMatch(/currency XYZ/);
   });
 });
