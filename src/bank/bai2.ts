@@ -8,17 +8,11 @@
 // or 4 (test only) is refused with a sentence. Type codes 100–399 and 920–959 are credits, 400–699 and
 // 960–999 debits; 890 carries no money and is skipped.
 import { MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, clip, currencyOf, yymmdd, type BankEntry, type Statement } from './statement.js';
-import { currencyFactor } from '../money.js';
+import { currencyFactor, isoMinorUnits } from '../money.js';
 
 export function isBai2(content: string): boolean {
   return /^\s*01,[^\n]*\//.test(content.slice(0, 4096));
 }
-
-/** ISO 4217 minor units where they are not 2 (BAI2 amounts are implied-decimal in them). */
-const MINOR_UNITS: Record<string, number> = Object.fromEntries([
-  ...'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' ').map((c) => [c, 0]),
-  ...'BHD IQD JOD KWD LYD OMR TND'.split(' ').map((c) => [c, 3]),
-]);
 
 interface Logical {
   code: string;
@@ -166,7 +160,7 @@ export function parseBai2(file: string, content: string): Statement[] {
 /** A BAI2 amount: digits with the currency's implied decimals, as subunits. */
 function amountOf(digits: string, currency: string, fail: (reason: string) => never): bigint {
   if (!/^\d+$/.test(digits)) fail(`amount "${clip(digits, 30) ?? ''}" is not digits`);
-  const scale = 10n ** BigInt(MINOR_UNITS[currency] ?? 2);
+  const scale = 10n ** BigInt(isoMinorUnits(currency));
   const value = BigInt(digits) * BigInt(currencyFactor(currency));
   if (value % scale !== 0n) fail(`amount ${digits} ${currency} is not a whole number of subunits`);
   if (value / scale > 2n ** 63n - 1n) fail(`amount ${digits} ${currency} is larger than any account holds`);

@@ -9,7 +9,7 @@ import { importStatements } from '../../src/bank/import.js';
 import { runChecks } from '../../src/checks/runner.js';
 import { openStore } from '../../src/load/db.js';
 import { nightBeforeAll } from '../helpers/nightly.js';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 
 const night = nightBeforeAll({ seed: 17, disbursements: 120, payoutsPerDisbursement: 6, rateLimit: { limit: 1_000_000 }, anomalies: { plant: plantEveryKind(24) } }, 1);
 
@@ -20,7 +20,10 @@ describe('#17 the bank leg', () => {
     expect(written.files.some((f) => f.endsWith('.xml'))).toBe(true);
     expect(written.files.some((f) => f.endsWith('.sta'))).toBe(true);
     expect(written.files.some((f) => f.endsWith('.csv'))).toBe(true);
-    expect(written.planted.map((p) => p.kind).sort()).toEqual(['duplicate_credit', 'fee_deducted', 'late_credit', 'missing_credit', 'no_reference', 'other_account']);
+    expect(written.files.some((f) => f.endsWith('.bai2.txt'))).toBe(true);
+    expect([...new Set(written.planted.map((p) => p.kind))].sort()).toEqual(['bank_fee', 'batch_credit', 'duplicate_credit', 'fee_deducted', 'late_credit',
+      'missing_credit', 'no_reference', 'other_account']);
+    expect(written.planted.filter((p) => p.kind === 'batch_credit')).toHaveLength(3);
 
     const store = await openStore(night.db);
     try {
@@ -40,6 +43,12 @@ describe('#17 the bank leg', () => {
 
       const status = async (id: string) => String((await c.runAndReadAll('SELECT bank_status FROM bank_status WHERE disbursement_id = $1', [id])).getRows()[0]![0]);
       for (const p of written.planted.filter((x) => !x.check)) expect(await status(p.disbursement_id), p.kind).toBe('settled');
+      // #25: the batch credit settles its three disbursements by reference; the 15.00 charge is the bank's fee
+      const how = async (kind: string) => (await c.runAndReadAll(
+        `SELECT m.match_kind, m.batch_size, m.fee, currency_factor(m.currency) AS factor FROM bank_matches AS m
+         WHERE m.disbursement_id IN (SELECT unnest($1::VARCHAR[]))`, [listValue(written.planted.filter((p) => p.kind === kind).map((p) => p.disbursement_id))])).getRowObjectsJS();
+      expect((await how('batch_credit')).map((r) => [r.match_kind, Number(r.batch_size)])).toEqual([['batch', 3], ['batch', 3], ['batch', 3]]);
+      expect((await how('bank_fee')).map((r) => [r.match_kind, Number(r.fee) / Number(r.factor)])).toEqual([['fee', 15]]);
       const counts = (await c.runAndReadAll(`SELECT bank_status, count(*) AS n FROM bank_status GROUP BY ALL`)).getRowObjectsJS();
       const byStatus = Object.fromEntries(counts.map((r) => [String(r.bank_status), Number(r.n)]));
       expect(byStatus.unsettled).toBe(3); // missing, fee deducted, other account
