@@ -26,21 +26,26 @@ function records(file: string, content: string): Logical[] {
   const out: Logical[] = [];
   content.split(/\r\n|\r|\n/).forEach((raw, i) => {
     if (raw.length > MAX_LINE) throw new StatementError(file, `line ${i + 1}`, `longer than ${MAX_LINE} characters`);
-    const line = raw.trimEnd();
-    if (line.trim() === '') return;
-    const m = /^(\d{2}),(.*)$/.exec(line);
-    if (!m) throw new StatementError(file, `line ${i + 1}`, `"${clip(line, 40) ?? ''}" is not a BAI2 record (NN,…)`);
+    if (raw.trim() === '') return;
+    const m = /^(\d{2}),(.*)$/s.exec(raw);
+    if (!m) throw new StatementError(file, `line ${i + 1}`, `"${clip(raw, 40) ?? ''}" is not a BAI2 record (NN,…)`);
     const [, code, rest] = m;
+    const last = out[out.length - 1];
     if (code === '88') {
-      const last = out[out.length - 1];
       if (!last) throw new StatementError(file, `line ${i + 1}`, 'a continuation (88) before any record');
-      // a record ended by "/" continues with its next field; a 16's text runs on without one
-      last.text = last.text.endsWith('/') ? `${last.text.slice(0, -1)},${rest}` : `${last.text} ${rest}`;
+      const before = last.code === '16' ? last.text : last.text.trimEnd();
+      // a record ended by "/" continues with its next field; a 16's free text runs on as the bank cut it (a
+      // fixed-length record's padding stands for the space it ended with)
+      last.text = !before.trimEnd().endsWith('/') ? `${before}${rest}`
+        : last.code === '16' ? `${before.trimEnd().slice(0, -1)} ${rest}` : `${before.slice(0, -1)},${rest}`;
       last.physical += 1;
       return;
     }
-    out.push({ code: code!, text: rest!, line: i + 1, physical: 1 });
+    if (last?.code === '16') last.text = last.text.trimEnd(); // complete: another record follows
+    out.push({ code: code!, text: code === '16' ? rest! : rest!.trimEnd(), line: i + 1, physical: 1 });
   });
+  const last = out[out.length - 1];
+  if (last?.code === '16') last.text = last.text.trimEnd();
   return out;
 }
 
