@@ -2,7 +2,7 @@
 // (ISO 20022 camt.053.001.08, SWIFT MT940, two bank-portal CSV exports), and refused as a whole, naming the
 // line or element, when malformed.
 import { describe, expect, it } from 'vitest';
-import { parseStatementText } from '../../src/bank/parse.js';
+import { parseStatementBytes, parseStatementText } from '../../src/bank/parse.js';
 import { StatementError, maskAccount } from '../../src/bank/statement.js';
 import { accountKey } from '../../src/bank/identity.js';
 
@@ -150,5 +150,49 @@ describe('#17 bank statement formats', () => {
     expect(refused('a.csv', CSV_US.replace('CREDIT,USD', 'SIDEWAYS,USD')).message).toMatch(/line 2: Type "SIDEWAYS"/);
     expect(refused('a.txt', 'hello\nworld\n').message).toMatch(/neither camt\.053 XML, MT940, BAI2 nor a CSV export/);
     expect(refused('a.csv', CSV_US.replace(',USD,', ',XYZ,')).message).toMatch(/currency XYZ/);
+  });
+});
+
+describe('#25 encodings and amounts', () => {
+  const bytes = (text: string, encoding: BufferEncoding) => new Uint8Array(Buffer.from(text, encoding));
+
+  it('reads UTF-16 with a byte-order mark, a declared XML encoding and Latin-1 where the format allows it', () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(CSV_EU, 'utf16le')]);
+    expect(parseStatementBytes('export.csv', new Uint8Array(utf16))[0]!.entries[0]).toMatchObject({ amount: 2087573n, currency: 'KWD' });
+    const latin1Camt = CAMT.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"').replace('THE BANK', 'Bäckerei Müller');
+    expect(parseStatementBytes('stmt.xml', bytes(latin1Camt, 'latin1'))[0]!.entries[1]!.counterparty).toBe('Bäckerei Müller');
+    // a UTF-8 declaration over Latin-1 bytes: refused naming the line, never mojibake
+    expect(() => parseStatementBytes('stmt.xml', bytes(CAMT.replace('THE BANK', 'Bäckerei'), 'latin1'))).toThrow(/stmt\.xml: line 32: the XML declares UTF-8 but this line is not UTF-8/);
+    const latin1Mt940 = parseStatementBytes('de.sta', bytes(MT940.replace('ACCOUNT FEE', 'GEBÜHR'), 'latin1'));
+    expect(latin1Mt940[0]!.entries[1]!.remittance).toBe('GEBÜHR NOVEMBER');
+    expect(latin1Mt940[0]!.notes).toEqual(['not UTF-8 (line 9): read as Windows-1252 (Latin-1)']);
+    // a layout that does not say latin1 refuses a file that is not UTF-8
+    expect(() => parseStatementBytes('export.csv', bytes(CSV_EU.replace('THE BANK', 'DIE BÄNK'), 'latin1'))).toThrow(/export\.csv: line 3: not UTF-8, and layout portal-eu-semicolon/);
+    expect(() => parseStatementBytes('x.bin', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]))).toThrow(/binary content/);
+  });
+
+  it('enforces a layout’s decimal separator and refuses an amount past what 64 bits hold', () => {
+    const eu = (amount: string) => CSV_EU.replace('2.087,573', amount);
+    expect(parseStatementText('e.csv', eu('2087,573'))[0]!.entries[0]!.amount).toBe(2087573n);
+    expect(parseStatementText('e.csv', eu('2.087,573'))[0]!.entries[0]!.amount).toBe(2087573n);
+    for (const wrong of ['1000.000', '2087.573', '1.00', '2,087.573', '20.87,573']) {
+      expect(refused('e.csv', eu(wrong)).message, wrong).toMatch(/e\.csv: line 2: amount ".*" is not a number written with a decimal comma and "\." between thousands/);
+    }
+    expect(refused('u.csv', CSV_US.replace('1537.02', '"1537,02"')).message).toMatch(/line 2: amount "1537,02" is not a number written with a decimal point, no thousands separator/);
+    expect(refused('a.xml', CAMT.replace('4287.61', '92233720368547758.08')).message).toMatch(/Ntry\[1\]\/Amt: amount 92233720368547758\.08 EUR is larger than any account holds/);
+    expect(parseStatementText('a.xml', CAMT.replace('4287.61', '92233720368547758.07'))[0]!.entries[0]!.amount).toBe(9223372036854775807n);
+  });
+
+  it('reads MT940 lines around the fields, funds codes, a wrapped :61:, 30 February, RC and RD, and refuses MT942', () => {
+    const text = ['ABNANL2A', '940', 'ABNANL2A', ':20:X', ':25:NL91ABNA0417164300', ':28:1', ':60F:C260226EUR0,', ':61:2602300302DF24,00S   X',
+      ':61:2603020302RC1,00NMSCNONREF', ':61:2603020302D', 'R2,50NTRFNONREF//B-2', 'SUPPLEMENTARY', ':62F:C260302EUR0,', '-', 'TRAILER'].join('\n');
+    const [s] = parseStatementText('x.sta', text);
+    expect(s!.entries.map((e) => [e.direction, e.amount, e.valueDate, e.bookingDate, e.bankRef])).toEqual([
+      ['debit', 2400n, '2026-02-28', '2026-03-02', null], ['debit', 100n, '2026-03-02', '2026-03-02', null], ['debit', 250n, '2026-03-02', '2026-03-02', 'B-2']]);
+    expect(s!.entries[0]!.raw).toMatch(/recon: the bank wrote 2026-02-30, read as 2026-02-28, the month's last day/);
+    expect(s!.entries[1]!.raw).toMatch(/recon: RC, a reversal, booked as a debit/);
+    expect(s!.notes).toEqual(['skipped 4 line(s) that are not MT940 fields (bank header or trailer lines): 1, 2, 3, 15']);
+    expect(refused('x.sta', text.replace(':28:1', ':28:1\n:34F:EUR0,')).message).toMatch(/x\.sta: line 7: an MT942 interim transaction report/);
+    expect(refused('x.sta', text.replace('2602300302', '2602320302')).message).toMatch(/line 8 \(:61:\): date 2026-02-32 does not exist/);
   });
 });
