@@ -110,9 +110,10 @@ export function amountOf(text: string, currency: string, fail: (reason: string) 
   }
   const whole = m![1]!.replace(/\D/g, '');
   const frac = m![2] ?? '';
-  const value = parseMajor(frac === '' ? whole : `${whole}.${frac}`, code);
-  if (value === null) fail(`amount ${whole}${frac === '' ? '' : `.${frac}`} ${code} is not a whole number of subunits`);
-  if (value! > INT64_MAX) fail(`amount ${whole} ${code} is larger than any account holds`);
+  const major = frac === '' ? whole : `${whole}.${frac}`;
+  const value = parseMajor(major, code);
+  if (value === null) fail(`amount ${major} ${code} is not a whole number of subunits`);
+  if (value! > INT64_MAX) fail(`amount ${major} ${code} is larger than any account holds`);
   return value!;
 }
 

@@ -87,7 +87,7 @@ describe('#25 first use and night safety', () => {
       expect([0, 1]).toContain(run.code);
       expect(run.stderr).toMatch(/bank statement refused: b-entity\.xml: line 2: a DOCTYPE/);
       expect(run.stderr).toMatch(/bank statement refused: c-date\.sta: line 5 \(:61:\): date 2026-13-32 does not exist/);
-      expect(run.stderr).toMatch(/bank statement refused: d-huge\.sta: line 5 \(:61:\): amount 99999999999999999999 EUR is larger than any account holds/);
+      expect(run.stderr).toMatch(/bank statement refused: d-huge\.sta: line 5 \(:61:\): amount 99999999999999999999\.00 EUR is larger than any account holds/);
       expect(run.stderr).toMatch(/bank statement refused: f-link-outside\.sta: a symbolic link to a file outside the folder/);
       expect(run.stderr).not.toMatch(/a-good|e-link-inside/);
       expect(await query(db, 'SELECT count(*) AS n FROM bank_transactions')).toEqual([{ n: 1n }]); // the link inside is the same statement
