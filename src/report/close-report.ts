@@ -8,7 +8,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { ageInDays } from '../checks/index.js';
 import { writeCloseWorkbook } from './close-workbook.js';
 import { buildJournal } from './journal.js';
-import { bankCredits, bankRows, hasBankData, reconciliationRows, withDisbursementRows } from './run-report.js';
+import { bankCredits, bankRows, hasBankData, reconciliationRows, withBankMatches, withDisbursementRows } from './run-report.js';
 import type { BankSplit } from './journal.js';
 import type { CloseLine, FindingRow, SuspenseLine } from './types.js';
 
@@ -140,7 +140,7 @@ export async function writeMonthClose(
   const lines = await closeLines(c, opts.month);
   const suspense = await suspenseLines(c, opts.month);
   const provisional = await provisionalReasons(c, opts.month, lines, suspense);
-  return writeCloseWorkbook(closeWorkbookPath(opts.reportsDir, opts.month, opts.version), {
+  return withBankMatches(c, async () => writeCloseWorkbook(closeWorkbookPath(opts.reportsDir, opts.month, opts.version), {
     suspense,
     provisional,
     month: opts.month,
@@ -155,5 +155,5 @@ export async function writeMonthClose(
       ? { disbursements: bankRows(c, inMonth(opts.month)), credits: bankCredits(c, `strftime(credited_on, '%Y-%m') = '${opts.month}'`) }
       : undefined,
     shape: await monthShape(c, opts.month),
-  });
+  }));
 }

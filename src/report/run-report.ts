@@ -7,6 +7,7 @@ import { addDays } from 'date-fns';
 import { readMonthShape } from './month-sheet.js';
 import { writeExceptionWorkbook, type WrittenWorkbook } from './exceptions-workbook.js';
 import { replaceAtomically } from './workbook-file.js';
+import { sqlIdent } from '../load/sql-text.js';
 import type { BankCreditRow, BankRow, BankSheets, DisbursementRow, FindingRow, RunSummary } from './types.js';
 
 /** recon-2026-11-23-070307Z-f434.xlsx: the day once, then the rest of the run id (time and suffix). */
@@ -81,6 +82,21 @@ async function recentShape(connection: DuckDBConnection) {
 /** True when any bank statement was imported: only then do the workbooks carry the Bank sheets. */
 export async function hasBankData(connection: DuckDBConnection): Promise<boolean> {
   return (await connection.runAndReadAll('SELECT EXISTS (SELECT 1 FROM bank_transactions)')).getRows()[0]![0] === true;
+}
+
+/**
+ * Runs `fn` with the bank matching computed once: while a workbook is written nothing changes the store
+ * (the run holds the lock), so bank_matches is copied into a TEMP table of the same name, which every bank
+ * view and the Bank sheets' pages read instead of repeating the matching (as the check runner does).
+ */
+export async function withBankMatches<T>(connection: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
+  const db = String((await connection.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
+  await connection.run(`CREATE OR REPLACE TEMP TABLE bank_matches AS SELECT * FROM ${sqlIdent(db)}.main.bank_matches`);
+  try {
+    return await fn();
+  } finally {
+    await connection.run('DROP TABLE IF EXISTS temp.main.bank_matches');
+  }
 }
 
 /** The statement files a run's --bank-dir refused or skipped, each as "file: where: why". */
@@ -200,13 +216,13 @@ export async function writeRunWorkbook(
 ): Promise<WrittenWorkbook> {
   const summary = await runSummary(connection, opts.runId, opts.serviceUrl, opts.checks);
   const findings = withDisbursementRows(connection, flatten(latestFindings(connection, opts.runId, { includeResolved: true })));
-  const written = await writeExceptionWorkbook(workbookPath(opts.reportsDir, opts.runId, opts.checks.checkedAt), {
+  const written = await withBankMatches(connection, async () => writeExceptionWorkbook(workbookPath(opts.reportsDir, opts.runId, opts.checks.checkedAt), {
     summary,
     month: await recentShape(connection),
     findings,
     disbursements: reconciliationRows(connection),
     bank: await runBankSheets(connection, opts.runId),
-  });
+  }));
   await replaceAtomically(written.path, path.join(opts.reportsDir, LATEST_WORKBOOK));
   return written;
 }

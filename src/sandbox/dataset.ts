@@ -131,12 +131,12 @@ export class Dataset {
   }
 
   /**
-   * A busy day (#25): one block of 2R + 1 consecutive disbursements (R recipients: each one's next three)
+   * A busy day (#25): one block of 3R consecutive disbursements (R recipients: each one's next three)
    * delivered within 20 hours, a quarter of the way in, so the client's bank can credit one account's three
    * disbursements at once (statements.ts plants its batch credit there). Times stay in index order.
    */
   private clusterBusyDay(): void {
-    const size = 2 * this.recipients.length + 1;
+    const size = 3 * this.recipients.length;
     if (this.n < 4 * size) return;
     const b = Math.floor(this.n / 4);
     const start = this.deliveredAt[b] ?? 0;
