@@ -8,7 +8,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import type { Config } from '../src/config.js';
 import { notesOf, readStatements, statementFilesIn, storeStatements, type BankImportResult } from '../src/bank/import.js';
-import { StatementError } from '../src/bank/statement.js';
+import { StatementError, printable } from '../src/bank/statement.js';
 import { DEFAULT_FEE_TOLERANCE, parseFeeTolerance } from '../src/bank/fees.js';
 import { inTransaction } from '../src/load/transaction.js';
 
@@ -38,7 +38,7 @@ export async function bankStep(c: DuckDBConnection, config: Config, runId: strin
     await c.run('INSERT INTO bank_refusals VALUES ($1, $2, $3, now())', [runId, file, reason]);
   };
   const { files, skipped } = await statementFilesIn(config.bankDir);
-  for (const s of skipped) await refuse(s.name, `${s.name}: ${s.reason}`);
+  for (const s of skipped) await refuse(s.name, printable(`${s.name}: ${s.reason}`));
   for (const file of files) {
     let read;
     try {

@@ -43,12 +43,14 @@ export interface Statement {
   notes?: string[];
 }
 
+/** Text for a terminal or a log line: a file name or a bank's text never carries a control character (an escape). */
+export const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+
 /** A statement refused as a whole; `where` is the line or element that is wrong. */
 export class StatementError extends TerminalError {
   override readonly name = 'StatementError';
   constructor(readonly file: string, readonly where: string, reason: string) {
-    // a file name or a bank's text is never a terminal escape on stderr
-    super(`${file}: ${where}: ${reason}; nothing of it was imported`.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?'));
+    super(printable(`${file}: ${where}: ${reason}; nothing of it was imported`));
   }
 }
 
