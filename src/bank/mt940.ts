@@ -16,10 +16,9 @@ const KNOWN = new Set(['13', '13D', '20', '21', '25', '25P', '28', '28C', '28D',
 /** Fields whose value may run over several lines. */
 const MULTILINE = new Set(['61', '86', 'NS']);
 const INTERIM = new Set(['13', '13D', '34F']);
-const ENVELOPE = /^\{1:[^}]*\}(?:\{2:[^}]*\})?(?:\{3:(?:\{[^}]*\})*\})?\{4:/;
 const END = /^-(?:X{0,3}|\}.*)$/;
 /** :61: subfields 1–7: value date, entry date (or four spaces), mark, funds code, amount, type, references. */
-const LINE_61 = /^(\d{6})(\d{4}| {4})?(RC|RD|C|D)([A-Z])? ?(\d[\d,]*)([A-Z][A-Z0-9 ]{3})?(.*)$/;
+const LINE_61 = /^(\d{6})(\d{4}| {4})?(RC|RD|C|D)([A-Z])? ?(\d[\d,]*) ?([A-Z][A-Z0-9 ]{3})?(.*)$/;
 const NO_REF = /^(NONREF|NOTPROVIDED)?$/i;
 
 export function isMt940(content: string): boolean {
@@ -42,11 +41,13 @@ function messages(file: string, content: string, notes: string[]): Field[][] {
   content.split(/\r\n|\r|\n/).forEach((raw, i) => {
     if (raw.length > MAX_LINE) throw new StatementError(file, `line ${i + 1}`, `longer than ${MAX_LINE} characters`);
     let text = raw.trimEnd();
-    const envelope = ENVELOPE.exec(text);
-    if (envelope) {
-      if (/^\{1:[^}]*\}\{2:[IO]942/.test(text)) refuseInterim(file, i + 1);
-      text = text.slice(envelope[0].length);
+    // SWIFT envelope blocks {1:}{2:}{3:}{4: on one line or each on its own; the fields follow block 4's opening
+    if (/^\{[1-5]:/.test(text)) {
+      if (/\{2:[IO]942/.test(text)) refuseInterim(file, i + 1);
       open = null;
+      const body = text.indexOf('{4:');
+      if (body < 0) return;
+      text = text.slice(body + 3);
     }
     if (END.test(text.trim())) {
       open = null;
