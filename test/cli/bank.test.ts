@@ -1,12 +1,12 @@
 // #17 `recon bank import`: statements in, the second import adds nothing, a malformed file refuses the
 // whole import (exit 2, file and line named, nothing imported), and usage errors say what is missing.
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { writeStatements } from '../../src/sandbox/statements.js';
 import { query, tempDir } from '../helpers/recon.js';
-import { runCli } from '../helpers/child.js';
+import { ROOT, runCli } from '../helpers/child.js';
 import { openStore } from '../../src/load/db.js';
 import { readWorkbook, sheetOf } from '../report/helpers.js';
 
@@ -61,6 +61,20 @@ describe('#25 first use and night safety', () => {
       expect(first.code, first.stderr).toBe(0);
       expect(first.stdout).toMatch(/1 entries: 1 added, 0 already imported/);
       expect(await query(db, 'SELECT count(*) AS n FROM bank_transactions')).toEqual([{ n: 1n }]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('refuses each malformed file of the corpus with exit 2, naming it', { timeout: 60_000 }, async () => {
+    const t = tempDir();
+    try {
+      const dir = path.join(ROOT, 'test', 'fixtures', 'bank', 'malformed');
+      for (const name of readdirSync(dir).filter((f) => !f.endsWith('.json'))) {
+        const r = await runCli(['bank', 'import', path.join(dir, name), '--db', path.join(t.dir, 'recon.duckdb')]);
+        expect(r.code, name).toBe(2);
+        expect(r.stderr).toMatch(new RegExp(`recon bank: ${name.replace('.', '\\.')}: .*; nothing of it was imported`));
+      }
     } finally {
       t.cleanup();
     }
