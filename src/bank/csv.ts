@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from '../paths.js';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { sha256 } from './identity.js';
-import { MAX_ENTRIES, MAX_RAW, StatementError, amountOf, clip, groupBy, isoDate, type BankEntry, type NumberStyle, type Statement } from './statement.js';
+import { MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, amountOf, clip, groupBy, isoDate, type BankEntry, type NumberStyle, type Statement } from './statement.js';
 
 const Names = z.union([z.string(), z.array(z.string()).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]));
 
@@ -71,7 +71,7 @@ type Row = Omit<BankEntry, 'legacy' | 'bankRef'> & { ownRef: string | null };
 export function parseCsvStatement(file: string, content: string, layout: BankLayout): Statement[] {
   let rows: string[][];
   try {
-    rows = parse(content.replace(/^\uFEFF/, ''), { delimiter: layout.delimiter, relax_column_count: false, skip_empty_lines: true, bom: true }) as string[][];
+    rows = parse(content.replace(/^\uFEFF/, ''), { delimiter: layout.delimiter, relax_column_count: false, skip_empty_lines: true, bom: true, max_record_size: MAX_LINE }) as string[][];
   } catch (err) {
     const e = err as { lines?: number; message: string };
     throw new StatementError(file, `line ${e.lines ?? '?'}`, `not readable as ${layout.id} CSV: ${e.message}`);

@@ -196,3 +196,12 @@ describe('#25 encodings and amounts', () => {
     expect(refused('x.sta', text.replace('2602300302', '2602320302')).message).toMatch(/line 8 \(:61:\): date 2026-02-32 does not exist/);
   });
 });
+
+describe('#25 bounded memory', () => {
+  it('refuses a text line over 64 KiB in every text format', () => {
+    const long = 'X'.repeat(70_000);
+    expect(refused('a.csv', CSV_EU.replace('ACCOUNT FEE', long)).message).toMatch(/a\.csv: line \d+: not readable as portal-eu-semicolon CSV/);
+    expect(refused('a.sta', MT940.replace('NOVEMBER', long)).message).toMatch(/a\.sta: line 10: longer than 65536 characters/);
+    expect(refused('a.bai', `01,A,B,261103,0000,1,,,2/\n02,B,A,1,261103,,USD,2/\n03,123,USD/\n16,165,100,0,,,${long}/\n`).message).toMatch(/a\.bai: line 4: longer than 65536 characters/);
+  });
+});
