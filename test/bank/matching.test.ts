@@ -9,6 +9,7 @@ import { importStatements } from '../../src/bank/import.js';
 import { runChecks } from '../../src/checks/runner.js';
 import { openStore } from '../../src/load/db.js';
 import { nightBeforeAll } from '../helpers/nightly.js';
+import { setBankSettings } from '../../pipelines/bank.js';
 import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 
 const night = nightBeforeAll({ seed: 17, disbursements: 120, payoutsPerDisbursement: 6, rateLimit: { limit: 1_000_000 }, anomalies: { plant: plantEveryKind(24) } }, 1);
@@ -165,10 +166,9 @@ describe('#25 matching beyond one-to-one', () => {
       expect(await f.rows(`SELECT disbursement_id, match_kind, fee, credit_amount FROM bank_matches ORDER BY ALL`)).toEqual([['dsb_fee', 'fee', 1_500, 248_500]]);
       expect(await f.rows(`SELECT reason, disbursement_id FROM bank_unmatched_credits`)).toEqual([['amount_differs', 'dsb_far']]);
       // a tolerance of its own for EUR: 10.00 at most, so the 15.00 charge is a finding again; another currency keeps '*'
-      await c.run(`DELETE FROM bank_fee_tolerance`);
-      await c.run(`INSERT INTO bank_fee_tolerance VALUES ('EUR', 10, 1), ('*', 25, 1)`);
+      await setBankSettings(c, { windowDays: 3, feeTolerance: 'EUR:10:1%,*:25:1%' });
       expect(await f.rows(`SELECT count(*) FROM bank_matches`)).toEqual([[0]]);
-      await c.run(`UPDATE bank_fee_tolerance SET max_percent = 3, max_fee_major = 30 WHERE currency = 'EUR'`);
+      await setBankSettings(c, { windowDays: 3, feeTolerance: 'eur:30:3%' });
       expect(await f.rows(`SELECT disbursement_id, fee FROM bank_matches ORDER BY ALL`)).toEqual([['dsb_far', 2_906], ['dsb_fee', 1_500]]);
     } finally {
       store.close();
