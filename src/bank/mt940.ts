@@ -99,6 +99,7 @@ const balanceCurrency = (value: string): string | null => /^[CD]\d{6}([A-Z]{3})/
 export function parseMt940(file: string, content: string): Statement[] {
   const notes: string[] = [];
   const drafts: Draft[] = [];
+  let entries = 0;
   for (const fields of messages(file, content, notes)) {
     let draft: Draft | null = null;
     fields.forEach((f, k) => {
@@ -120,7 +121,7 @@ export function parseMt940(file: string, content: string): Statement[] {
         case '60': case '60F': case '60M': d.currencies.unshift(balanceCurrency(f.value)); break;
         case '62': case '62F': case '62M': case '64': case '65': d.currencies.push(balanceCurrency(f.value)); break;
         case '61':
-          if (d.pending.length >= MAX_ENTRIES) fail(`more than ${MAX_ENTRIES} entries`);
+          if ((entries += 1) > MAX_ENTRIES) fail(`more than ${MAX_ENTRIES} entries in the file`);
           d.pending.push({ lines: f.value.split('\n'), line: f.line, info: [], ns: [] });
           break;
         case '86': if (last && /^(61|86|NS)$/.test(fields[k - 1]?.tag ?? '')) last.info.push(f.value); break;
@@ -130,7 +131,6 @@ export function parseMt940(file: string, content: string): Statement[] {
     });
   }
   if (drafts.length === 0) throw new StatementError(file, 'line 1', 'no :20: statement in the file');
-  if (drafts.reduce((n, d) => n + d.pending.length, 0) > MAX_ENTRIES) throw new StatementError(file, 'file', `more than ${MAX_ENTRIES} entries`);
   return drafts.map((d, k) => statementOf(file, d, k === 0 ? notes : []));
 }
 
@@ -142,7 +142,7 @@ function statementOf(file: string, d: Draft, notes: string[]): Statement {
   const currency = d.currencies.find((c) => c !== null) ?? suffix?.[2] ?? null;
   // ING and Rabobank append the currency to the account (NL69INGB0123456789EUR): the account is what precedes it
   const account = suffix && suffix[2] === currency ? suffix[1]! : rawAccount;
-  const legacyId = `mt940:${d.account.replace(/^\/+/, '')}:${d.ref}:${d.number ?? ''}`;
+  const legacyId = `mt940:${rawAccount}:${d.ref}:${d.number ?? ''}`;
   const entries = d.pending.map((p, i) => {
     if (!currency) throw new StatementError(file, `line ${p.line} (:61:)`, 'no balance (:60F:, :62F:) gives the statement\'s currency');
     return entryOf(file, p, account, currency, { statementId: legacyId, index: i });
