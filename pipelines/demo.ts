@@ -83,13 +83,13 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
     nights.push(await night(config));
     out.write(`night 1: ${describeNight(nights[0]!)}\n`);
     sb.setGeneration(1); // the service restates a few disbursements after delivery
-    // by night 2 the bank has sent its statements (three formats, six planted cases): the run imports them
+    // by night 2 the bank has sent its statements (four formats, eight planted cases): the run imports them
     const statementsDir = path.join(path.dirname(path.resolve(config.db)), 'statements');
     const statements = await writeStatements(sb.truth, statementsDir);
     if (nights[0]!.code <= EXIT.EXCEPTIONS) {
       nights.push(await night({ ...config, bankDir: statementsDir }));
       out.write(`night 2: ${describeNight(nights[1]!)}\n`);
-      out.write(`bank:    ${statements.files.length} statements in ${statementsDir} (camt.053, MT940, CSV; ${statements.planted.length} bank cases planted)\n`);
+      out.write(`bank:    ${statements.files.length} statements in ${statementsDir} (camt.053, MT940, CSV, BAI2; ${statements.planted.length} bank cases planted)\n`);
     }
     const month = lastFullMonth(endDate);
     const last = nights[nights.length - 1]!;

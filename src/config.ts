@@ -10,6 +10,7 @@ import { UsageError } from './errors.js';
 import { parseCron, validateSchedule } from './ops/cron-time.js';
 import { didYouMean } from './suggest.js';
 import { redact } from './api/redact.js';
+import { DEFAULT_FEE_TOLERANCE, parseFeeTolerance } from './bank/fees.js';
 
 interface Option {
   flag: string;
@@ -44,10 +45,11 @@ const OPTIONS = {
   cron: { flag: 'cron', env: 'RECON_CRON', type: 'string', help: 'schedule (cron, 5 fields)' },
   tz: { flag: 'tz', env: 'RECON_TZ', type: 'string', help: 'time zone of the schedule' },
   config: { flag: 'config', env: 'RECON_CONFIG', type: 'string', help: 'JSON file with any of these settings' },
-  bankDir: { flag: 'bank-dir', env: 'RECON_BANK_DIR', type: 'string', help: 'folder of bank statements (camt.053, MT940, CSV) imported by every run' },
+  bankDir: { flag: 'bank-dir', env: 'RECON_BANK_DIR', type: 'string', help: 'folder of bank statements (camt.053, MT940, BAI2, CSV) imported by every run' },
   queryTimeoutS: { flag: 'query-timeout-s', env: 'RECON_QUERY_TIMEOUT_S', type: 'string', help: 'recon sql stops a query after this many seconds' },
   maxTempMb: { flag: 'max-temp-mb', env: 'RECON_MAX_TEMP_MB', type: 'string', help: 'temporary disk space one recon sql query may use' },
   bankWindowDays: { flag: 'bank-window-days', env: 'RECON_BANK_WINDOW_DAYS', type: 'string', help: 'business days after delivery a bank credit may arrive' },
+  bankFeeTolerance: { flag: 'bank-fee-tolerance', env: 'RECON_BANK_FEE_TOLERANCE', type: 'string', help: 'a credit short by at most this is a bank charge: CCY:AMOUNT:PERCENT% entries, * for any other currency, both limits holding' },
 } as const satisfies Record<string, Option>;
 export type OptionKey = keyof typeof OPTIONS;
 
@@ -81,6 +83,8 @@ const ConfigSchema = z.object({
   bankWindowDays: int(0).max(60).default(3),
   queryTimeoutS: int(1).default(300),
   maxTempMb: int(16).default(2048),
+  bankFeeTolerance: z.string().refine((v) => parseFeeTolerance(v) !== null,
+    'expected CCY:AMOUNT:PERCENT% entries separated by commas, * for every other currency, e.g. "EUR:25:1%,*:10:0.5%" (0:0% for none)').default(DEFAULT_FEE_TOLERANCE),
 });
 
 /** Every default, read from the schema (help texts show them from here, never written twice). */

@@ -22,6 +22,16 @@ export function currencyFactor(code: string): number {
   return SPECIAL_FACTORS[code] ?? 100;
 }
 
+/** ISO 4217 minor units where they are not 2 (BAI2 amounts carry them implied; the interface's factors differ for VND and MGA). */
+const ISO_MINOR_UNITS: Readonly<Record<string, number>> = Object.fromEntries([
+  ...'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' ').map((c) => [c, 0]),
+  ...'BHD IQD JOD KWD LYD OMR TND'.split(' ').map((c) => [c, 3]),
+]);
+
+export function isoMinorUnits(code: string): number {
+  return ISO_MINOR_UNITS[code] ?? 2;
+}
+
 /**
  * Decimal places needed to show any subunit amount of this currency exactly in major units.
  * 1 → 0, 10 → 1, 100 → 2, 1000 → 3, and MGA's factor 5 → 1 (one subunit is 0.2).

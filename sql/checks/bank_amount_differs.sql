@@ -1,6 +1,8 @@
 -- A credit that names a disbursement no other credit settled, for another amount than the disbursement's:
--- fees or FX deducted on the way. Both amounts are shown; the difference only when both are in the
--- disbursement's currency (never across currencies).
+-- fees or FX deducted on the way. A shortfall within the bank-fee tolerance (--bank-fee-tolerance) is the
+-- bank's charge: that credit settles the disbursement (bank_matches.match_kind 'fee') and is not reported.
+-- Both amounts are shown; the difference only when both are in the disbursement's currency (never across
+-- currencies).
 SELECT
   'bank_amount_differs' AS check_id,
   'error' AS severity,

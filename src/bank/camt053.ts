@@ -2,7 +2,11 @@
 // each with its Id, Acct/Id (IBAN or Othr/Id) and its Ntry elements (Amt with its Ccy attribute,
 // CdtDbtInd CRDT | DBIT, BookgDt and ValDt as Dt or DtTm, NtryRef / AcctSvcrRef, and in NtryDtls/TxDtls
 // the Refs/EndToEndId, RmtInf/Ustrd and the other party's name). Entries not booked (Sts other than
-// BOOK) are left out: they are not money on the account yet.
+// BOOK) are left out: they are not money on the account yet. A batch booking (#25: NtryDtls/Btch, several
+// TxDtls) stays one entry, the bank credit, carrying each transaction's references so the credit can
+// settle the several disbursements it pays. camt.052 (intraday report) and camt.054 (notification) are
+// refused with a sentence: their entries reach the day's camt.053 booked. A DOCTYPE (entity
+// declarations) is refused before parsing: a statement never needs one.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { MAX_ENTRIES, MAX_RAW, StatementError, amountOf, clip, isoDate, type BankEntry, type Statement } from './statement.js';
 
@@ -15,7 +19,7 @@ const parser = new XMLParser({
   parseTagValue: false, // amounts and ids stay text: no float, no lost leading zeros
   parseAttributeValue: false,
   processEntities: true,
-  isArray: (name) => ['Stmt', 'Ntry', 'TxDtls', 'Ustrd'].includes(name),
+  isArray: (name) => ['Stmt', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd'].includes(name),
 });
 
 const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
@@ -33,14 +37,37 @@ const at = (node: unknown, ...path: string[]): unknown => {
   return n;
 };
 
-export function isCamt053(content: string): boolean {
-  return /<(\w+:)?BkToCstmrStmt[\s>]/.test(content.slice(0, 4096)) || /camt\.053/.test(content.slice(0, 1024));
+const ROOTS: Record<string, string> = {
+  BkToCstmrStmt: 'camt.053',
+  BkToCstmrAcctRpt: 'camt.052',
+  BkToCstmrDbtCdtNtfctn: 'camt.054',
+};
+
+export function isCamt(content: string): boolean {
+  return /<(\w+:)?(BkToCstmrStmt|BkToCstmrAcctRpt|BkToCstmrDbtCdtNtfctn)[\s>]/.test(content.slice(0, 4096)) || /camt\.05[234]/.test(content.slice(0, 1024));
 }
 
+/** Every TxDtls of an entry (NtryDtls may repeat, each with one or more TxDtls). */
+const transactions = (ntry: Node): Node[] => asArray(at(ntry, 'NtryDtls') as Node[] | undefined).flatMap((d) => asArray(at(d, 'TxDtls') as Node[] | undefined));
+
+function remittanceOf(tx: unknown): string[] {
+  const unstructured = asArray(at(tx, 'RmtInf', 'Ustrd') as unknown[] | undefined).map(text);
+  return [...unstructured, text(at(tx, 'RmtInf', 'Strd', 'CdtrRefInf', 'Ref')), text(at(tx, 'AddtlTxInf'))].filter((t): t is string => t !== null && t !== '');
+}
+
+const partyName = (tx: unknown, role: 'Dbtr' | 'Cdtr') => text(at(tx, 'RltdPties', role, 'Nm')) ?? text(at(tx, 'RltdPties', role, 'Pty', 'Nm'));
+
 export function parseCamt053(file: string, content: string): Statement[] {
+  const doctype = /<!DOCTYPE/i.exec(content);
+  if (doctype) throw new StatementError(file, `line ${content.slice(0, doctype.index).split('\n').length}`, 'a DOCTYPE (entity declarations) has no place in a bank statement');
   const valid = XMLValidator.validate(content);
   if (valid !== true) throw new StatementError(file, `line ${valid.err.line}`, `not well-formed XML: ${valid.err.msg}`);
   const doc = parser.parse(content) as Node;
+  const kind = Object.keys(ROOTS).find((r) => at(doc, 'Document', r) !== undefined);
+  if (kind && kind !== 'BkToCstmrStmt') {
+    throw new StatementError(file, `Document/${kind}`, `a ${ROOTS[kind]} ${kind === 'BkToCstmrAcctRpt' ? 'intraday account report' : 'debit/credit notification'}: `
+      + 'recon reads booked statements only; import the day\'s camt.053 statement, which carries the same entries booked');
+  }
   const root = at(doc, 'Document', 'BkToCstmrStmt');
   if (!root) throw new StatementError(file, 'Document/BkToCstmrStmt', 'missing: not a camt.053 statement');
   const statements = asArray(at(root, 'Stmt') as Node[] | undefined);
@@ -55,47 +82,50 @@ export function parseCamt053(file: string, content: string): Statement[] {
     const accountCurrency = text(at(stmt, 'Acct', 'Ccy'));
     const entries: BankEntry[] = [];
     asArray(at(stmt, 'Ntry') as Node[] | undefined).forEach((ntry, k) => {
-      const w = (path: string) => where(`Ntry[${k + 1}]/${path}`);
       const fail = (path: string) => (reason: string): never => {
-        throw new StatementError(file, w(path), reason);
+        throw new StatementError(file, where(`Ntry[${k + 1}]/${path}`), reason);
       };
-      if ((total += 1) > MAX_ENTRIES) throw new StatementError(file, w(''), `more than ${MAX_ENTRIES} entries`);
+      if ((total += 1) > MAX_ENTRIES) fail('')(`more than ${MAX_ENTRIES} entries`);
       const status = text(at(ntry, 'Sts', 'Cd')) ?? text(at(ntry, 'Sts'));
       if (status !== null && status !== 'BOOK') return;
-      const amt = at(ntry, 'Amt');
-      const currency = (amt && typeof amt === 'object' ? text((amt as Node)['@Ccy']) : null) ?? accountCurrency;
-      if (!currency) fail('Amt/@Ccy')('missing');
-      const amountText = text(amt);
-      if (amountText === null) fail('Amt')('missing');
-      const amount = amountOf(amountText!, currency!, fail('Amt'));
-      const indicator = text(at(ntry, 'CdtDbtInd'));
-      if (indicator !== 'CRDT' && indicator !== 'DBIT') fail('CdtDbtInd')(`"${clip(indicator, 20) ?? ''}" is neither CRDT nor DBIT`);
-      const date = (path: string) => {
-        const d = text(at(ntry, path, 'Dt')) ?? text(at(ntry, path, 'DtTm'));
-        return d === null ? null : isoDate(d, fail(path));
-      };
-      const tx = asArray(at(ntry, 'NtryDtls', 'TxDtls') as Node[] | undefined)[0];
-      const unstructured = asArray(at(tx, 'RmtInf', 'Ustrd') as unknown[] | undefined).map(text).filter((t): t is string => t !== null);
-      const structured = text(at(tx, 'RmtInf', 'Strd', 'CdtrRefInf', 'Ref'));
-      const counterparty = indicator === 'CRDT'
-        ? text(at(tx, 'RltdPties', 'Dbtr', 'Nm')) ?? text(at(tx, 'RltdPties', 'Dbtr', 'Pty', 'Nm'))
-        : text(at(tx, 'RltdPties', 'Cdtr', 'Nm')) ?? text(at(tx, 'RltdPties', 'Cdtr', 'Pty', 'Nm'));
-      const ref = text(at(ntry, 'NtryRef')) ?? text(at(ntry, 'AcctSvcrRef')) ?? text(at(tx, 'Refs', 'AcctSvcrRef'));
-      entries.push({
-        entryRef: ref ? `r:${clip(ref, 200)}` : `i:${k + 1}`,
-        account,
-        bookingDate: date('BookgDt'),
-        valueDate: date('ValDt'),
-        amount,
-        currency: currency!,
-        direction: indicator === 'CRDT' ? 'credit' : 'debit',
-        endToEndId: clip(text(at(tx, 'Refs', 'EndToEndId'))),
-        remittance: clip([...unstructured, ...(structured ? [structured] : []), text(at(tx, 'AddtlTxInf')), text(at(ntry, 'AddtlNtryInf'))]
-          .filter((t): t is string => t !== null && t !== '').join(' ')),
-        counterparty: clip(counterparty),
-        raw: JSON.stringify(ntry).slice(0, MAX_RAW),
-      });
+      entries.push(entryOf(ntry, account, accountCurrency, fail, { statementId: `camt:${clip(id, 200)}`, index: k }));
     });
-    return { format: 'camt.053', statementId: `camt:${clip(id, 200)}`, account, entries };
+    return { format: 'camt.053' as const, bankStatementId: id, account, entries };
   });
+}
+
+function entryOf(ntry: Node, account: string, accountCurrency: string | null, fail: (path: string) => (reason: string) => never,
+  legacy: { statementId: string; index: number }): BankEntry {
+  const amt = at(ntry, 'Amt');
+  const currency = (amt && typeof amt === 'object' ? text((amt as Node)['@Ccy']) : null) ?? accountCurrency ?? fail('Amt/@Ccy')('missing');
+  const amountText = text(amt) ?? fail('Amt')('missing');
+  const amount = amountOf(amountText, currency, fail('Amt'));
+  const indicator = text(at(ntry, 'CdtDbtInd'));
+  if (indicator !== 'CRDT' && indicator !== 'DBIT') fail('CdtDbtInd')(`"${clip(indicator, 20) ?? ''}" is neither CRDT nor DBIT`);
+  const date = (path: string) => {
+    const d = text(at(ntry, path, 'Dt')) ?? text(at(ntry, path, 'DtTm'));
+    return d === null ? null : isoDate(d, fail(path));
+  };
+  const txs = transactions(ntry);
+  const other = indicator === 'CRDT' ? 'Dbtr' : 'Cdtr';
+  const ref = text(at(ntry, 'NtryRef')) ?? text(at(ntry, 'AcctSvcrRef')) ?? text(at(txs[0], 'Refs', 'AcctSvcrRef'));
+  const entryText = text(at(ntry, 'AddtlNtryInf'));
+  const reversal = text(at(ntry, 'RvslInd')) === 'true' ? ['recon: RvslInd true, a reversal'] : [];
+  const single = txs.length <= 1;
+  const names = [...new Set(txs.map((tx) => partyName(tx, other)).filter((n): n is string => n !== null))];
+  return {
+    bankRef: clip(ref, 200),
+    account,
+    bookingDate: date('BookgDt'),
+    valueDate: date('ValDt'),
+    amount,
+    currency,
+    direction: indicator === 'CRDT' ? 'credit' : 'debit',
+    endToEndId: single ? clip(text(at(txs[0], 'Refs', 'EndToEndId'))) : null,
+    remittance: clip([...(single ? remittanceOf(txs[0]) : []), ...(entryText ? [entryText] : [])].join(' ')),
+    counterparty: clip(names.length === 1 || single ? names[0] : null),
+    batch: single ? null : txs.map((tx) => clip([text(at(tx, 'Refs', 'EndToEndId')), ...remittanceOf(tx)].filter(Boolean).join(' ')) ?? ''),
+    raw: [JSON.stringify(ntry), ...reversal].join('\n').slice(0, MAX_RAW),
+    legacy: { statementId: legacy.statementId, entryRef: ref ? `r:${clip(ref, 200)}` : `i:${legacy.index + 1}` },
+  };
 }

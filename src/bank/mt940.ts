@@ -1,19 +1,29 @@
-// SWIFT MT940 (customer statement message): tagged lines, one message per statement. Read here: :20:
-// (transaction reference), :25: (account), :28C: (statement number), :60F:/:60M: (opening balance, which
-// gives the currency), every :61: statement line (value date YYMMDD, optional entry date MMDD, C/D or
-// RC/RD, an optional funds code, the amount with a decimal comma, the transaction type, the reference
-// for the account owner and after // the bank's reference) with the :86: that follows it (structured
-// /EREF/ /REMI/ /NAME/ or /ORDP/ codes when present, else free text), and :62F:/:62M: (closing balance).
-// SWIFT envelope blocks ({1:…}{4: … -}) are accepted around a message.
-import { isCalendarDate } from '../month.js';
-import { MAX_ENTRIES, MAX_RAW, StatementError, amountOf, clip, type BankEntry, type Statement } from './statement.js';
+// SWIFT MT940 (customer statement message) as banks write it (#25). Tagged fields, one message per
+// statement, several per file: :20: (transaction reference), :25: (account), :28:/:28C: (statement
+// number, any form), :60F:/:60M: (opening balance, which gives the currency; else a closing balance or
+// the :25: suffix), each :61: statement line with the :86: fields after it (information.ts), and balances.
+// Around the SWIFT fields banks put their own lines: envelope blocks ({1:…}{4: … -}), ING's
+// "0000 01INGBNL2AXXXX00001" / "940 00", ABN AMRO's "ABNANL2A" / "940", Rabobank's ":940:", blank lines,
+// "-XXX" trailers. A line that is not a field, outside a field that can run over lines (:61:, :86:, :NS:),
+// is skipped and said in the statement's notes. An MT942 interim report is refused: its entries are not
+// booked yet, and the day's MT940 carries them booked (reading both would count them twice).
+import { information } from './mt940-info.js';
+import { MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, amountOf, clip, DECIMAL_COMMA, yymmdd, type BankEntry, type Statement } from './statement.js';
 
-const TAG = /^:(\d{2}[A-Z]?|[A-Z]{2}):(.*)$/;
-const LINE_61 = /^(\d{2})(\d{2})(\d{2})(\d{4})?(RC|RD|C|D)([A-Z])?(\d[\d,]*)([NFS][A-Z0-9]{3})([^/]*?)(?:\/\/(.*))?$/;
+const TAG = /^:(\d{2}[A-Z]?|NS):(.*)$/;
+/** Fields of MT940 (and of MT942, to recognise it); a tag-shaped line with another number is text of the field before it. */
+const KNOWN = new Set(['13', '13D', '20', '21', '25', '25P', '28', '28C', '28D', '34F', '60', '60F', '60M', '61', '62', '62F', '62M', '64', '65', '86', '90C', '90D', 'NS']);
+/** Fields whose value may run over several lines. */
+const MULTILINE = new Set(['61', '86', 'NS']);
+const INTERIM = new Set(['13', '13D', '34F']);
+const END = /^-(?:X{0,3}|\}.*)$/;
+/** :61: subfields 1–7: value date, entry date (or four spaces), mark, funds code, amount, type, references. */
+const LINE_61 = /^(\d{6})(\d{4}| {4})?(RC|RD|C|D)([A-Z])? ?(\d[\d,]*) ?([A-Z][A-Z0-9 ]{3})?(.*)$/;
+const NO_REF = /^(NONREF|NOTPROVIDED)?$/i;
 
 export function isMt940(content: string): boolean {
-  const head = content.slice(0, 2048);
-  return /(^|\n):20:/.test(head) && /(^|\n):25:/.test(head);
+  const head = content.slice(0, 16_384);
+  return /(^|\n|\{4:)[ \t]*:20:/.test(head) && /(^|\n):(25|61|60F):/.test(head);
 }
 
 interface Field {
@@ -22,143 +32,180 @@ interface Field {
   line: number;
 }
 
-/** Tagged fields with their first line number; continuation lines join their field. */
-function fields(file: string, content: string): Field[] {
-  const out: Field[] = [];
-  const lines = content.replace(/\r\n?/g, '\n').split('\n');
-  lines.forEach((raw, i) => {
-    let line = raw.replace(/^\{1:[^}]*\}(\{2:[^}]*\})?(\{3:[^}]*\})?\{4:/, '').replace(/-\}.*$/, '');
-    if (line.trim() === '' || line.trim() === '-' || line.startsWith('{')) return;
-    const m = TAG.exec(line);
-    if (m) {
-      out.push({ tag: m[1]!, value: m[2]!, line: i + 1 });
+/** Each message's fields, in file order; lines outside fields are skipped (said in `notes`). */
+function messages(file: string, content: string, notes: string[]): Field[][] {
+  const out: Field[][] = [];
+  let current: Field[] | null = null;
+  let open: Field | null = null; // the field a line without a tag continues
+  const skipped: number[] = [];
+  content.split(/\r\n|\r|\n/).forEach((raw, i) => {
+    if (raw.length > MAX_LINE) throw new StatementError(file, `line ${i + 1}`, `longer than ${MAX_LINE} characters`);
+    let text = raw.trimEnd();
+    // SWIFT envelope blocks {1:}{2:}{3:}{4: on one line or each on its own; the fields follow block 4's opening
+    if (/^\{[1-5]:/.test(text)) {
+      if (/\{2:[IO]942/.test(text)) refuseInterim(file, i + 1);
+      open = null;
+      const body = text.indexOf('{4:');
+      if (body < 0) return;
+      text = text.slice(body + 3);
+    }
+    if (END.test(text.trim())) {
+      open = null;
+      current = null;
       return;
     }
-    const last = out[out.length - 1];
-    if (!last) throw new StatementError(file, `line ${i + 1}`, 'text before the first :20: field');
-    line = line.trimEnd();
-    last.value += `\n${line}`;
+    if (text.trim() === '') return;
+    const m = TAG.exec(text);
+    if (m && KNOWN.has(m[1]!)) {
+      if (INTERIM.has(m[1]!)) refuseInterim(file, i + 1);
+      const field = { tag: m[1]!, value: m[2]!, line: i + 1 };
+      if (!current || m[1] === '20') out.push((current = []));
+      current.push(field);
+      open = MULTILINE.has(field.tag) ? field : null;
+      return;
+    }
+    if (open) open.value += `\n${text}`;
+    else skipped.push(i + 1);
   });
+  if (skipped.length > 0) {
+    notes.push(`skipped ${skipped.length} line(s) that are not MT940 fields (bank header or trailer lines): ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ', …' : ''}`);
+  }
   return out;
 }
 
-/**
- * Structured :86: codes (/EREF/…/REMI/…), the German subfield style (?00 booking text, ?20–?29 remittance
- * with SEPA keywords such as EREF+ inside, ?32–?33 the other party's name), or free text.
- */
-function information(text: string): { endToEndId: string | null; remittance: string | null; counterparty: string | null } {
-  const flat = text.replace(/\n/g, '');
-  if (/^\d{3}\?\d{2}|^\?\d{2}/.test(flat)) {
-    const sub = new Map<string, string>();
-    for (const m of flat.matchAll(/\?(\d{2})([^?]*)/g)) sub.set(m[1]!, `${sub.get(m[1]!) ?? ''}${m[2]!}`);
-    const remittance = ['20', '21', '22', '23', '24', '25', '26', '27', '28', '29', '60', '61', '62', '63'].map((k) => sub.get(k) ?? '').join('');
-    const eref = /EREF\+(\S+?)(?=[A-Z]{4}\+|$)/.exec(remittance)?.[1] ?? null;
-    return { endToEndId: clip(eref), remittance: clip(remittance), counterparty: clip(`${sub.get('32') ?? ''}${sub.get('33') ?? ''}`) };
-  }
-  if (/^\/[A-Z]{2,4}\//.test(flat)) {
-    const codes = new Map<string, string>();
-    for (const m of flat.matchAll(/\/([A-Z]{2,4})\/(.*?)(?=\/[A-Z]{2,4}\/|$)/g)) codes.set(m[1]!, m[2]!);
-    return {
-      endToEndId: clip(codes.get('EREF')),
-      remittance: clip(codes.get('REMI') ?? codes.get('USTD') ?? null),
-      counterparty: clip(codes.get('NAME') ?? codes.get('ORDP') ?? codes.get('BENM') ?? null),
-    };
-  }
-  return { endToEndId: null, remittance: clip(text), counterparty: null };
+function refuseInterim(file: string, line: number): never {
+  throw new StatementError(file, `line ${line}`, 'an MT942 interim transaction report (entries not booked yet); recon reads booked statements only: '
+    + 'import the day\'s MT940 statement, which carries the same entries booked');
 }
 
+interface Pending {
+  lines: string[];
+  line: number;
+  info: string[];
+  ns: string[];
+}
+
+interface Draft {
+  ref: string;
+  account: string | null;
+  number: string | null;
+  currencies: Array<string | null>; // opening balances first, then closing and available ones
+  pending: Pending[];
+  line: number;
+}
+
+const balanceCurrency = (value: string): string | null => /^[CD]\d{6}([A-Z]{3})/.exec(value.trim())?.[1] ?? null;
+
 export function parseMt940(file: string, content: string): Statement[] {
-  const statements: Statement[] = [];
-  let current: { ref: string; account: string | null; number: string | null; currency: string | null; entries: BankEntry[]; line: number } | null = null;
-  let total = 0;
-  const finish = () => {
-    if (!current) return;
-    if (!current.account) throw new StatementError(file, `line ${current.line}`, 'statement without an :25: account');
-    statements.push({ format: 'mt940', statementId: `mt940:${current.account}:${current.ref}:${current.number ?? ''}`, account: current.account, entries: current.entries });
-  };
-  for (const f of fields(file, content)) {
-    const fail = (reason: string): never => {
-      throw new StatementError(file, `line ${f.line} (:${f.tag}:)`, reason);
-    };
-    switch (f.tag) {
-      case '20':
-        finish();
-        current = { ref: f.value.trim(), account: null, number: null, currency: null, entries: [], line: f.line };
-        break;
-      case '25':
-        if (!current) fail('before :20:');
-        current!.account = f.value.trim().replace(/^\/+/, '');
-        break;
-      case '28C':
-        if (!current) fail('before :20:');
-        current!.number = f.value.trim();
-        break;
-      case '60F':
-      case '60M': {
-        if (!current) fail('before :20:');
-        const m = /^[CD]\d{6}([A-Z]{3})[\d,]+$/.exec(f.value.trim());
-        if (!m) fail(`opening balance "${clip(f.value, 40) ?? ''}" is not C|D YYMMDD CCY amount`);
-        current!.currency = m![1]!;
-        break;
+  const notes: string[] = [];
+  const drafts: Draft[] = [];
+  let entries = 0;
+  for (const fields of messages(file, content, notes)) {
+    let draft: Draft | null = null;
+    fields.forEach((f, k) => {
+      const fail = (reason: string): never => {
+        throw new StatementError(file, `line ${f.line} (:${f.tag}:)`, reason);
+      };
+      if (f.tag === '20') {
+        draft = { ref: f.value.trim(), account: null, number: null, currencies: [], pending: [], line: f.line };
+        drafts.push(draft);
+        return;
       }
-      case '61': {
-        if (!current?.currency) fail('a statement line before the opening balance (:60F:) that gives its currency');
-        if ((total += 1) > MAX_ENTRIES) fail(`more than ${MAX_ENTRIES} entries`);
-        const [first, ...rest] = f.value.split('\n');
-        const m = LINE_61.exec(first!.trim());
-        if (!m) fail(`"${clip(first, 60) ?? ''}" is not YYMMDD[MMDD]C|D amount type reference`);
-        const [, yy, mm, dd, entry, mark, , amountText, , customerRef, bankRef] = m!;
-        const valueDate = `20${yy}-${mm}-${dd}`;
-        if (!isCalendarDate(valueDate)) fail(`value date ${valueDate} does not exist`);
-        // the entry (booking) date has no year: the value date's, or the next one's across a new year
-        let bookingDate: string | null = null;
-        if (entry) {
-          let year = Number(`20${yy}`);
-          if (Number(entry.slice(0, 2)) < Number(mm) - 6) year += 1;
-          if (Number(entry.slice(0, 2)) > Number(mm) + 6) year -= 1;
-          bookingDate = `${year}-${entry.slice(0, 2)}-${entry.slice(2)}`;
-        }
-        const direction = mark === 'C' || mark === 'RD' ? 'credit' : 'debit';
-        current!.entries.push({
-          entryRef: bankRef ? `r:${clip(bankRef, 200)}` : `i:${current!.entries.length + 1}`,
-          account: current!.account ?? fail('a statement line before the :25: account'),
-          bookingDate: bookingDate ?? valueDate,
-          valueDate,
-          amount: amountOf(amountText!, current!.currency!, fail, true),
-          currency: current!.currency!,
-          direction,
-          endToEndId: null,
-          remittance: null,
-          counterparty: null,
-          raw: `:61:${f.value}`.slice(0, MAX_RAW),
-        });
-        if (customerRef && customerRef.trim() !== '' && customerRef.trim() !== 'NONREF') {
-          current!.entries[current!.entries.length - 1]!.endToEndId = clip(customerRef);
-        }
-        void rest;
-        break;
+      // a field after a message's end without a :20: of its own continues the statement before it
+      draft ??= drafts[drafts.length - 1] ?? fail('before the :20: field that opens a statement');
+      const d: Draft = draft!;
+      const last = d.pending[d.pending.length - 1];
+      switch (f.tag) {
+        case '25': d.account = f.value.replace(/\n/g, '').trim(); break;
+        case '28': case '28C': d.number = f.value.trim(); break;
+        case '60': case '60F': case '60M': d.currencies.unshift(balanceCurrency(f.value)); break;
+        case '62': case '62F': case '62M': case '64': case '65': d.currencies.push(balanceCurrency(f.value)); break;
+        case '61':
+          if ((entries += 1) > MAX_ENTRIES) fail(`more than ${MAX_ENTRIES} entries in the file`);
+          d.pending.push({ lines: f.value.split('\n'), line: f.line, info: [], ns: [] });
+          break;
+        case '86': if (last && /^(61|86|NS)$/.test(fields[k - 1]?.tag ?? '')) last.info.push(f.value); break;
+        case 'NS': if (last) last.ns.push(f.value); break;
+        default: break; // :21:, :90C:/:90D: and the like carry no entry
       }
-      case '86': {
-        const last = current?.entries[current.entries.length - 1];
-        if (!last) break; // information on the statement as a whole
-        const info = information(f.value);
-        last.endToEndId = info.endToEndId ?? last.endToEndId;
-        last.remittance = info.remittance;
-        last.counterparty = info.counterparty;
-        last.raw = `${last.raw}\n:86:${f.value}`.slice(0, MAX_RAW);
-        break;
-      }
-      case '28':
-        if (!current) fail('before :20:');
-        current!.number = f.value.trim();
-        break;
-      default:
-        // closing and available balances (:62F: :64: :65:), :21:, :13D:, :34F:, :90D:/:90C:, and fields a
-        // bank adds of its own: they carry no entry
-        break;
-    }
+    });
   }
-  finish();
-  if (statements.length === 0) throw new StatementError(file, 'line 1', 'no :20: statement in the file');
-  return statements;
+  if (drafts.length === 0) throw new StatementError(file, 'line 1', 'no :20: statement in the file');
+  return drafts.map((d, k) => statementOf(file, d, k === 0 ? notes : []));
+}
+
+function statementOf(file: string, d: Draft, notes: string[]): Statement {
+  const where = `line ${d.line} (:20:)`;
+  if (!d.account) throw new StatementError(file, where, 'a statement without an :25: account');
+  const rawAccount = d.account.replace(/^\/+/, '');
+  const suffix = /^(.*\d)[\s/]*([A-Z]{3})$/.exec(rawAccount);
+  const currency = d.currencies.find((c) => c !== null) ?? suffix?.[2] ?? null;
+  // ING and Rabobank append the currency to the account (NL69INGB0123456789EUR): the account is what precedes it
+  const account = suffix && suffix[2] === currency ? suffix[1]! : rawAccount;
+  const legacyId = `mt940:${rawAccount}:${d.ref}:${d.number ?? ''}`;
+  const entries = d.pending.map((p, i) => {
+    if (!currency) throw new StatementError(file, `line ${p.line} (:61:)`, 'no balance (:60F:, :62F:) gives the statement\'s currency');
+    return entryOf(file, p, account, currency, { statementId: legacyId, index: i });
+  });
+  return { format: 'mt940', bankStatementId: `${d.ref}/${d.number ?? ''}`, account, entries, ...(notes.length ? { notes } : {}) };
+}
+
+/** The line's subfields; a :61: some banks wrap over two lines is read from the lines joined. */
+function subfields(lines: string[]): { m: RegExpExecArray; used: number } | null {
+  let found: { m: RegExpExecArray; used: number } | null = null;
+  for (let used = 1; used <= Math.min(3, lines.length); used += 1) {
+    const m = LINE_61.exec(lines.slice(0, used).join('').trim());
+    if (m && m[6]) return { m, used };
+    if (m && !found) found = { m, used };
+  }
+  return found;
+}
+
+function entryOf(file: string, p: Pending, account: string, currency: string, legacy: { statementId: string; index: number }): BankEntry {
+  const fail = (reason: string): never => {
+    throw new StatementError(file, `line ${p.line} (:61:)`, reason);
+  };
+  const parsed = subfields(p.lines);
+  if (!parsed) fail(`"${clip(p.lines.join(' '), 60) ?? ''}" is not YYMMDD[MMDD]C|D|RC|RD[funds code]amount type reference`);
+  const { m, used } = parsed!;
+  const [, valueText, entryText, mark, , amountText, , refs] = m;
+  const notes: string[] = [];
+  const value = yymmdd(valueText!, fail, true);
+  if (value.note) notes.push(value.note);
+  let bookingDate = value.date;
+  if (entryText && entryText.trim() !== '') {
+    // the entry (booking) date has no year: the value date's, or the next or last one's across a new year
+    const month = Number(entryText.slice(0, 2));
+    const valueMonth = Number(value.date.slice(5, 7));
+    let year = Number(value.date.slice(0, 4));
+    if (month < valueMonth - 6) year += 1;
+    if (month > valueMonth + 6) year -= 1;
+    const entry = yymmdd(`${String(year).slice(2)}${entryText}`, fail, true);
+    bookingDate = entry.date;
+    if (entry.note) notes.push(entry.note.replace('the bank wrote', 'the entry date'));
+  }
+  // RC is the reversal of a credit (money leaves), RD the reversal of a debit (money comes back)
+  const direction = mark === 'C' || mark === 'RD' ? 'credit' : 'debit';
+  if (mark!.startsWith('R')) notes.push(`recon: ${mark}, a reversal, booked as a ${direction}`);
+  const [customerText, ...bankParts] = (refs ?? '').split('//');
+  const customerRef = customerText!.trim();
+  const bankRef = bankParts.length > 0 ? bankParts.join('//').trim() : '';
+  const supplementary = p.lines.slice(used).map((l) => l.trim()).filter(Boolean).join(' ');
+  const info = p.info.length > 0 ? information(p.info.join('\n')) : null;
+  const legacyBank = /\/\/(.*)$/.exec(p.lines[0]!.trim())?.[1];
+  return {
+    bankRef: NO_REF.test(bankRef) ? null : clip(bankRef, 200),
+    account,
+    bookingDate,
+    valueDate: value.date,
+    amount: amountOf(amountText!, currency, fail, DECIMAL_COMMA),
+    currency,
+    direction,
+    endToEndId: info?.endToEndId ?? (NO_REF.test(customerRef) ? null : clip(customerRef)),
+    remittance: info?.remittance ?? clip(supplementary),
+    counterparty: info?.counterparty ?? null,
+    batch: null,
+    raw: [`:61:${p.lines.join('\n')}`, ...p.info.map((t) => `:86:${t}`), ...p.ns.map((t) => `:NS:${t}`), ...notes].join('\n').slice(0, MAX_RAW),
+    legacy: { statementId: legacy.statementId, entryRef: legacyBank ? `r:${clip(legacyBank, 200)}` : `i:${legacy.index + 1}` },
+  };
 }

@@ -18,7 +18,7 @@ const COMMANDS: Record<string, Entry> = {
   schedule: { summary: 'Run the nightly job on a cron schedule (RECON_CRON, RECON_TZ)' },
   sql: { summary: 'Ad-hoc read-only SQL on the published snapshot' },
   ack: { summary: 'Acknowledge a finding: recon ack <key> --note "…"' },
-  bank: { summary: 'Import bank statements (camt.053, MT940, CSV): recon bank import FILE…' },
+  bank: { summary: 'Import bank statements (camt.053, MT940, BAI2, CSV): recon bank import FILE…' },
   export: { summary: 'Export every table and view as Parquet: recon export --parquet DIR' },
   sandbox: { summary: 'Serve the embedded sandbox of the payments service on 127.0.0.1' },
   demo: { summary: 'Start the sandbox in-process, run the nightly job and a monthly close, print a summary' },

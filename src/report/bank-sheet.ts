@@ -1,9 +1,11 @@
-// The Bank sheets (#17): for each disbursement whether the money arrived (settled by which credit,
-// awaiting a statement, or unsettled), and the provider's credits that settled nothing, with what they
-// most likely are. Shared by the exception workbook and the monthly close.
-import { DATE_FORMAT, setAmount, setDate, setText } from './cells.js';
-import { writeTableSheet, type ColumnSpec } from './table-sheet.js';
-import type { BankCreditRow, BankRow, RowSource } from './types.js';
+// The Bank sheets (#17, #25): for each disbursement whether the money arrived (settled by which credit and
+// how — one credit, a batch credit of several disbursements, or a credit short by the bank's fee —,
+// awaiting a statement, or unsettled), the provider's credits that settled nothing, with what they most
+// likely are, and, above the table, the statement files the run could not read. Shared by the exception
+// workbook and the monthly close.
+import { BOLD, DATE_FORMAT, setAmount, setDate, setText } from './cells.js';
+import { addSheet, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
+import type { BankCreditRow, BankRow, BankSheets } from './types.js';
 import type { StreamingWorkbook } from './workbook-file.js';
 
 const STATUS_TEXT: Record<BankRow['status'], string> = {
@@ -12,6 +14,15 @@ const STATUS_TEXT: Record<BankRow['status'], string> = {
   unsettled: 'NOT ARRIVED',
 };
 
+/** How a settled disbursement was matched, in words. */
+export function matchedBy(r: Pick<BankRow, 'byReference' | 'matchKind' | 'batchSize'>): string | null {
+  if (r.byReference === null) return null;
+  const how = r.byReference ? 'reference' : 'amount and date';
+  if (r.matchKind === 'batch') return `batch of ${r.batchSize ?? '?'}, ${r.byReference ? 'by reference' : 'by sum'}`;
+  if (r.matchKind === 'fee') return `${how}, less bank fee`;
+  return how;
+}
+
 export const BANK_COLUMNS: ReadonlyArray<ColumnSpec<BankRow>> = [
   { header: 'Disbursement', width: 17, write: (c, r) => setText(c, r.disbursementId) },
   { header: 'Delivered at (UTC)', width: 17, write: (c, r) => setDate(c, r.deliveredAt) },
@@ -19,8 +30,10 @@ export const BANK_COLUMNS: ReadonlyArray<ColumnSpec<BankRow>> = [
   { header: 'Amount', numeric: true, width: 15, write: (c, r) => setAmount(c, r.amount, r.currency) },
   { header: 'Bank status', width: 18, write: (c, r) => setText(c, STATUS_TEXT[r.status]) },
   { header: 'Credited on', width: 12, write: (c, r) => (r.creditedOn ? setDate(c, r.creditedOn, DATE_FORMAT) : undefined) },
-  { header: 'Matched by', width: 16, write: (c, r) => setText(c, r.byReference === null ? null : r.byReference ? 'reference' : 'amount and date') },
+  { header: 'Matched by', width: 22, write: (c, r) => setText(c, matchedBy(r)) },
+  { header: 'Bank fee', numeric: true, width: 11, write: (c, r) => (r.fee ? setAmount(c, r.fee, r.currency) : undefined) },
   { header: 'Account', width: 24, write: (c, r) => setText(c, r.account) },
+  { header: 'Credit', numeric: true, width: 15, print: false, write: (c, r) => (r.matchKind && r.matchKind !== 'single' ? setAmount(c, r.creditAmount, r.currency) : undefined) },
   { header: 'Statement', width: 30, print: false, write: (c, r) => setText(c, r.statementId) },
 ];
 
@@ -43,7 +56,28 @@ export const CREDIT_COLUMNS: ReadonlyArray<ColumnSpec<BankCreditRow>> = [
   { header: 'File', width: 28, print: false, write: (c, r) => setText(c, r.fileName) },
 ];
 
-export async function writeBankSheets(workbook: StreamingWorkbook, bank: { disbursements: RowSource<BankRow>; credits: RowSource<BankCreditRow> }): Promise<void> {
-  await writeTableSheet(workbook, 'Bank', BANK_COLUMNS, bank.disbursements);
+/** The Bank sheet; files the run refused are named in lines above the table (the header row follows them). */
+async function writeBankSheet(workbook: StreamingWorkbook, bank: BankSheets): Promise<void> {
+  const refused = bank.refusedFiles ?? [];
+  if (refused.length === 0) {
+    await writeTableSheet(workbook, 'Bank', BANK_COLUMNS, bank.disbursements);
+    return;
+  }
+  const headerRow = refused.length + 3;
+  const sheet = addSheet(workbook, 'Bank', BANK_COLUMNS.map((c) => c.width), headerRow);
+  const title = sheet.getRow(1).getCell(1);
+  setText(title, `${refused.length} statement file${refused.length === 1 ? '' : 's'} refused by this run (nothing of ${refused.length === 1 ? 'it' : 'them'} imported; fix or remove, the others were imported):`);
+  title.font = BOLD;
+  sheet.getRow(1).commit();
+  refused.forEach((text, i) => {
+    setText(sheet.getRow(2 + i).getCell(1), text);
+    sheet.getRow(2 + i).commit();
+  });
+  await writeTable(sheet, headerRow, BANK_COLUMNS, bank.disbursements);
+  sheet.commit();
+}
+
+export async function writeBankSheets(workbook: StreamingWorkbook, bank: BankSheets): Promise<void> {
+  await writeBankSheet(workbook, bank);
   await writeTableSheet(workbook, 'Unmatched credits', CREDIT_COLUMNS, bank.credits);
 }

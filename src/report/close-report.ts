@@ -8,7 +8,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { ageInDays } from '../checks/index.js';
 import { writeCloseWorkbook } from './close-workbook.js';
 import { buildJournal } from './journal.js';
-import { bankCredits, bankRows, hasBankData, reconciliationRows, withDisbursementRows } from './run-report.js';
+import { bankCredits, bankRows, hasBankData, reconciliationRows, withBankMatches, withDisbursementRows } from './run-report.js';
 import type { BankSplit } from './journal.js';
 import type { CloseLine, FindingRow, SuspenseLine } from './types.js';
 
@@ -89,7 +89,7 @@ async function provisionalReasons(c: DuckDBConnection, month: string, lines: rea
 
 /**
  * Per currency, what the bank statements say of the month's disbursements (journal.ts, BankSplit); each
- * disbursement counted once, in the first place that applies: settled, credited short, credited on
+ * disbursement counted once, in the first place that applies: settled (less a bank fee), credited short, credited on
  * another account, awaiting a statement, not arrived. Undefined when no statement was ever imported.
  */
 async function bankSplit(c: DuckDBConnection, month: string): Promise<Map<string, BankSplit> | undefined> {
@@ -102,7 +102,7 @@ async function bankSplit(c: DuckDBConnection, month: string): Promise<Map<string
        WHERE u.reason = 'amount_differs' GROUP BY u.disbursement_id),
      other AS (SELECT DISTINCT disbursement_id FROM bank_unmatched_credits WHERE reason = 'account_mismatch'),
      placed AS (
-       SELECT m.currency, m.amount, sh.credited,
+       SELECT m.currency, m.amount, sh.credited, COALESCE(s.fee, 0) AS fee,
          CASE WHEN s.bank_status = 'settled' THEN 'settled'
               WHEN sh.credited IS NOT NULL THEN 'short'
               WHEN o.disbursement_id IS NOT NULL THEN 'other'
@@ -112,7 +112,8 @@ async function bankSplit(c: DuckDBConnection, month: string): Promise<Map<string
        LEFT JOIN short AS sh ON sh.disbursement_id = m.disbursement_id
        LEFT JOIN other AS o ON o.disbursement_id = m.disbursement_id)
      SELECT currency,
-       CAST(COALESCE(sum(amount) FILTER (WHERE place = 'settled'), 0) AS VARCHAR) AS settled,
+       CAST(COALESCE(sum(amount - fee) FILTER (WHERE place = 'settled'), 0) AS VARCHAR) AS settled,
+       CAST(COALESCE(sum(fee) FILTER (WHERE place = 'settled'), 0) AS VARCHAR) AS bank_charges,
        CAST(COALESCE(sum(credited) FILTER (WHERE place = 'short'), 0) AS VARCHAR) AS short_credited,
        CAST(COALESCE(sum(amount - credited) FILTER (WHERE place = 'short'), 0) AS VARCHAR) AS short_by,
        CAST(COALESCE(sum(amount) FILTER (WHERE place = 'other'), 0) AS VARCHAR) AS other_account,
@@ -120,7 +121,7 @@ async function bankSplit(c: DuckDBConnection, month: string): Promise<Map<string
        CAST(COALESCE(sum(amount) FILTER (WHERE place = 'not_arrived'), 0) AS VARCHAR) AS not_arrived
      FROM placed GROUP BY currency`)).getRowObjectsJS();
   return new Map(rows.map((r) => [String(r.currency), {
-    settled: BigInt(String(r.settled)), shortCredited: BigInt(String(r.short_credited)), shortBy: BigInt(String(r.short_by)),
+    settled: BigInt(String(r.settled)), bankCharges: BigInt(String(r.bank_charges)), shortCredited: BigInt(String(r.short_credited)), shortBy: BigInt(String(r.short_by)),
     otherAccount: BigInt(String(r.other_account)), awaiting: BigInt(String(r.awaiting)), notArrived: BigInt(String(r.not_arrived)),
   }]));
 }
@@ -139,7 +140,7 @@ export async function writeMonthClose(
   const lines = await closeLines(c, opts.month);
   const suspense = await suspenseLines(c, opts.month);
   const provisional = await provisionalReasons(c, opts.month, lines, suspense);
-  return writeCloseWorkbook(closeWorkbookPath(opts.reportsDir, opts.month, opts.version), {
+  return withBankMatches(c, async () => writeCloseWorkbook(closeWorkbookPath(opts.reportsDir, opts.month, opts.version), {
     suspense,
     provisional,
     month: opts.month,
@@ -154,5 +155,5 @@ export async function writeMonthClose(
       ? { disbursements: bankRows(c, inMonth(opts.month)), credits: bankCredits(c, `strftime(credited_on, '%Y-%m') = '${opts.month}'`) }
       : undefined,
     shape: await monthShape(c, opts.month),
-  });
+  }));
 }

@@ -6,7 +6,7 @@ import { DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET, FINDING_COLUMNS } from './co
 import { addSheet, writeFields, writeSmallTable, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
 import { writeMonthSheet, type MonthShape } from './month-sheet.js';
 import { CHECK_GUIDE, type CheckGuide } from './check-guide.js';
-import type { BankCreditRow, BankRow, DisbursementRow, FindingRow, RowSource, RunSummary } from './types.js';
+import type { BankSheets, DisbursementRow, FindingRow, RowSource, RunSummary } from './types.js';
 import { writeBankSheets } from './bank-sheet.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
 
@@ -16,8 +16,8 @@ export interface ExceptionWorkbookInput {
   disbursements: RowSource<DisbursementRow>;
   /** Days with disbursed totals and findings, drawn on a Month sheet (left out when absent). */
   month?: MonthShape;
-  /** Whether each disbursement's money arrived, and the credits that settled nothing (left out without statements). */
-  bank?: { disbursements: RowSource<BankRow>; credits: RowSource<BankCreditRow> };
+  /** Whether each disbursement's money arrived, the credits that settled nothing, files refused (left out without statements). */
+  bank?: BankSheets;
 }
 
 export interface WrittenWorkbook {

@@ -5,6 +5,7 @@
 // recipients (all amounts integer subunits, all components non-negative magnitudes):
 //
 //   Dr Bank                        disbursed total            cash that actually arrived
+//   Dr Bank charges                (with statements) what the bank kept of a credit, within the tolerance
 //   Dr Refunds                     refunds                    sales given back
 //   Dr Fees and debit adjustments  debit adjustments          what the service kept
 //   Cr Payments clearing           payouts                    gross sales settled
@@ -20,6 +21,7 @@ export const ACCOUNTS = {
   bank: 'Bank',
   transit: 'Cash in transit',
   bankSuspense: 'Bank suspense',
+  bankCharges: 'Bank charges',
   refunds: 'Refunds',
   fees: 'Fees and debit adjustments',
   clearing: 'Payments clearing',
@@ -99,12 +101,14 @@ function suspenseEntries(currency: string, t: HeldTotals): JournalEntry[] {
 }
 
 /**
- * What the bank statements say of a currency's disbursements of the month (#17), each disbursement in
- * one place: settled by a credit of its amount; a credit naming it for less (the credit, and what it fell
- * short by); credited on another account; not yet covered by a statement; not arrived.
+ * What the bank statements say of a currency's disbursements of the month (#17, #25), each disbursement
+ * in one place: settled by a credit (what arrived, and what the bank kept as its charge within the
+ * tolerance); a credit naming it for less beyond the tolerance (the credit, and what it fell short by);
+ * credited on another account; not yet covered by a statement; not arrived.
  */
 export interface BankSplit {
   settled: bigint;
+  bankCharges: bigint;
   shortCredited: bigint;
   shortBy: bigint;
   otherAccount: bigint;
@@ -122,9 +126,10 @@ function cashEntries(currency: string, disbursed: bigint, split: BankSplit | und
   const line = (account: string, description: string, amount: bigint): JournalEntry =>
     (amount >= 0n ? { currency, account, description, debit: amount, credit: 0n } : { currency, account, description, debit: 0n, credit: -amount });
   if (!split) return [line(ACCOUNTS.bank, 'Disbursements received (the provider\'s figure: no bank statement imported)', disbursed)];
-  const explained = split.settled + split.shortCredited + split.shortBy + split.otherAccount + split.awaiting + split.notArrived;
+  const explained = split.settled + split.bankCharges + split.shortCredited + split.shortBy + split.otherAccount + split.awaiting + split.notArrived;
   return [
     line(ACCOUNTS.bank, 'Disbursements received, matched to bank credits', split.settled + split.shortCredited),
+    line(ACCOUNTS.bankCharges, 'Kept by the bank from the provider\'s credits (bank_fee; see Bank)', split.bankCharges),
     line(ACCOUNTS.bankSuspense, 'Credited short of the disbursement (fees or FX deducted; see Bank)', split.shortBy),
     line(ACCOUNTS.bankSuspense, 'Credited on another account (see Bank)', split.otherAccount),
     line(ACCOUNTS.bankSuspense, 'Not arrived: no credit although statements cover the window (see Bank)', split.notArrived),

@@ -7,7 +7,8 @@ import { addDays } from 'date-fns';
 import { readMonthShape } from './month-sheet.js';
 import { writeExceptionWorkbook, type WrittenWorkbook } from './exceptions-workbook.js';
 import { replaceAtomically } from './workbook-file.js';
-import type { BankCreditRow, BankRow, DisbursementRow, FindingRow, RunSummary } from './types.js';
+import { sqlIdent } from '../load/sql-text.js';
+import type { BankCreditRow, BankRow, BankSheets, DisbursementRow, FindingRow, RunSummary } from './types.js';
 
 /** recon-2026-11-23-070307Z-f434.xlsx: the day once, then the rest of the run id (time and suffix). */
 function workbookPath(reportsDir: string, runId: string, at: Date): string {
@@ -83,15 +84,38 @@ export async function hasBankData(connection: DuckDBConnection): Promise<boolean
   return (await connection.runAndReadAll('SELECT EXISTS (SELECT 1 FROM bank_transactions)')).getRows()[0]![0] === true;
 }
 
+/**
+ * Runs `fn` with the bank matching computed once: while a workbook is written nothing changes the store
+ * (the run holds the lock), so bank_matches is copied into a TEMP table of the same name, which every bank
+ * view and the Bank sheets' pages read instead of repeating the matching (as the check runner does).
+ */
+export async function withBankMatches<T>(connection: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
+  const db = String((await connection.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
+  await connection.run(`CREATE OR REPLACE TEMP TABLE bank_matches AS SELECT * FROM ${sqlIdent(db)}.main.bank_matches`);
+  try {
+    return await fn();
+  } finally {
+    await connection.run('DROP TABLE IF EXISTS temp.main.bank_matches');
+  }
+}
+
+/** The statement files a run's --bank-dir refused or skipped, each as "file: where: why". */
+export async function bankRefusals(connection: DuckDBConnection, runId: string): Promise<string[]> {
+  return (await connection.runAndReadAll('SELECT reason FROM bank_refusals WHERE run_id = $1 ORDER BY file_name, reason', [runId])).getRows().map((r) => String(r[0]));
+}
+
 /** Every disbursement's bank status (bank_status view), by keyset pages; `where` is recon's own SQL. */
 export async function* bankRows(connection: DuckDBConnection, where = 'TRUE', pageSize = 5000): AsyncGenerator<BankRow> {
-  const select = 'disbursement_id, delivered_at, currency, amount, bank_account_number, bank_status, credited_on, statement_id, matched_by_reference';
+  const select = 'disbursement_id, delivered_at, currency, amount, bank_account_number, bank_status, credited_on, statement_id, matched_by_reference, '
+    + 'match_kind, credit_amount, fee, batch_size';
   for await (const r of keysetRows(connection, select, 'bank_status', ['disbursement_id'], where, pageSize)) {
     yield {
       disbursementId: String(r.disbursement_id), deliveredAt: r.delivered_at as Date, currency: String(r.currency ?? ''),
       amount: BigInt((r.amount ?? 0) as bigint), account: (r.bank_account_number as string | null) ?? null,
       status: r.bank_status as BankRow['status'], creditedOn: (r.credited_on as Date | null) ?? null,
       statementId: (r.statement_id as string | null) ?? null, byReference: (r.matched_by_reference as boolean | null) ?? null,
+      matchKind: (r.match_kind as BankRow['matchKind']) ?? null, creditAmount: r.credit_amount === null ? null : BigInt(r.credit_amount as bigint),
+      fee: r.fee === null ? null : BigInt(r.fee as bigint), batchSize: r.batch_size === null ? null : Number(r.batch_size),
     };
   }
 }
@@ -106,6 +130,13 @@ export async function* bankCredits(connection: DuckDBConnection, where = 'TRUE',
       remittance: (r.remittance as string | null) ?? null, account: String(r.account), fileName: (r.file_name as string | null) ?? null,
     };
   }
+}
+
+/** The run's Bank sheets: with statements in the store, or with files this run refused. */
+async function runBankSheets(connection: DuckDBConnection, runId: string): Promise<BankSheets | undefined> {
+  const refusedFiles = await bankRefusals(connection, runId);
+  if (!(await hasBankData(connection)) && refusedFiles.length === 0) return undefined;
+  return { disbursements: bankRows(connection), credits: bankCredits(connection), refusedFiles };
 }
 
 /** Findings looked up together: one query per batch finds their disbursements' rows. */
@@ -185,13 +216,13 @@ export async function writeRunWorkbook(
 ): Promise<WrittenWorkbook> {
   const summary = await runSummary(connection, opts.runId, opts.serviceUrl, opts.checks);
   const findings = withDisbursementRows(connection, flatten(latestFindings(connection, opts.runId, { includeResolved: true })));
-  const written = await writeExceptionWorkbook(workbookPath(opts.reportsDir, opts.runId, opts.checks.checkedAt), {
+  const written = await withBankMatches(connection, async () => writeExceptionWorkbook(workbookPath(opts.reportsDir, opts.runId, opts.checks.checkedAt), {
     summary,
     month: await recentShape(connection),
     findings,
     disbursements: reconciliationRows(connection),
-    bank: (await hasBankData(connection)) ? { disbursements: bankRows(connection), credits: bankCredits(connection) } : undefined,
-  });
+    bank: await runBankSheets(connection, opts.runId),
+  }));
   await replaceAtomically(written.path, path.join(opts.reportsDir, LATEST_WORKBOOK));
   return written;
 }

@@ -105,7 +105,7 @@ export interface CloseInput {
   /** The month's days, drawn on a Month sheet (left out when absent). */
   shape?: MonthShape;
   /** The month's disbursements' bank status and the month's unmatched provider credits (left out without statements). */
-  bank?: { disbursements: RowSource<BankRow>; credits: RowSource<BankCreditRow> };
+  bank?: BankSheets;
 }
 
 /** A line whose currency differs from its disbursement's, as the currency_suspense view lists it. */
@@ -146,6 +146,22 @@ export interface BankRow {
   creditedOn: Date | null;
   statementId: string | null;
   byReference: boolean | null;
+  /** How the credit settled it (#25): one credit, a batch credit of several disbursements, or short by a bank fee. */
+  matchKind: 'single' | 'batch' | 'fee' | null;
+  /** The credit's own amount (for a batch, the whole credit). */
+  creditAmount: bigint | null;
+  /** What the bank kept (match kind fee), in the disbursement's currency. */
+  fee: bigint | null;
+  /** How many disbursements the credit settled. */
+  batchSize: number | null;
+}
+
+/** What the bank sheets show: every disbursement, the credits that settled nothing, and statement files a run refused. */
+export interface BankSheets {
+  disbursements: RowSource<BankRow>;
+  credits: RowSource<BankCreditRow>;
+  /** "file: where: why" of each statement file the run's --bank-dir could not read (or skipped). */
+  refusedFiles?: string[];
 }
 
 /** A provider's credit that settled nothing (the bank_unmatched_credits view). */

@@ -69,6 +69,7 @@ export class Dataset {
     this.nAdjustments = new Uint8Array(this.n);
     this.accountVersion = new Uint32Array(this.n);
     this.fillCounts();
+    this.clusterBusyDay();
     this.anomaly = chooseAnomalies(this, opts.anomalies);
     this.fitCountsToAnomalies();
     this.fillAccountVersions();
@@ -127,6 +128,20 @@ export class Dataset {
       this.nRefunds[i] = this.recipientOf(i).netting && rng.chance(0.7) ? rng.int(0, Math.floor(payouts / 4)) : 0;
       this.nAdjustments[i] = rng.chance(0.3) ? 0 : rng.int(1, 4);
     }
+  }
+
+  /**
+   * A busy day (#25): one block of 3R consecutive disbursements (R recipients: each one's next three)
+   * delivered within 20 hours, a quarter of the way in, so the client's bank can credit one account's three
+   * disbursements at once (statements.ts plants its batch credit there). Times stay in index order.
+   */
+  private clusterBusyDay(): void {
+    const size = 3 * this.recipients.length;
+    if (this.n < 4 * size) return;
+    const b = Math.floor(this.n / 4);
+    const start = this.deliveredAt[b] ?? 0;
+    const span = Math.min(20 * 3600_000, ((this.deliveredAt[b + size] ?? start) - start) * 0.9);
+    for (let k = 1; k < size; k += 1) this.deliveredAt[b + k] = Math.floor((start + (k * span) / size) / 1000) * 1000;
   }
 
   /** Some kinds need material to act on: a second payout, a debit adjustment. */

@@ -1,21 +1,26 @@
-// Bank statements of the sandbox's disbursements (#17): what the client's bank would send for the
-// accounts the disbursements went to, one statement per account, in the three formats banks send
-// (camt.053, MT940, a CSV portal export, in turn by account), with the provider's credits one business day
-// after delivery, the account's other traffic, and planted bank cases with their expected finding:
+// Bank statements of the sandbox's disbursements (#17, #25): what the client's bank would send for the
+// accounts the disbursements went to, one statement per account, in the formats banks send in turn by
+// account (camt.053, MT940, a CSV portal export, BAI2 — camt.053 where BAI2 cannot write the currency's
+// amounts), with the provider's credits one business day after delivery, the account's other traffic, and
+// planted bank cases with their expected finding:
 //   missing_credit      no credit at all                                  → bank_missing_credit
-//   fee_deducted        a credit 2.5 % short, naming the disbursement     → bank_amount_differs
+//   fee_deducted        a credit 2.5 % short, naming the disbursement     → bank_amount_differs (over the
+//                                                                            default 1 % bank-fee tolerance)
 //   duplicate_credit    the credit twice                                  → bank_duplicate_credit
 //   other_account       the credit on another account's statement         → bank_account_mismatch
 //   late_credit         three business days after delivery (two late)     → none (inside the window)
 //   no_reference        a remittance text without the id, unique amount   → none (matched by amount and date)
+//   batch_credit        one credit for three disbursements of an account  → none (settled as a batch)
+//   bank_fee            a credit short by a 15.00 bank charge             → none (settled, the fee booked)
 // The planted disbursements carry no API anomaly of their own. Deterministic: same sandbox, same bytes.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { formatMajor } from '../money.js';
+import { currencyFactor } from '../money.js';
+import { bai2Fits, renderStatement, type StatementEntry, type StatementFormat } from './statement-formats.js';
 import type { Truth, TruthDisbursement } from './truth.js';
 
-export type BankCase = 'missing_credit' | 'fee_deducted' | 'duplicate_credit' | 'other_account' | 'late_credit' | 'no_reference';
-export const BANK_CASES: readonly BankCase[] = ['missing_credit', 'fee_deducted', 'duplicate_credit', 'other_account', 'late_credit', 'no_reference'];
+export type BankCase = 'missing_credit' | 'fee_deducted' | 'duplicate_credit' | 'other_account' | 'late_credit' | 'no_reference' | 'batch_credit' | 'bank_fee';
+export const BANK_CASES: readonly BankCase[] = ['missing_credit', 'fee_deducted', 'duplicate_credit', 'other_account', 'late_credit', 'no_reference', 'batch_credit', 'bank_fee'];
 export const BANK_CASE_CHECKS: Record<BankCase, string | null> = {
   missing_credit: 'bank_missing_credit',
   fee_deducted: 'bank_amount_differs',
@@ -23,22 +28,14 @@ export const BANK_CASE_CHECKS: Record<BankCase, string | null> = {
   other_account: 'bank_account_mismatch',
   late_credit: null,
   no_reference: null,
+  batch_credit: null,
+  bank_fee: null,
 };
 
 /** The provider as the bank names the payer of its credits. */
 export const PROVIDER_NAME = 'PAYMENTS SERVICE BV';
-
-interface Entry {
-  account: string;
-  currency: string;
-  date: string; // booking = value date, YYYY-MM-DD
-  amount: bigint;
-  direction: 'credit' | 'debit';
-  remittance: string;
-  endToEnd: string | null;
-  counterparty: string;
-  ref: string;
-}
+/** The planted bank charge, in major units of the disbursement's currency. */
+export const PLANTED_FEE_MAJOR = 15;
 
 export interface WrittenStatements {
   files: string[];
@@ -47,6 +44,7 @@ export interface WrittenStatements {
 
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const accountOf = (d: TruthDisbursement) => `${d.bank_account_number}|${d.currency}`;
 
 /** `n` business days (Monday to Friday) after the day of `ms`. */
 function businessDaysAfter(ms: number, n: number): number {
@@ -67,33 +65,65 @@ export function fullAccount(masked: string, currency: string): string {
   return `NL${String(10 + (h % 89))}RCON${String(h % 1_000_000).padStart(6, '0')}${tail}`;
 }
 
-export function statementEntries(truth: Truth): { entries: Entry[]; planted: WrittenStatements['planted'] } {
-  const ds = [...truth.disbursements()].filter((d) => d.visible);
-  const entries: Entry[] = [];
-  const planted: WrittenStatements['planted'] = [];
-  // planted cases: disbursements without an API anomaly, spread over the older half (their windows are covered)
-  const clean = ds.filter((d) => d.anomaly === null).sort((a, b) => a.delivered_at.localeCompare(b.delivered_at));
+/** Three clean disbursements of one account delivered within a day (the dataset's busy day), or none. */
+function batchOf(clean: TruthDisbursement[]): TruthDisbursement[] {
+  for (const d of clean) {
+    const same = clean.filter((o) => accountOf(o) === accountOf(d) && Date.parse(o.delivered_at) >= Date.parse(d.delivered_at)
+      && Date.parse(o.delivered_at) - Date.parse(d.delivered_at) < DAY);
+    if (same.length >= 3) return same.slice(0, 3);
+  }
+  return [];
+}
+
+/** The planted cases: the batch first (it needs the busy day), then the others spread over the older half. */
+function plantCases(clean: TruthDisbursement[]): Map<string, BankCase> {
   const chosen = new Map<string, BankCase>();
-  const half = Math.floor(clean.length / 2);
-  BANK_CASES.forEach((kind, k) => {
-    const d = clean[Math.floor(((k + 1) * half) / (BANK_CASES.length + 1))];
-    if (d && !chosen.has(d.disbursement_id)) {
-      chosen.set(d.disbursement_id, kind);
-      planted.push({ kind, disbursement_id: d.disbursement_id, check: BANK_CASE_CHECKS[kind] });
-    }
+  const half = clean.slice(0, Math.floor(clean.length / 2));
+  for (const d of batchOf(half)) chosen.set(d.disbursement_id, 'batch_credit');
+  const free = half.filter((d) => !chosen.has(d.disbursement_id));
+  const single = BANK_CASES.filter((k) => k !== 'batch_credit');
+  single.forEach((kind, k) => {
+    // a 15.00 charge is within the default tolerance (1 %) only for an amount of 1,500.00 or more
+    const fits = (d: TruthDisbursement) => !chosen.has(d.disbursement_id)
+      && (kind !== 'bank_fee' || BigInt(d.amount) * 1n >= BigInt(PLANTED_FEE_MAJOR * currencyFactor(d.currency)) * 100n);
+    const from = Math.floor((k * free.length) / single.length);
+    const d = [...free.slice(from), ...free.slice(0, from)].find(fits);
+    if (d) chosen.set(d.disbursement_id, kind);
   });
-  const accounts = [...new Set(ds.map((d) => `${d.bank_account_number}|${d.currency}`))].sort();
-  const credit = (d: TruthDisbursement, over: Partial<Entry> = {}): Entry => ({
+  return chosen;
+}
+
+export function statementEntries(truth: Truth): { entries: StatementEntry[]; planted: WrittenStatements['planted'] } {
+  const ds = [...truth.disbursements()].filter((d) => d.visible);
+  const entries: StatementEntry[] = [];
+  // planted cases: disbursements without an API anomaly, in the older half (their windows are covered)
+  const clean = ds.filter((d) => d.anomaly === null).sort((a, b) => a.delivered_at.localeCompare(b.delivered_at));
+  const chosen = plantCases(clean);
+  const planted = [...chosen].map(([id, kind]) => ({ kind, disbursement_id: id, check: BANK_CASE_CHECKS[kind] }))
+    .sort((a, b) => BANK_CASES.indexOf(a.kind) - BANK_CASES.indexOf(b.kind) || a.disbursement_id.localeCompare(b.disbursement_id));
+  const accounts = [...new Set(ds.map(accountOf))].sort();
+  const credit = (d: TruthDisbursement, over: Partial<StatementEntry> = {}): StatementEntry => ({
     account: fullAccount(d.bank_account_number, d.currency), currency: d.currency,
     date: isoDay(businessDaysAfter(Date.parse(d.delivered_at), 1)), amount: BigInt(d.amount), direction: 'credit',
     remittance: `SETTLEMENT ${d.disbursement_id}`, endToEnd: `E2E-${d.disbursement_id}`, counterparty: PROVIDER_NAME,
     ref: `BNK-${d.disbursement_id}`, ...over,
   });
+  const batch = ds.filter((d) => chosen.get(d.disbursement_id) === 'batch_credit');
+  if (batch.length > 0) {
+    const last = batch[batch.length - 1]!;
+    entries.push(credit(last, {
+      amount: batch.reduce((s, d) => s + BigInt(d.amount), 0n), remittance: `SETTLEMENT ${batch.map((d) => d.disbursement_id).join(' ')}`,
+      endToEnd: null, ref: `BNK-BATCH-${last.disbursement_id}`,
+      batch: batch.map((d) => ({ endToEnd: `E2E-${d.disbursement_id}`, remittance: `SETTLEMENT ${d.disbursement_id}`, amount: BigInt(d.amount) })),
+    }));
+  }
   for (const d of ds) {
     const kind = chosen.get(d.disbursement_id);
-    if (kind === 'missing_credit') continue;
+    if (kind === 'missing_credit' || kind === 'batch_credit') continue;
     if (kind === 'fee_deducted') {
       entries.push(credit(d, { amount: BigInt(d.amount) - BigInt(Math.max(1, Math.round(d.amount * 0.025))) }));
+    } else if (kind === 'bank_fee') {
+      entries.push(credit(d, { amount: BigInt(d.amount) - BigInt(PLANTED_FEE_MAJOR * currencyFactor(d.currency)) }));
     } else if (kind === 'duplicate_credit') {
       entries.push(credit(d));
       entries.push(credit(d, { date: isoDay(businessDaysAfter(Date.parse(d.delivered_at), 2)), ref: `BNK-${d.disbursement_id}-2` }));
@@ -124,82 +154,27 @@ export function statementEntries(truth: Truth): { entries: Entry[]; planted: Wri
   return { entries, planted };
 }
 
-const esc = (t: string) => t.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
-
-function camt(account: string, currency: string, entries: Entry[], id: string): string {
-  const ntry = entries.map((e) => `      <Ntry>
-        <NtryRef>${esc(e.ref)}</NtryRef>
-        <Amt Ccy="${e.currency}">${formatMajor(e.amount, e.currency)}</Amt>
-        <CdtDbtInd>${e.direction === 'credit' ? 'CRDT' : 'DBIT'}</CdtDbtInd>
-        <Sts><Cd>BOOK</Cd></Sts>
-        <BookgDt><Dt>${e.date}</Dt></BookgDt>
-        <ValDt><Dt>${e.date}</Dt></ValDt>
-        <BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd>
-        <NtryDtls><TxDtls>
-          <Refs>${e.endToEnd ? `<EndToEndId>${esc(e.endToEnd)}</EndToEndId>` : '<EndToEndId>NOTPROVIDED</EndToEndId>'}</Refs>
-          <RltdPties>${e.direction === 'credit' ? `<Dbtr><Pty><Nm>${esc(e.counterparty)}</Nm></Pty></Dbtr>` : `<Cdtr><Pty><Nm>${esc(e.counterparty)}</Nm></Pty></Cdtr>`}</RltdPties>
-          <RmtInf><Ustrd>${esc(e.remittance)}</Ustrd></RmtInf>
-        </TxDtls></NtryDtls>
-      </Ntry>`).join('\n');
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">
-  <BkToCstmrStmt>
-    <GrpHdr><MsgId>${id}</MsgId><CreDtTm>${entries[entries.length - 1]?.date ?? '2026-01-01'}T18:00:00</CreDtTm></GrpHdr>
-    <Stmt>
-      <Id>${id}</Id>
-      <ElctrncSeqNb>1</ElctrncSeqNb>
-      <Acct><Id><IBAN>${account}</IBAN></Id><Ccy>${currency}</Ccy></Acct>
-${ntry}
-    </Stmt>
-  </BkToCstmrStmt>
-</Document>
-`;
-}
-
-function mt940(account: string, currency: string, entries: Entry[], id: string): string {
-  const yymmdd = (d: string) => d.slice(2).replace(/-/g, '');
-  const amount = (e: Entry) => formatMajor(e.amount, e.currency).replace('.', ',');
-  const first = entries[0]?.date ?? '2026-01-01';
-  const lastDay = entries[entries.length - 1]?.date ?? first;
-  const lines = [`:20:${id.slice(0, 16)}`, `:25:${account}`, ':28C:1/1', `:60F:C${yymmdd(first)}${currency}0,00`];
-  for (const e of entries) {
-    lines.push(`:61:${yymmdd(e.date)}${e.date.slice(5, 7)}${e.date.slice(8, 10)}${e.direction === 'credit' ? 'C' : 'D'}${amount(e)}NTRFNONREF//${e.ref}`);
-    lines.push(`:86:${e.endToEnd ? `/EREF/${e.endToEnd}` : ''}/REMI/${e.remittance}/NAME/${e.counterparty}`);
-  }
-  lines.push(`:62F:C${yymmdd(lastDay)}${currency}0,00`, '-');
-  return `${lines.join('\r\n')}\r\n`;
-}
-
-function csv(account: string, entries: Entry[]): string {
-  const q = (t: string) => (/[;"\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t);
-  const day = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}.${d.slice(0, 4)}`;
-  const rows = ['Account;Booking date;Value date;Amount;Currency;Counterparty;Remittance information;End-to-end ID;Transaction ID'];
-  for (const e of entries) {
-    const major = formatMajor(e.amount, e.currency).replace('.', ',');
-    rows.push([account, day(e.date), day(e.date), `${e.direction === 'debit' ? '-' : ''}${major}`, e.currency, q(e.counterparty), q(e.remittance), q(e.endToEnd ?? ''), e.ref].join(';'));
-  }
-  return `${rows.join('\n')}\n`;
-}
+const FORMATS: readonly StatementFormat[] = ['camt', 'mt940', 'csv', 'bai2'];
 
 /** Writes one statement file per account into `dir`; returns the files and the planted cases. */
 export async function writeStatements(truth: Truth, dir: string): Promise<WrittenStatements> {
   const { entries, planted } = statementEntries(truth);
   await mkdir(dir, { recursive: true });
-  const byAccount = new Map<string, Entry[]>();
+  const byAccount = new Map<string, StatementEntry[]>();
   for (const e of entries) {
-    const list = byAccount.get(e.account) ?? [];
-    list.push(e);
-    byAccount.set(e.account, list);
+    const list = byAccount.get(e.account);
+    if (list) list.push(e);
+    else byAccount.set(e.account, [e]);
   }
   const files: string[] = [];
   let k = 0;
   for (const [account, list] of [...byAccount].sort(([a], [b]) => a.localeCompare(b))) {
     list.sort((a, b) => a.date.localeCompare(b.date) || a.ref.localeCompare(b.ref));
-    const currency = list[0]!.currency;
     const id = `STMT-${account.slice(-8)}`;
-    const [name, text] = k % 3 === 0 ? [`${id}.camt053.xml`, camt(account, currency, list, id)]
-      : k % 3 === 1 ? [`${id}.mt940.sta`, mt940(account, currency, list, id)] : [`${id}.csv`, csv(account, list)];
-    const file = path.join(dir, name);
+    const turn = FORMATS[k % FORMATS.length]!;
+    const format = turn === 'bai2' && !bai2Fits(list) ? 'camt' : turn;
+    const [extension, text] = renderStatement(format, account, list[0]!.currency, list, id);
+    const file = path.join(dir, `${id}.${extension}`);
     await writeFile(file, text);
     files.push(file);
     k += 1;

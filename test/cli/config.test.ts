@@ -17,6 +17,15 @@ describe('configuration', () => {
     expect(() => parseCommandArgs(['--lookback-days', 'soon'], ['lookbackDays'], {}, {})).toThrow(/--lookback-days \/ RECON_LOOKBACK_DAYS/);
   });
 
+  it('#25 reads a bank-fee tolerance per currency, and names the flag of one it cannot read', () => {
+    expect(parseCommandArgs([], ['bankFeeTolerance'], {}, {}).config.bankFeeTolerance).toBe('*:25:1%');
+    const env = { RECON_BANK_FEE_TOLERANCE: 'EUR:15:0.5%, usd:20:1%,*:0:0%' };
+    expect(parseCommandArgs([], ['bankFeeTolerance'], {}, env).config.bankFeeTolerance).toBe('EUR:15:0.5%, usd:20:1%,*:0:0%');
+    for (const wrong of ['EUR:15', 'EURO:15:1%', 'EUR:-1:1%', 'EUR:1:101%', 'EUR:1:1%,EUR:2:1%']) {
+      expect(() => parseCommandArgs(['--bank-fee-tolerance', wrong], ['bankFeeTolerance'], {}, {}), wrong).toThrow(/--bank-fee-tolerance \/ RECON_BANK_FEE_TOLERANCE.*CCY:AMOUNT:PERCENT%/);
+    }
+  });
+
   it('says what to set when the service is not configured, and refuses the key over plain http to a remote host', () => {
     const { config } = parseCommandArgs([], ['apiUrl', 'apiKey'], {}, {});
     expect(() => requireService(config)).toThrow(/--api-url or set PAYMENTS_API_URL/);

@@ -67,6 +67,15 @@ describe('buildJournal', () => {
     expect(buildJournal(LINES).some((e) => e.currency === 'KWD' && e.account === ACCOUNTS.suspense)).toBe(false);
   });
 
+  it('#25 books what the bank kept of a credit on Bank charges, the rest of the cash on Bank, and still balances', () => {
+    // EUR disbursed 141,700: 120,000 settled whole, 20,200 arrived of a 21,700 disbursement (15.00 kept by the bank)
+    const split = { settled: 120_000n + 20_200n, bankCharges: 1_500n, shortCredited: 0n, shortBy: 0n, otherAccount: 0n, awaiting: 0n, notArrived: 0n };
+    const eur = buildJournal(LINES, [], new Map([['EUR', split]])).filter((e) => e.currency === 'EUR');
+    expect(eur.filter((e) => e.account.startsWith('Bank')).map((e) => [e.account, e.debit, e.credit])).toEqual([
+      [ACCOUNTS.bank, 140_200n, 0n], [ACCOUNTS.bankCharges, 1_500n, 0n]]);
+    expect(() => assertJournalBalanced(eur)).not.toThrow();
+  });
+
   it('refuses a line whose computed net does not follow the sign convention', () => {
     const negativeRefunds = { ...LINES[0]!, refunds: -5_000n, computedNet: 104_100n - 2_900n + 1_000n };
     expect(() => buildJournal([negativeRefunds])).toThrow(/refunds is -5000/);

@@ -1,11 +1,14 @@
-// `recon bank import FILE…`: bank statements (camt.053, MT940, CSV exports) into the store. Every file is
-// read and checked first; one malformed file refuses the whole import (exit 2, the file and the line or
-// element named), nothing half-imported. Importing the same statement again adds nothing.
+// `recon bank import FILE…`: bank statements (camt.053, MT940, BAI2, CSV exports) into the store. Every
+// file is read and checked first, before the store is touched; one malformed file refuses the whole
+// import (exit 2, the file and the line or element named), nothing half-imported. Importing the same
+// statement again adds nothing. On first use the store is created (#25: a new user imports the statements
+// they already have before the first night).
 import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
+import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
-import { importStatements } from '../../bank/import.js';
+import { notesOf, readStatements, storeStatements } from '../../bank/import.js';
+import { StatementError } from '../../bank/statement.js';
 import { publishSnapshot } from '../../ops/publish.js';
 import { withJob } from '../../../pipelines/job.js';
 
@@ -16,11 +19,12 @@ export const command: Command = {
   summary: 'Import bank statements: recon bank import FILE…',
   usage: `Usage: recon bank import FILE… [options]
 
-Imports bank statements into the store's bank_transactions table: ISO 20022 camt.053 (XML), SWIFT MT940,
-and CSV exports whose header matches a layout of src/bank/layouts.json. The format is told from the
-content. A file that cannot be read refuses the whole import (nothing is imported); a statement
-imported twice adds nothing. The next \`recon check\` / \`recon run\` matches the credits to disbursements.
-Every run can import a folder itself: --bank-dir / RECON_BANK_DIR.
+Imports bank statements into the store's bank_transactions table: ISO 20022 camt.053 (XML), SWIFT MT940
+in the dialects banks write, BAI2, and CSV exports whose header matches a layout of src/bank/layouts.json.
+The format is told from the content. A file that cannot be read refuses the whole import (nothing is
+imported); a statement imported twice, or an export overlapping one imported before, adds nothing. A
+store that does not exist yet is created. The next \`recon check\` / \`recon run\` matches the credits to
+disbursements. Every run can import a folder itself: --bank-dir / RECON_BANK_DIR.
 
 ${optionsHelp(KEYS)}`,
   async run(argv) {
@@ -28,10 +32,19 @@ ${optionsHelp(KEYS)}`,
     const [verb, ...files] = positionals;
     if (verb !== 'import') throw new UsageError(`recon bank needs a verb: recon bank import FILE…${verb ? ` (got '${verb}')` : ''}`);
     if (files.length === 0) throw new UsageError('recon bank import needs at least one statement file');
-    requireExistingStore(config);
     const logger = openTerminal(config).logger;
+    let read;
+    try {
+      read = await readStatements(files);
+    } catch (err) {
+      if (!(err instanceof StatementError)) throw err;
+      logger.error({ err: err.message }, 'recon bank import refused');
+      process.stderr.write(`recon bank: ${err.message}\n`);
+      return EXIT.FAILED;
+    }
+    for (const n of notesOf(read)) logger.info(n, 'bank statement read');
     return withJob('bank', config, logger, async (ctx) => {
-      const r = await importStatements(ctx.store.connection, files, ctx.runId);
+      const r = await storeStatements(ctx.store.connection, read, ctx.runId);
       process.stdout.write(`${r.files} file(s), ${r.statements} statement(s), ${r.entries} entries: ${r.added} added, ${r.entries - r.added} already imported\n`);
       return EXIT.OK;
     }, {

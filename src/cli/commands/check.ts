@@ -6,7 +6,7 @@ import { runChecks } from '../../checks/index.js';
 import { bankStep } from '../../../pipelines/bank.js';
 import { withJob } from '../../../pipelines/job.js';
 
-const KEYS: OptionKey[] = ['db', 'memoryMb', 'logFile', 'bankDir', 'bankWindowDays'];
+const KEYS: OptionKey[] = ['db', 'memoryMb', 'logFile', 'bankDir', 'bankWindowDays', 'bankFeeTolerance'];
 
 export const command: Command = {
   name: 'check',

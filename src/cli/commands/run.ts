@@ -6,7 +6,7 @@ import { describeRun } from '../summary.js';
 import { EXIT } from '../../errors.js';
 
 export const RUN_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'reports', 'published', 'since', 'full', 'lookbackDays', 'perPage',
-  'concurrency', 'ratePerMinute', 'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile', 'layouts', 'bankDir', 'bankWindowDays'];
+  'concurrency', 'ratePerMinute', 'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile', 'layouts', 'bankDir', 'bankWindowDays', 'bankFeeTolerance'];
 
 export const command: Command = {
   name: 'run',

@@ -18,7 +18,7 @@ Options:
   --fault-rate R                  share of API requests with an injected fault, 0…1 (default 0)
   --api-key K                     expected X-Authentication-Key (default sandbox-key)
   --statements DIR                write the client's bank statements of these disbursements into DIR
-                                  (camt.053, MT940, CSV; six planted bank cases) for recon bank import
+                                  (camt.053, MT940, CSV, BAI2; eight planted bank cases) for recon bank import
   --profile P                     realistic (default: field and list order vary, per_page above 50 refused,
                                   duration expiry, redirects, slow files, some payment details refused)
                                   or friendly (a plain server)`;
@@ -90,7 +90,7 @@ export const command: Command = {
     process.stdout.write(`sandbox listening on ${sb.url} (api key: ${sb.apiKey})\n`);
     if (statements) {
       const written = await writeStatements(sb.truth, statements);
-      process.stdout.write(`bank statements: ${written.files.length} files in ${statements} (camt.053, MT940, CSV; `
+      process.stdout.write(`bank statements: ${written.files.length} files in ${statements} (camt.053, MT940, CSV, BAI2; `
         + `planted: ${written.planted.map((p) => `${p.kind} ${p.disbursement_id}`).join(', ')})\n`);
     }
     await new Promise<void>((resolve) => {
