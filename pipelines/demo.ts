@@ -45,7 +45,9 @@ async function freshDemoStore(config: Config): Promise<void> {
   if (existsSync(config.db) && !existsSync(markerOf(config.db))) {
     throw new UsageError(`${path.resolve(config.db)} is a store the demo did not make; give the demo its own: --db data/demo/recon.duckdb`);
   }
-  const gone = [config.db, `${config.db}.wal`, config.published, `${config.published}.wal`, path.join(path.dirname(path.resolve(config.db)), 'files')];
+  // the statements too: the sandbox writes new ones each demo, and yesterday's would be imported beside them
+  const folder = path.dirname(path.resolve(config.db));
+  const gone = [config.db, `${config.db}.wal`, config.published, `${config.published}.wal`, path.join(folder, 'files'), path.join(folder, 'statements')];
   for (const p of gone) await rm(p, { recursive: true, force: true });
   await makeFolder(path.dirname(path.resolve(config.db)));
   await writeFile(markerOf(config.db), 'made by recon demo: the next demo starts this store afresh\n');
