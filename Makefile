@@ -1,7 +1,7 @@
 # recon — a fresh clone needs only `make run` and `make test`.
 SHELL := /bin/bash
 NPM_STAMP := node_modules/.package-lock.json
-SOURCES := $(shell find src pipelines -name '*.ts' 2>/dev/null) tsconfig.json
+SOURCES := $(shell find src pipelines sandbox -name '*.ts' 2>/dev/null) tsconfig.json sandbox/tsconfig.json
 
 .PHONY: help run test bench bench-docs bench-large soak build clean
 
@@ -13,7 +13,7 @@ $(NPM_STAMP): package.json package-lock.json
 	@touch $(NPM_STAMP)
 
 dist/.built: $(NPM_STAMP) $(SOURCES)
-	npx tsc -p tsconfig.json
+	npx tsc -b tsconfig.json
 	chmod +x dist/src/cli/main.js
 	@touch dist/.built
 
@@ -27,16 +27,16 @@ test: dist/.built ## Run every test
 	npx vitest run --config test/vitest.config.ts $(VITEST_ARGS)
 
 bench: dist/.built ## Measure every stage against its limit; writes data/bench/latest.json (docs/performance.md)
-	npx tsc -p test/bench/tsconfig.json
-	node dist-bench/test/bench/run.js
+	npx tsc -p bench/tsconfig.json
+	node dist-bench/bench/run.js
 
 bench-docs: ## Write the figures of the last make bench (data/bench/latest.json) into README.md and docs/performance.md
-	npx tsc -p test/bench/tsconfig.json
-	node dist-bench/test/bench/docs-table.js
+	npx tsc -p bench/tsconfig.json
+	node dist-bench/bench/docs-table.js
 
 bench-large: dist/.built ## Re-run only the 10M-payout checks stage (~1.3 GB RAM); updates data/bench/latest.json
-	npx tsc -p test/bench/tsconfig.json
-	node dist-bench/test/bench/run.js --large
+	npx tsc -p bench/tsconfig.json
+	node dist-bench/bench/run.js --large
 
 soak: dist/.built ## Long reliability soaks (more fault rounds, 60 + 20 kills); figures in data/reliability/
 	RECON_SOAK=1 RECON_RECORD_FIGURES=1 npx vitest run --config test/vitest.config.ts test/reliability test/sync/crash.test.ts

@@ -5,12 +5,13 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
-import { makeFolder } from '../src/ops/folders.js';
+import { makeFolder } from '../src/files.js';
 import { EXIT, UsageError, type ExitCode } from '../src/errors.js';
 import type { Config, OptionKey } from '../src/config.js';
-import { writeStatements } from '../src/sandbox/statements.js';
-import { plantEveryKind, startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { writeStatements } from '../sandbox/statements.js';
+import { plantEveryKind, startSandbox, type Sandbox } from '../sandbox/index.js';
 import { runNightly, type NightlyOutcome } from './nightly.js';
+import type { Notices } from './job.js';
 import { runMonthlyClose, type CloseOutcome } from './monthly-close.js';
 
 export interface DemoOptions {
@@ -29,6 +30,13 @@ export interface DemoOutcome {
   db: string;
   published: string;
   anomaliesPlanted: number;
+}
+
+/** What the demo tells as it goes (the CLI prints it). */
+export interface DemoEvents {
+  sandbox?: (s: { url: string; seed: number; disbursements: number; anomalies: number; timeCompression: number }) => void;
+  night?: (n: number, outcome: NightlyOutcome) => void;
+  statements?: (s: { files: number; dir: string; planted: number }) => void;
 }
 
 /** The settings `recon demo` takes; the service's are the sandbox's own. */
@@ -61,7 +69,7 @@ export function lastFullMonth(endDate: string): string {
   return month.toISOString().slice(0, 7);
 }
 
-export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, out: NodeJS.WritableStream): Promise<DemoOutcome> {
+export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, events: DemoEvents & Notices = {}): Promise<DemoOutcome> {
   await freshDemoStore(settings);
   const endDate = '2026-10-31T22:00:00Z';
   const windowMs = Math.round(60_000 / o.timeCompression);
@@ -75,29 +83,28 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
     rateLimit: { limit: 500, windowMs, blockMs: Math.round(600_000 / o.timeCompression) },
   });
   try {
-    out.write(`sandbox of the payments service on ${sb.url} (seed ${o.seed}, ${o.disbursements} disbursements, `
-      + `${sb.truth.anomalies().length} anomalies planted; its 500 requests/min limit runs ${o.timeCompression}× faster)\n`);
+    events.sandbox?.({ url: sb.url, seed: o.seed, disbursements: o.disbursements, anomalies: sb.truth.anomalies().length, timeCompression: o.timeCompression });
     const config: Config = { ...settings, apiUrl: sb.url, apiKey: sb.apiKey };
     const tuning = { intervalMs: windowMs, blockMs: Math.round(600_000 / o.timeCompression) };
     const nights: NightlyOutcome[] = [];
     // Each night samples the same payments on every demo, so `make run` twice tells the same story.
-    const night = (c: Config) => runNightly(c, logger, { tuning: { ...tuning, sampleSeed: `demo-${o.seed}-night-${nights.length + 1}` } });
+    const night = (c: Config) => runNightly(c, logger, { notice: events.notice, tuning: { ...tuning, sampleSeed: `demo-${o.seed}-night-${nights.length + 1}` } });
     nights.push(await night(config));
-    out.write(`night 1: ${describeNight(nights[0]!)}\n`);
+    events.night?.(1, nights[0]!);
     sb.setGeneration(1); // the service restates a few disbursements after delivery
     // by night 2 the bank has sent its statements (four formats, eight planted cases): the run imports them
     const statementsDir = path.join(path.dirname(path.resolve(config.db)), 'statements');
     const statements = await writeStatements(sb.truth, statementsDir);
     if (nights[0]!.code <= EXIT.EXCEPTIONS) {
       nights.push(await night({ ...config, bankDir: statementsDir }));
-      out.write(`night 2: ${describeNight(nights[1]!)}\n`);
-      out.write(`bank:    ${statements.files.length} statements in ${statementsDir} (camt.053, MT940, CSV, BAI2; ${statements.planted.length} bank cases planted)\n`);
+      events.night?.(2, nights[1]!);
+      events.statements?.({ files: statements.files.length, dir: statementsDir, planted: statements.planted.length });
     }
     const month = lastFullMonth(endDate);
     const last = nights[nights.length - 1]!;
     let close: CloseOutcome | null = null;
     if (last.code <= EXIT.EXCEPTIONS) {
-      close = await runMonthlyClose(config, logger, { month, reissue: true });
+      close = await runMonthlyClose(config, logger, { month, reissue: true, notice: events.notice });
     }
     const outcome: DemoOutcome = {
       code: close && close.code !== EXIT.OK ? close.code : last.code,
@@ -106,44 +113,8 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
       published: path.resolve(config.published),
       anomaliesPlanted: sb.truth.anomalies().length,
     };
-    out.write(summary(outcome));
     return outcome;
   } finally {
     await sb.close();
   }
-}
-
-function describeNight(n: NightlyOutcome): string {
-  if (!n.sync || !n.checks) return `failed (exit ${n.code}); see the log`;
-  return `${n.sync.listed} disbursements listed, ${n.sync.written} read, ${n.sync.restated} restated, ${n.sync.quarantined} records quarantined; `
-    + `${n.checks.findings} findings (${n.checks.byStatus.new} new, ${n.checks.byStatus.open} open, ${n.checks.byStatus.resolved} resolved)`;
-}
-
-function summary(o: DemoOutcome): string {
-  const last = o.nights[o.nights.length - 1]!;
-  const lines = ['', 'Findings by check (last night):'];
-  const byCheck = new Map<string, { error: number; warning: number }>();
-  for (const b of last.checks?.byCheck ?? []) {
-    const e = byCheck.get(b.checkId) ?? { error: 0, warning: 0 };
-    e[b.severity] += b.count;
-    byCheck.set(b.checkId, e);
-  }
-  const width = Math.max(10, ...[...byCheck.keys()].map((k) => k.length));
-  for (const [check, n] of [...byCheck.entries()].sort()) {
-    lines.push(`  ${check.padEnd(width)}  ${String(n.error).padStart(4)} error  ${String(n.warning).padStart(4)} warning`);
-  }
-  if (byCheck.size === 0) lines.push('  (none)');
-  const row = (label: string, value: string) => lines.push(`${label.padEnd(24)}${value}`);
-  lines.push('');
-  row('DuckDB store:', o.db);
-  row('published (read-only):', o.published);
-  if (last.workbook) row('exception workbook:', path.resolve(last.workbook));
-  if (o.close?.workbook) {
-    row(`close ${o.month} (v${o.close.version}):`, path.resolve(o.close.workbook));
-    row('close status:', o.close.provisional.length === 0 ? 'final' : `provisional: ${o.close.provisional.join('; ')}`);
-  }
-  row('exit code:', `${o.code} (${o.code === 0 ? 'reconciled' : o.code === 1 ? 'exceptions found' : 'failed'})`);
-  lines.push(
-    `Try: npx recon sql "SELECT status, count(*) FROM reconciliation GROUP BY ALL"`, '');
-  return lines.join('\n');
 }

@@ -1,16 +1,18 @@
 // What every store-writing command shares: the run lock, the store, a runs row from start to finish,
-// SIGINT/SIGTERM turned into an abort signal, and errors mapped to exit codes.
-import { makeFolder } from '../src/ops/folders.js';
+// SIGINT/SIGTERM turned into an abort signal, and errors mapped to exit codes. What the person running
+// the command must read (who holds the lock, why the run failed) goes to the `notice` the CLI hands in:
+// only src/cli writes to the terminal.
+import { makeFolder } from '../src/files.js';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { EXIT, ReconError, UsageError, oneLine, type ExitCode } from '../src/errors.js';
-import type { Config } from '../src/config.js';
-import { openStore, type Store } from '../src/load/db.js';
-import { finishRun, markAbandonedRuns, newRunId, startRun, type RunCounters, type RunStatus } from '../src/load/runs.js';
+import type { JobSettings } from './settings.js';
+import { openStore, type Store } from '../src/store/db.js';
+import { finishRun, markAbandonedRuns, newRunId, startRun, type RunCounters, type RunStatus } from '../src/store/runs.js';
 import { acquireLock, LockHeldError } from '../src/ops/lock.js';
 import { redact } from '../src/api/redact.js';
-import { applyFailureNote, noteFailure } from '../src/load/runs.js';
-import { limitDuckDbMemory } from '../src/ops/memory.js';
+import { applyFailureNote, noteFailure } from '../src/store/runs.js';
+import { setMemoryLimit } from '../src/store/db.js';
 
 export interface JobContext {
   store: Store;
@@ -20,6 +22,13 @@ export interface JobContext {
   counters: RunCounters;
   /** Set by the job to say how the run ended when it returns normally. */
   status: RunStatus;
+  /** A line for the person running the command (the CLI shows it on stderr). */
+  notice: (line: string) => void;
+}
+
+/** How a command's pipeline talks to its person: lines the CLI shows on stderr (nothing, in tests). */
+export interface Notices {
+  notice?: (line: string) => void;
 }
 
 function lockPathFor(dbPath: string): string {
@@ -32,30 +41,31 @@ function lockPathFor(dbPath: string): string {
  */
 export async function withJob(
   command: string,
-  config: Config,
+  job: JobSettings,
   logger: Logger,
   fn: (ctx: JobContext) => Promise<ExitCode>,
-  opts: {
+  opts: Notices & {
     serviceUrl?: string | null;
     handleSignals?: boolean;
     /** Publishing the snapshot: runs under the lock while the run is recorded as publishing; only when it ends is the run succeeded. */
     afterSuccess?: (ctx: JobContext) => Promise<void>;
   } = {},
 ): Promise<ExitCode> {
+  const notice = opts.notice ?? (() => undefined);
   let lock;
   try {
     // The lock file lives beside the store, so its folder must exist before the lock can be taken.
-    await makeFolder(path.dirname(path.resolve(config.db)));
-    lock = await acquireLock(lockPathFor(config.db), { command: `recon ${command}` });
+    await makeFolder(path.dirname(path.resolve(job.db)));
+    lock = await acquireLock(lockPathFor(job.db), { command: `recon ${command}` });
   } catch (err) {
     if (err instanceof LockHeldError) {
-      process.stderr.write(`recon ${command}: ${err.message}\n`);
+      notice(`recon ${command}: ${err.message}`);
       return EXIT.LOCKED;
     }
-    const message = `cannot create the store ${config.db} or its lock file (${(err as Error).message}); `
+    const message = `cannot create the store ${job.db} or its lock file (${(err as Error).message}); `
       + 'check --db / RECON_DB and that its folder can be written and has free space';
     logger.error({ err: message }, `recon ${command} failed`);
-    process.stderr.write(`recon ${command}: ${message}\n`);
+    notice(`recon ${command}: ${message}`);
     return EXIT.FAILED;
   }
   const controller = new AbortController();
@@ -70,13 +80,13 @@ export async function withJob(
   let store: Store | null = null;
   const runId = newRunId();
   try {
-    store = await openStore(config.db);
+    store = await openStore(job.db);
     // bounded, so a nightly run's memory does not grow with the store; beyond it DuckDB spills to <db>.tmp
-    await limitDuckDbMemory(store.connection, config.memoryMb);
+    await setMemoryLimit(store.connection, job.memoryMb);
     await markAbandonedRuns(store.connection);
-    await applyFailureNote(store.connection, config.db);
-    await startRun(store.connection, { runId, command, serviceUrl: opts.serviceUrl ?? null, options: safeOptions(config) });
-    const ctx: JobContext = { store, runId, logger, signal: controller.signal, counters: {}, status: 'succeeded' };
+    await applyFailureNote(store.connection, job.db);
+    await startRun(store.connection, { runId, command, serviceUrl: opts.serviceUrl ?? null, options: job.options });
+    const ctx: JobContext = { store, runId, logger, signal: controller.signal, counters: {}, status: 'succeeded', notice };
     try {
       const code = await fn(ctx);
       const status = controller.signal.aborted ? 'interrupted' : ctx.status;
@@ -100,18 +110,18 @@ export async function withJob(
         // a stop signal ended a wait or a request: the run is interrupted, not failed
         await finishRun(store.connection, runId, 'interrupted', ctx.counters, 'stopped by a signal').catch(() => undefined);
         logger.warn({ runId }, `recon ${command} stopped by a signal; recorded as interrupted`);
-        process.stderr.write(`recon ${command}: stopped by a signal; the run is recorded as interrupted\n`);
+        notice(`recon ${command}: stopped by a signal; the run is recorded as interrupted`);
         return EXIT.FAILED;
       }
-      const message = redact(err instanceof Error ? err.message : String(err), [config.apiKey]);
+      const message = redact(err instanceof Error ? err.message : String(err), job.secrets);
       // a store DuckDB has invalidated (a full disk) cannot record its own failure: a note beside it does
-      await finishRun(store.connection, runId, 'failed', ctx.counters, message).catch(() => noteFailure(config.db, runId, message));
+      await finishRun(store.connection, runId, 'failed', ctx.counters, message).catch(() => noteFailure(job.db, runId, message));
       throw err;
     }
   } catch (err) {
-    const message = failureMessage(err, config);
+    const message = failureMessage(err, job);
     logger.error({ runId, err: message }, `recon ${command} failed`);
-    process.stderr.write(`recon ${command}: ${message}\n`);
+    notice(`recon ${command}: ${message}`);
     return EXIT.FAILED;
   } finally {
     process.removeListener('SIGINT', onSignal);
@@ -125,10 +135,10 @@ export async function withJob(
  * What a failed command says, on one line. recon's own errors already name the file and the setting; a
  * DuckDB error about room or rights is about the store (or the snapshot copy), so it says where to look.
  */
-function failureMessage(err: unknown, config: Config): string {
-  const message = oneLine(redact(err instanceof Error ? err.message : String(err), [config.apiKey]));
+function failureMessage(err: unknown, job: JobSettings): string {
+  const message = oneLine(redact(err instanceof Error ? err.message : String(err), job.secrets));
   if (err instanceof ReconError) return message;
-  return memoryHint(storageHint(message, config.db), config.memoryMb);
+  return memoryHint(storageHint(message, job.db), job.memoryMb);
 }
 
 /** A write that failed for lack of room or rights says where to look (DuckDB's own text does not). */
@@ -143,10 +153,4 @@ function storageHint(message: string, dbPath: string): string {
 export function memoryHint(message: string, memoryMb: number): string {
   if (!/Out of Memory/i.test(message)) return message;
   return `${message}; the run's DuckDB memory limit is ${memoryMb} MB: raise it with --memory-mb / RECON_MEMORY_MB`;
-}
-
-/** Options recorded in runs.options: never the key. */
-function safeOptions(config: Config): Record<string, unknown> {
-  const { apiKey: _key, ...rest } = config;
-  return rest;
 }

@@ -5,11 +5,12 @@ import type { Logger } from 'pino';
 import { EXIT, UsageError, type ExitCode } from '../src/errors.js';
 import type { Config } from '../src/config.js';
 import { writeMonthClose } from '../src/report/close-report.js';
-import { MONTH, inMonth } from '../src/month.js';
-import { recordClose } from '../src/load/closes.js';
-import { serviceUrlOf } from '../src/load/runs.js';
-import { publishSnapshot } from '../src/ops/publish.js';
-import { withJob } from './job.js';
+import { MONTH } from '../src/month.js';
+import { closedVersion, disbursementsInMonth, recordClose } from '../src/store/closes.js';
+import { serviceUrlOf } from '../src/store/runs.js';
+import { publishSnapshot } from '../src/store/publish.js';
+import { withJob, type Notices } from './job.js';
+import { jobSettings, publishSettings, reportSettings } from './settings.js';
 
 export interface CloseOutcome {
   code: ExitCode;
@@ -24,21 +25,23 @@ export interface CloseOutcome {
 export async function runMonthlyClose(
   config: Config,
   logger: Logger,
-  opts: { month: string; reissue: boolean; now?: Date; handleSignals?: boolean },
+  opts: Notices & { month: string; reissue: boolean; now?: Date; handleSignals?: boolean },
 ): Promise<CloseOutcome> {
   if (!MONTH.test(opts.month)) throw new UsageError(`--month must be YYYY-MM (e.g. 2026-10), got '${opts.month}'`);
   const out: CloseOutcome = { code: EXIT.FAILED, month: opts.month, version: null, workbook: null, disbursements: 0, provisional: [] };
-  out.code = await withJob('close', config, logger, async (ctx) => {
+  const report = reportSettings(config);
+  const { published } = publishSettings(config);
+  out.code = await withJob('close', jobSettings(config), logger, async (ctx) => {
     const c = ctx.store.connection;
     const now = opts.now ?? new Date();
-    const prior = Number((await c.runAndReadAll('SELECT coalesce(max(version), 0) FROM closes WHERE month = $1', [opts.month])).getRowsJS()[0]?.[0] ?? 0);
+    const prior = await closedVersion(c, opts.month);
     if (prior > 0 && !opts.reissue) {
       throw new UsageError(`month ${opts.month} is already closed (version ${prior}); pass --reissue to issue version ${prior + 1}`);
     }
-    const count = Number((await c.runAndReadAll(`SELECT count(*) FROM disbursements WHERE ${inMonth(opts.month)}`)).getRowsJS()[0]?.[0] ?? 0);
+    const count = await disbursementsInMonth(c, opts.month);
     if (count === 0) throw new UsageError(`no disbursements delivered in ${opts.month}; run recon sync first or pick another month`);
     const version = prior + 1;
-    const written = await writeMonthClose(c, { month: opts.month, version, reportsDir: config.reports, serviceUrl: await serviceUrlOf(c, config.apiUrl), now });
+    const written = await writeMonthClose(c, { month: opts.month, version, reportsDir: report.reportsDir, serviceUrl: await serviceUrlOf(c, report.serviceUrl), now });
     await recordClose(c, { month: opts.month, version, at: now, runId: ctx.runId, workbook: written.path });
     Object.assign(out, { version, workbook: written.path, disbursements: count, provisional: written.provisional });
     logger.info({ month: opts.month, version, workbook: written.path, disbursements: count, provisional: written.provisional }, 'month closed');
@@ -46,10 +49,10 @@ export async function runMonthlyClose(
     return written.provisional.length > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
   }, {
     handleSignals: opts.handleSignals,
+    notice: opts.notice,
     // accountants see the close in the published snapshot too
     afterSuccess: async (ctx) => {
-      await ctx.store.connection.run('CHECKPOINT');
-      await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published, runId: ctx.runId });
+      await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
     },
   });
   return out;

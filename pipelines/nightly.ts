@@ -1,18 +1,18 @@
-// The nightly job: sync → checks → exception workbook → publish the read-only snapshot.
+// The nightly job: sync → bank statements → checks → exception workbook → publish the read-only snapshot.
 // Exit 0 when everything reconciles, 1 when findings need a person (workbook written), 2 on failure.
 import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from '../src/config.js';
-import { requireService } from '../src/config.js';
 import { markShown, runChecks, type CheckRunResult } from '../src/checks/index.js';
 import { writeRunWorkbook } from '../src/report/run-report.js';
-import { publishSnapshot } from '../src/ops/publish.js';
-import { withJob } from './job.js';
-import { recordSyncCounters, syncStep, type SyncProgressListener, type SyncTuning } from './sync-job.js';
-import { requireWritableFolder } from '../src/ops/folders.js';
+import { publishSnapshot } from '../src/store/publish.js';
+import { syncStep, type SyncProgressListener, type SyncTuning } from '../src/sync/step.js';
+import type { SyncResult } from '../src/sync/run.js';
+import { bankStep, type BankStepResult } from '../src/bank/step.js';
+import { requireWritableFolder } from '../src/files.js';
 import { removeStaleTemporaries } from '../src/report/workbook-file.js';
-import type { SyncResult } from './sync.js';
-import { bankStep, type BankStepResult } from './bank.js';
+import { withJob, type Notices } from './job.js';
+import { bankSettings, jobSettings, publishSettings, reportSettings, syncSettings } from './settings.js';
 
 export interface NightlyOutcome {
   code: ExitCode;
@@ -27,43 +27,41 @@ export interface NightlyOutcome {
 export async function runNightly(
   config: Config,
   logger: Logger,
-  opts: { tuning?: SyncTuning; handleSignals?: boolean; onProgress?: SyncProgressListener } = {},
+  opts: Notices & { tuning?: SyncTuning; handleSignals?: boolean; onProgress?: SyncProgressListener } = {},
 ): Promise<NightlyOutcome> {
-  const service = requireService(config);
+  const sync = syncSettings(config);
+  const bank = bankSettings(config);
+  const report = reportSettings(config);
+  const { published } = publishSettings(config);
   // found now, not after a two-hour sync
-  await requireWritableFolder(config.reports, '--reports / RECON_REPORTS_DIR');
+  await requireWritableFolder(report.reportsDir, '--reports / RECON_REPORTS_DIR');
   const outcome: NightlyOutcome = { code: EXIT.FAILED, runId: null, sync: null, checks: null, bank: null, workbook: null, published: null };
   outcome.code = await withJob(
     'run',
-    config,
+    jobSettings(config),
     logger,
     async (ctx) => {
       outcome.runId = ctx.runId;
-      const stale = await removeStaleTemporaries(config.reports);
+      const c = ctx.store.connection;
+      const stale = await removeStaleTemporaries(report.reportsDir);
       if (stale > 0) logger.info({ removed: stale }, 'removed temp workbooks left by killed runs');
-      outcome.sync = await syncStep(ctx, config, logger, opts.tuning, opts.onProgress);
-      recordSyncCounters(ctx, outcome.sync);
+      outcome.sync = await syncStep({ connection: c, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, sync, logger, opts.tuning, opts.onProgress);
       if (ctx.signal.aborted) return EXIT.FAILED; // interrupted: no checks on a partial night
-      outcome.bank = await bankStep(ctx.store.connection, config, ctx.runId, logger);
-      for (const refused of outcome.bank?.refused ?? []) process.stderr.write(`recon: bank statement refused: ${refused}\n`);
-      outcome.checks = await runChecks(ctx.store.connection, { runId: ctx.runId });
-      const written = await writeRunWorkbook(ctx.store.connection, {
-        runId: ctx.runId,
-        reportsDir: config.reports,
-        serviceUrl: service.apiUrl,
-        checks: outcome.checks,
-      });
+      outcome.bank = await bankStep(c, bank, ctx.runId, logger);
+      for (const refused of outcome.bank?.refused ?? []) ctx.notice(`recon: bank statement refused: ${refused}`);
+      outcome.checks = await runChecks(c, { runId: ctx.runId });
+      const written = await writeRunWorkbook(c, { runId: ctx.runId, reportsDir: report.reportsDir, serviceUrl: sync.apiUrl, checks: outcome.checks });
       outcome.workbook = written.path;
-      await markShown(ctx.store.connection, ctx.runId);
+      await markShown(c, ctx.runId);
       logger.info({ runId: ctx.runId, findings: outcome.checks.findings, actionable: outcome.checks.actionable, workbook: written.path }, 'checks done, workbook written');
       return outcome.checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
     },
     {
-      serviceUrl: service.apiUrl,
+      serviceUrl: sync.apiUrl,
       handleSignals: opts.handleSignals,
+      notice: opts.notice,
       afterSuccess: async (ctx) => {
-        await ctx.store.connection.run('CHECKPOINT');
-        const snap = await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published, runId: ctx.runId });
+        const snap = await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
         outcome.published = snap.path;
         logger.info({ runId: ctx.runId, published: snap.path, bytes: snap.bytes }, 'snapshot published');
       },

@@ -1,215 +1,35 @@
-// sync = list delivered disbursements → decide which to (re)read → extract each with bounded
-// concurrency → write in grouped transactions → sample payments for the cross-check.
+// recon sync: the sync stage alone, as one recorded run.
 import type { Logger } from 'pino';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import type { PaymentsClient } from '../src/api/client.js';
-import { paginate } from '../src/api/paginate.js';
-import { DisbursementSchema, describeIssues, type Disbursement } from '../src/api/schemas.js';
-import { recordHash } from '../src/extract/bundle.js';
-import { extractDisbursement, unreadBundle, type ExtractDeps } from '../src/extract/disbursement.js';
-import { redactBundle, type DisbursementBundle } from '../src/extract/bundle.js';
-import { AuthError, RateLimitedError } from '../src/api/errors.js';
-import { ReconError } from '../src/errors.js';
-import { samplePayment } from '../src/extract/payments.js';
-import { StoreWriter, loadStoredState, type StoredState } from '../src/load/writer.js';
-import { pickSampleTargets, saveSamples } from '../src/load/samples.js';
-import { quarantinePage, quarantineRecord } from '../src/load/quarantine.js';
-import { disbursementsMissingBlobs } from '../src/load/blobs.js';
-import { WorkPool } from '../src/ops/pool.js';
-import { MAX_JSON_DEPTH, canonicalJson, tooDeepStandIn } from '../src/extract/canonical.js';
+import { EXIT, type ExitCode } from '../src/errors.js';
+import type { Config } from '../src/config.js';
+import { syncStep, type SyncProgressListener, type SyncTuning } from '../src/sync/step.js';
+import type { SyncResult } from '../src/sync/run.js';
+import { withJob, type Notices } from './job.js';
+import { jobSettings, syncSettings } from './settings.js';
 
-export interface SyncOptions {
-  perPage: number;
-  concurrency: number;
-  lookbackDays: number;
-  since: Date | null;
-  full: boolean;
-  sampleBudget: number;
-  /** Orders the sample (default: the run id, so successive nights sample differently). */
-  sampleSeed?: string;
-  now: () => number;
+export interface SyncOutcome {
+  code: ExitCode;
+  runId: string | null;
+  result: SyncResult | null;
+  requests: number;
 }
 
-export interface SyncResult {
-  listed: number;
-  fetched: number;
-  skipped: number;
-  written: number;
-  restated: number;
-  quarantined: number;
-  lines: number;
-  files: number;
-  sampled: number;
-  interrupted: boolean;
-  listComplete: boolean;
-}
-
-export interface SyncDeps {
-  connection: DuckDBConnection;
-  client: PaymentsClient;
-  extract: Omit<ExtractDeps, 'client'>;
-  runId: string;
-  logger: Logger;
-  signal?: AbortSignal;
-  onProgress?: (p: ListProgress) => void;
-  /** The redaction boundary (src/api/redact.ts) every service text passes before the store. */
-  redact: <T extends string | null | undefined>(text: T) => T;
-}
-
-/** Where the sync stands: the list's announced size is known from its first page, before any read. */
-export interface ListProgress {
-  announced: number;
-  listed: number;
-  /** Listed but not to be read this run (unchanged since the last one). */
-  skipped: number;
-  done: number;
-}
-
-/** Which listed disbursements to read now: new, not complete, changed in the list, in the lookback, or all with --full. */
-/** Refused payment look-ups (at least this many, and at least 80 % of those made) that stop the sample. */
-const REFUSED_LOOKUPS = 5;
-
-/** Disbursements failing one after another before the run gives up on the service. */
-const FAILURES_IN_A_ROW = 10;
-
-/** Errors no other disbursement can escape: the key refused, the store's disk, a stop. */
-function stopsTheRun(err: unknown): boolean {
-  if (err instanceof AuthError || err instanceof RateLimitedError) return true;
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  return code === 'ENOSPC' || code === 'EROFS' || code === 'EDQUOT' || code === 'EACCES' || (err as Error | null)?.name === 'AbortError';
-}
-
-function shouldRead(record: Disbursement, prior: StoredState | undefined, o: SyncOptions, blobsMissing = false): boolean {
-  const deliveredAt = Date.parse(record.delivered_at);
-  if (!prior) return o.since === null || deliveredAt >= o.since.getTime();
-  if (o.full || prior.syncStatus === 'incomplete' || blobsMissing) return true;
-  if (prior.recordHash !== recordHash(record)) return true;
-  return deliveredAt >= o.now() - o.lookbackDays * 86_400_000;
-}
-
-export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResult> {
-  const { connection, client, logger } = deps;
-  const stored = await loadStoredState(connection);
-  // files deleted from files/ (a cleaned disk, a restored backup) are downloaded again
-  const blobsMissing = await disbursementsMissingBlobs(connection, deps.extract.filesDir);
-  if (blobsMissing.size > 0) logger.warn({ disbursements: blobsMissing.size }, 'downloaded files are missing from the files folder; their disbursements are read again');
-  const writer = new StoreWriter(connection, deps.runId, stored, {
-    onCommit: (ids) => logger.info({ disbursements: ids.length }, 'batch committed'),
-  });
-  const seen = new Set<string>();
-  const result: SyncResult = { listed: 0, fetched: 0, skipped: 0, written: 0, restated: 0, quarantined: 0, lines: 0, files: 0, sampled: 0, interrupted: false, listComplete: true };
-  const extractDeps: ExtractDeps = { ...deps.extract, client };
-
-  // One disbursement that cannot be read is stored incomplete with the reason and the night goes on;
-  // what stops every disbursement (the key refused, the disk, a stop signal) fails the run, and so does a
-  // service that fails every disbursement in a row (it is down, not one record bad).
-  let failedInARow = 0;
-  const readOne = async (record: Disbursement, raw: string): Promise<DisbursementBundle> => {
+export async function runSyncJob(
+  config: Config,
+  logger: Logger,
+  opts: Notices & { tuning?: SyncTuning; onProgress?: SyncProgressListener; handleSignals?: boolean } = {},
+): Promise<SyncOutcome> {
+  const settings = syncSettings(config);
+  const out: SyncOutcome = { code: EXIT.FAILED, runId: null, result: null, requests: 0 };
+  out.code = await withJob('sync', jobSettings(config), logger, async (ctx) => {
+    out.runId = ctx.runId;
     try {
-      const bundle = await extractDisbursement(extractDeps, record, raw);
-      failedInARow = 0;
-      return bundle;
-    } catch (err) {
-      if (stopsTheRun(err) || ++failedInARow >= FAILURES_IN_A_ROW) throw err;
-      const reason = err instanceof ReconError ? err.message : `could not be read: ${(err as Error).message}`;
-      logger.error({ disbursement_id: record.disbursement_id, err: reason }, 'disbursement could not be read; stored as incomplete, the run goes on');
-      return unreadBundle(record, raw, reason);
+      out.result = await syncStep({ connection: ctx.store.connection, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, settings, logger, opts.tuning, opts.onProgress);
+    } finally {
+      out.requests = ctx.counters.requests ?? 0;
     }
-  };
-
-  let announced = 0;
-  const progress = () => deps.onProgress?.({ announced, listed: result.listed, skipped: result.skipped, done: result.fetched });
-  // the list is read by this function, the disbursements by the pool's workers; a few pages at most wait
-  const pool = new WorkPool<{ record: Disbursement; raw: string }>(async (next) => {
-    const bundle = redactBundle(await readOne(next.record, next.raw), deps.redact);
-    await writer.add(bundle);
-    result.fetched += 1;
-    logger.info({ disbursement_id: bundle.record.disbursement_id, status: bundle.syncStatus, payouts: bundle.payouts.length,
-      refunds: bundle.refunds.length, adjustments: bundle.adjustments.length, files: bundle.files.length, quarantined: bundle.quarantine.length }, 'disbursement read');
-    progress();
-  }, { concurrency: o.concurrency, maxQueued: o.concurrency * 4, signal: deps.signal });
-  try {
-    const pages = paginate(client, '/disbursements', 'disbursements', { perPage: o.perPage });
-    for (;;) {
-      if (pool.stopping) break;
-      const next = await pages.next();
-      if (next.done) {
-        const out = next.value;
-        result.listComplete = out.ended !== 'page_cap' && out.collected >= out.totalEntries;
-        if (!result.listComplete) {
-          const reason = out.ended === 'page_cap'
-            ? `the disbursement list did not end after ${out.pages} pages (it announced ${out.totalEntries} entries); disbursements beyond were not read`
-            : `the disbursement list ended after ${out.collected} of ${out.totalEntries} announced entries (${out.ended.replace('_', ' ')}); the next run picks up the rest`;
-          logger.warn({ ...out }, 'the disbursement list ended before its announced size; the next run picks up the rest');
-          // kept as a quarantined page so invalid_record puts it in front of an accountant, not only in a log
-          await writer.exclusive((c) => quarantinePage(c, deps.runId, deps.redact(reason)));
-          result.quarantined += 1;
-        }
-        break;
-      }
-      announced = Math.max(announced, next.value.totalEntries);
-      for (const item of next.value.items) {
-        const raw = canonicalJson(item);
-        if (raw === null) {
-          const reason = `nests deeper than ${MAX_JSON_DEPTH} levels; not kept`;
-          await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, reason, tooDeepStandIn(), deps.redact));
-          result.quarantined += 1;
-          continue;
-        }
-        const parsed = DisbursementSchema.safeParse(item);
-        if (!parsed.success) {
-          await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, describeIssues(parsed.error, item), raw, deps.redact));
-          result.quarantined += 1;
-          continue;
-        }
-        const id = parsed.data.disbursement_id;
-        if (seen.has(id)) continue; // shifted onto the next page while the list changed
-        seen.add(id);
-        result.listed += 1;
-        if (!shouldRead(parsed.data, stored.get(id), o, blobsMissing.has(id))) {
-          result.skipped += 1;
-          continue;
-        }
-        await pool.push({ record: parsed.data, raw });
-      }
-      progress();
-    }
-  } catch (err) {
-    pool.fail(err);
-  }
-  let failure: unknown = null;
-  await pool.close().catch((err: unknown) => (failure = err));
-  await writer.flush();
-  if (failure) throw failure;
-  result.interrupted = deps.signal?.aborted === true;
-  if (!result.interrupted && o.sampleBudget > 0) result.sampled = await samplePayments(deps, o.sampleBudget, o.sampleSeed ?? deps.runId, o.concurrency);
-  Object.assign(result, { written: writer.counts.disbursements, restated: writer.counts.restated, lines: writer.counts.lines, files: writer.counts.files });
-  result.quarantined += writer.counts.quarantined;
-  return result;
-}
-
-async function samplePayments(deps: SyncDeps, budget: number, seed: string, concurrency: number): Promise<number> {
-  const targets = await pickSampleTargets(deps.connection, budget, seed);
-  const samples = [];
-  let refused = 0;
-  // as many look-ups in flight as disbursements are read at once (the budget paces them), in waves so the
-  // refusal test below runs between them; samples stay in target order
-  // (the first wave is as small as the refusal test needs, so a key without the permission costs 5 look-ups)
-  for (let start = 0, size = Math.min(REFUSED_LOOKUPS, Math.max(1, concurrency)); start < targets.length; start += size, size = Math.max(1, concurrency)) {
-    if (deps.signal?.aborted) break;
-    const wave = await Promise.all(targets.slice(start, start + size).map((t) => samplePayment(deps.client, t)));
-    for (const read of wave) {
-      const sample = { ...read, raw: deps.redact(read.raw) };
-      samples.push(sample);
-      if (sample.httpStatus === 401 || sample.httpStatus === 403) refused += 1;
-    }
-    // a key without this permission is refused nearly every time; a few refusals among many answers are
-    // just those payments (unverified), and the sample goes on
-    if (refused >= REFUSED_LOOKUPS && refused >= samples.length * 0.8) {
-      deps.logger.warn({ refused, sampled: samples.length }, 'payment details refused (401/403): the API key may lack that permission; no more look-ups this run, those sampled are unverified');
-      break;
-    }
-  }
-  await saveSamples(deps.connection, deps.runId, samples);
-  return samples.length;
+    logger.info({ runId: ctx.runId, ...out.result, ...ctx.counters }, 'sync finished');
+    return EXIT.OK;
+  }, { serviceUrl: settings.apiUrl, notice: opts.notice, handleSignals: opts.handleSignals });
+  return out;
 }

@@ -1,4 +1,4 @@
-// Where the package's own files live at run time (sql/, src/extract/layouts.json), whether running from
+// Where the package's own files live at run time (sql/, src/sync/layouts.json), whether running from
 // src/ under vitest or from dist/ after the build.
 import { existsSync } from 'node:fs';
 import path from 'node:path';

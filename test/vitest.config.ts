@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts'],
-    exclude: ['test/bench/**', 'node_modules/**', 'dist/**'],
+    exclude: ['node_modules/**', 'dist/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // DuckDB files and sandboxes are per test; two workers match the 2-core machines.

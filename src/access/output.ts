@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream';
 import { toCsvRecord, CSV_EOL } from '../report/csv.js';
 import { writeTableWorkbook } from '../report/table-workbook.js';
 import { safeText, terminalText } from '../report/safe-text.js';
-import { streamInto, writeFileAtomically } from '../ops/folders.js';
+import { streamInto, writeFileAtomically } from '../files.js';
 import type { QueryRows } from './query.js';
 
 export type Format = 'table' | 'csv' | 'json' | 'xlsx';

@@ -5,7 +5,7 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
-import { exists } from '../ops/folders.js';
+import { exists } from '../files.js';
 
 export interface OwnFiles {
   /** The live store (--db). */

@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { makeFolder } from '../ops/folders.js';
+import { makeFolder } from '../files.js';
 import { pidIsAlive } from '../ops/lock.js';
 import { UsageError } from '../errors.js';
-import { openReadOnly, SnapshotMissingError } from '../ops/publish.js';
+import { openReadOnly, SnapshotMissingError } from '../store/publish.js';
 import { refuseLiveStore, type OwnFiles } from './own-files.js';
 
 export type Snapshot = Awaited<ReturnType<typeof openReadOnly>>;

@@ -2,6 +2,7 @@
 // numbers (expected, actual, difference) stay what they were when it was acknowledged.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { AckError } from './errors.js';
+import { sqlText } from '../store/sql.js';
 
 export interface AckOptions {
   key: string;
@@ -31,11 +32,7 @@ export async function ackFinding(connection: DuckDBConnection, opts: AckOptions)
   const by = opts.by.trim();
   if (note === '') throw new AckError(key, `acknowledging ${key} needs a note saying why it is accepted (--note "...")`);
   if (by === '') throw new AckError(key, `acknowledging ${key} needs the name of who accepts it (--by NAME)`);
-  const found = await connection.runAndReadAll(
-    `SELECT check_id, disbursement_id, subject, state, resolved_run_id, expected, actual, difference
-     FROM findings WHERE finding_key = $1`,
-    [key],
-  );
+  const found = await connection.runAndReadAll(sqlText('lifecycle/ack_find'), [key]);
   const row = found.getRowObjectsJS()[0];
   if (!row) {
     throw new AckError(
@@ -47,12 +44,7 @@ export async function ackFinding(connection: DuckDBConnection, opts: AckOptions)
     throw new AckError(key, `finding ${key} was resolved in run ${String(row.resolved_run_id)}; there is nothing to acknowledge`);
   }
   const ackAt = opts.now ?? new Date();
-  await connection.run(
-    `UPDATE findings SET state = 'acknowledged', ack_by = $2, ack_at = CAST($3 AS TIMESTAMPTZ), ack_note = $4,
-       ack_expected = expected, ack_actual = actual, ack_difference = difference
-     WHERE finding_key = $1`,
-    [key, by, ackAt.toISOString(), note],
-  );
+  await connection.run(sqlText('lifecycle/ack_apply'), [key, by, ackAt.toISOString(), note]);
   return {
     key,
     checkId: String(row.check_id),

@@ -2,8 +2,8 @@
 // one transaction: a run either leaves its complete set of exceptions or nothing at all.
 // Set-based throughout: each check is one INSERT … SELECT into a staging table, the lifecycle a few
 // statements over whole tables, so the work stays in DuckDB whatever the number of payouts.
-import { sqlIdent } from '../load/sql-text.js';
-import { inTransaction } from '../load/transaction.js';
+import { sqlIdent } from '../store/sql-text.js';
+import { inTransaction } from '../store/transaction.js';
 import { TerminalError } from '../errors.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CheckFileError } from './errors.js';

@@ -2,8 +2,9 @@
 import path from 'node:path';
 import type { CheckRunResult } from '../checks/index.js';
 import { EXIT, type ExitCode } from '../errors.js';
-import type { SyncResult } from '../../pipelines/sync.js';
+import type { SyncResult } from '../sync/run.js';
 import type { NightlyOutcome } from '../../pipelines/nightly.js';
+import type { DemoOutcome } from '../../pipelines/demo.js';
 
 export function duration(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -47,4 +48,40 @@ export function describeRun(r: NightlyOutcome & { elapsedMs: number; logFile: st
   if (r.logFile) lines.push(`  log: ${path.resolve(r.logFile)}`);
   lines.push(`  ${describeExit(r.code)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** One line of what a demo night did. */
+export function describeNight(n: NightlyOutcome): string {
+  if (!n.sync || !n.checks) return `failed (exit ${n.code}); see the log`;
+  return `${n.sync.listed} disbursements listed, ${n.sync.written} read, ${n.sync.restated} restated, ${n.sync.quarantined} records quarantined; `
+    + `${n.checks.findings} findings (${n.checks.byStatus.new} new, ${n.checks.byStatus.open} open, ${n.checks.byStatus.resolved} resolved)`;
+}
+
+/** What `recon demo` ends with: findings by check, where everything is, and a first query to try. */
+export function describeDemo(o: DemoOutcome): string {
+  const last = o.nights[o.nights.length - 1]!;
+  const lines = ['', 'Findings by check (last night):'];
+  const byCheck = new Map<string, { error: number; warning: number }>();
+  for (const b of last.checks?.byCheck ?? []) {
+    const e = byCheck.get(b.checkId) ?? { error: 0, warning: 0 };
+    e[b.severity] += b.count;
+    byCheck.set(b.checkId, e);
+  }
+  const width = Math.max(10, ...[...byCheck.keys()].map((k) => k.length));
+  for (const [check, n] of [...byCheck.entries()].sort()) {
+    lines.push(`  ${check.padEnd(width)}  ${String(n.error).padStart(4)} error  ${String(n.warning).padStart(4)} warning`);
+  }
+  if (byCheck.size === 0) lines.push('  (none)');
+  const row = (label: string, value: string) => lines.push(`${label.padEnd(24)}${value}`);
+  lines.push('');
+  row('DuckDB store:', o.db);
+  row('published (read-only):', o.published);
+  if (last.workbook) row('exception workbook:', path.resolve(last.workbook));
+  if (o.close?.workbook) {
+    row(`close ${o.month} (v${o.close.version}):`, path.resolve(o.close.workbook));
+    row('close status:', o.close.provisional.length === 0 ? 'final' : `provisional: ${o.close.provisional.join('; ')}`);
+  }
+  row('exit code:', `${o.code} (${o.code === 0 ? 'reconciled' : o.code === 1 ? 'exceptions found' : 'failed'})`);
+  lines.push('Try: npx recon sql "SELECT status, count(*) FROM reconciliation GROUP BY ALL"', '');
+  return lines.join('\n');
 }

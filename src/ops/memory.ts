@@ -1,7 +1,7 @@
 // What recon does to keep its resident memory close to what it uses (figures: docs/performance.md).
 //
 // - DuckDB's own memory is capped per job (`--memory-mb`, `--sync-memory-mb` during the sync), applied
-//   where the store is opened for a job (pipelines/job.ts, pipelines/sync-job.ts).
+//   where the store is opened for a job (pipelines/job.ts, src/sync/step.ts) with setMemoryLimit (src/store/db.ts).
 // - DuckDB allocates through its bundled jemalloc (Linux builds), which keeps freed pages for a while and
 //   then frees them lazily (MADV_FREE): the kernel takes them back only under memory pressure, so they
 //   stay in RSS. The bin asks it to return freed pages at once, before DuckDB is loaded; the environment
@@ -14,12 +14,6 @@
 //   each time V8 sets its next limit, so it takes effect when set at run time; it is process-wide and
 //   stays set for the rest of the process.
 import v8 from 'node:v8';
-import type { DuckDBConnection } from '@duckdb/node-api';
-
-/** DuckDB's memory limit, instance-wide (a RESET would not bring a job's own limit back: set by value). */
-export async function limitDuckDbMemory(connection: DuckDBConnection, mb: number): Promise<void> {
-  await connection.run(`SET memory_limit = '${Math.trunc(mb)}MB'`);
-}
 
 /** jemalloc's options variable in DuckDB's build (its symbols carry the duckdb_je_ prefix). */
 export const DUCKDB_ALLOCATOR_ENV = 'DUCKDB_JE_MALLOC_CONF';

@@ -7,7 +7,7 @@ import { addDays } from 'date-fns';
 import { readMonthShape } from './month-sheet.js';
 import { writeExceptionWorkbook, type WrittenWorkbook } from './exceptions-workbook.js';
 import { replaceAtomically } from './workbook-file.js';
-import { sqlIdent } from '../load/sql-text.js';
+import { sqlIdent } from '../store/sql-text.js';
 import type { BankCreditRow, BankRow, BankSheets, DisbursementRow, FindingRow, RunSummary } from './types.js';
 
 /** recon-2026-11-23-070307Z-f434.xlsx: the day once, then the rest of the run id (time and suffix). */

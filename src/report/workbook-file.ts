@@ -4,7 +4,7 @@
 import { copyFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { streamInto, writeFileAtomically } from '../ops/folders.js';
+import { streamInto, writeFileAtomically } from '../files.js';
 
 export type StreamingWorkbook = ExcelJS.stream.xlsx.WorkbookWriter;
 

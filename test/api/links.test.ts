@@ -37,7 +37,7 @@ describe('file link policy', () => {
   });
 
   it('makes no request at all for a refused link', async () => {
-    const client = new PaymentsClient({ baseUrl: 'https://api.payments.example', apiKey: 'k', budget: new RequestBudget({ limit: 100 }), logger: pino({ level: 'silent' }) });
+    const client = new PaymentsClient({ baseUrl: 'https://api.payments.example', apiKey: 'k', budget: new RequestBudget({ limit: 100, intervalMs: 60_000 }), logger: pino({ level: 'silent' }) });
     try {
       await expect(client.download('http://10.1.2.3/files/x?signature=s', 1000)).rejects.toThrow(/file link refused: it points at a private or link-local address \(10\.1\.2\.3\)/);
       expect(client.stats.requests).toBe(0);

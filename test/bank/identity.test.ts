@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { importStatements } from '../../src/bank/import.js';
-import { openStore } from '../../src/load/db.js';
+import { openStore } from '../../src/store/db.js';
 import { SQL_DIR } from '../../src/paths.js';
 import { ROOT } from '../helpers/child.js';
 import { tempDir } from '../helpers/recon.js';

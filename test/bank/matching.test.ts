@@ -3,13 +3,13 @@
 // flagged by a bank check, the clean late and reference-less credits settled; a second import adds nothing.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plantEveryKind } from '../../src/sandbox/index.js';
-import { writeStatements } from '../../src/sandbox/statements.js';
+import { plantEveryKind } from '../../sandbox/index.js';
+import { writeStatements } from '../../sandbox/statements.js';
 import { importStatements } from '../../src/bank/import.js';
 import { runChecks } from '../../src/checks/runner.js';
-import { openStore } from '../../src/load/db.js';
+import { openStore } from '../../src/store/db.js';
 import { nightBeforeAll } from '../helpers/nightly.js';
-import { setBankSettings } from '../../pipelines/bank.js';
+import { applyBankSettings as setBankSettings } from '../../src/bank/step.js';
 import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 
 const night = nightBeforeAll({ seed: 17, disbursements: 120, payoutsPerDisbursement: 6, rateLimit: { limit: 1_000_000 }, anomalies: { plant: plantEveryKind(24) } }, 1);

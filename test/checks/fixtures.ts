@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { openStore, type Store } from '../../src/load/db.js';
+import { openStore, type Store } from '../../src/store/db.js';
 import { DEFAULT_CHECKS_DIR } from '../../src/checks/contract.js';
 
 export interface TempStore {

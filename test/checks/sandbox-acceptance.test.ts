@@ -2,9 +2,9 @@
 // by the check the sandbox's ground truth expects, and no clean disbursement is flagged.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plantEveryKind, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { plantEveryKind, startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { query, syncOnce, tempDir } from '../helpers/recon.js';
-import { openStore } from '../../src/load/db.js';
+import { openStore } from '../../src/store/db.js';
 import { runChecks } from '../../src/checks/index.js';
 
 let sb: Sandbox;

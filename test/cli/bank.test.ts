@@ -3,11 +3,11 @@
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
-import { writeStatements } from '../../src/sandbox/statements.js';
+import { startSandbox } from '../../sandbox/index.js';
+import { writeStatements } from '../../sandbox/statements.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { ROOT, runCli } from '../helpers/child.js';
-import { openStore } from '../../src/load/db.js';
+import { openStore } from '../../src/store/db.js';
 import { readWorkbook, sheetOf } from '../report/helpers.js';
 
 describe('recon bank import', () => {

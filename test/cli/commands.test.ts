@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { plantEveryKind, startSandbox } from '../../src/sandbox/index.js';
+import { plantEveryKind, startSandbox } from '../../sandbox/index.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { nightBeforeAll } from '../helpers/nightly.js';
 import { logCount, runCli, startCli, waitFor } from '../helpers/child.js';

@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plantEveryKind } from '../../src/sandbox/index.js';
+import { plantEveryKind } from '../../sandbox/index.js';
 import { query } from '../helpers/recon.js';
 import { nightBeforeAll } from '../helpers/nightly.js';
 import { CLI, runCli, waitFor } from '../helpers/child.js';

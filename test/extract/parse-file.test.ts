@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { detectDelimiter, parseDisbursementFile } from '../../src/extract/parse-file.js';
-import { loadLayouts } from '../../src/extract/layouts.js';
-import { linkExpiry } from '../../src/extract/files.js';
+import { detectDelimiter, parseDisbursementFile } from '../../src/sync/parse-file.js';
+import { loadLayouts } from '../../src/sync/layouts.js';
+import { linkExpiry } from '../../src/sync/files.js';
 
 const layouts = await loadLayouts();
 const parse = (text: string) => parseDisbursementFile(Buffer.from(text, 'utf8'), layouts);

@@ -3,7 +3,7 @@ import { parseCommandArgs } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { runNightly } from '../../pipelines/nightly.js';
 import { RUN_KEYS } from '../../src/cli/commands/run.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { tempDir } from './recon.js';
 

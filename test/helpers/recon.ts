@@ -7,10 +7,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { parseCommandArgs } from '../../src/config.js';
 import { SYNC_KEYS } from '../../src/cli/commands/sync.js';
 import { silentLogger } from '../../src/log.js';
-import { withJob } from '../../pipelines/job.js';
-import { recordSyncCounters, syncStep, type SyncTuning } from '../../pipelines/sync-job.js';
-import type { SyncResult } from '../../pipelines/sync.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { SyncTuning } from '../../src/sync/step.js';
+import { runSyncJob } from '../../pipelines/sync.js';
+import type { SyncResult } from '../../src/sync/run.js';
+import type { Sandbox } from '../../sandbox/index.js';
 import type { ExitCode } from '../../src/errors.js';
 
 export function tempDir(prefix = 'recon-test-'): { dir: string; cleanup: () => void } {
@@ -33,15 +33,8 @@ export async function syncOnce(sb: Sandbox, dbPath: string, args: string[] = [],
     {},
     {},
   );
-  let runId: string | null = null;
-  let result: SyncResult | null = null;
-  const code = await withJob('sync', config, silentLogger, async (ctx) => {
-    runId = ctx.runId;
-    result = await syncStep(ctx, config, silentLogger, { retryBaseMs: 5, ...tuning });
-    recordSyncCounters(ctx, result);
-    return 0;
-  }, { serviceUrl: sb.url, handleSignals: false });
-  return { code, runId, result };
+  const out = await runSyncJob(config, silentLogger, { tuning: { retryBaseMs: 5, ...tuning }, handleSignals: false });
+  return { code: out.code, runId: out.runId, result: out.result };
 }
 
 /** Run a query on a DuckDB file (opened and closed around it). */

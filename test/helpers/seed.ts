@@ -1,7 +1,7 @@
 // Seeded randomness for tests: the seed comes from RECON_TEST_SEED or is fixed per test file, and is
 // printed with every failure so the failing run can be replayed exactly.
 import { onTestFailed } from 'vitest';
-import { Rng, fnv1a } from '../../src/sandbox/rng.js';
+import { Rng, fnv1a } from '../../sandbox/rng.js';
 
 /**
  * A random stream for the current test. `name` fixes the default seed; RECON_TEST_SEED=<n> replays a

@@ -1,6 +1,6 @@
 // Store assertions shared by the crash tests: a disbursement is never visible without all its lines.
 import { expect } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../sandbox/index.js';
 import { query } from './recon.js';
 
 export interface LineCounts { payouts: number; refunds: number; adjustments: number; file_lines: number }

@@ -5,12 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { parseCommandArgs } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
-import { appendColumns } from '../../src/load/append.js';
+import { appendColumns } from '../../src/store/append.js';
 import { DUCKDB_ALLOCATOR_CONF, DUCKDB_ALLOCATOR_ENV, returnFreedMemoryPromptly } from '../../src/ops/memory.js';
 import { memoryHint, withJob } from '../../pipelines/job.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { jobSettings, syncSettings } from '../../pipelines/settings.js';
+import { startSandbox } from '../../sandbox/index.js';
 import { tempDir } from '../helpers/recon.js';
-import { syncStep } from '../../pipelines/sync-job.js';
+import { syncStep } from '../../src/sync/step.js';
 
 const open: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -39,7 +40,7 @@ describe('DuckDB memory limits', () => {
     const seen: string[] = [];
     for (const args of [[], ['--memory-mb', '512']]) {
       const { config } = parseCommandArgs(['--db', db, ...args], ['db', 'memoryMb'], {}, {});
-      const code = await withJob('check', config, silentLogger, async (ctx) => {
+      const code = await withJob('check', jobSettings(config), silentLogger, async (ctx) => {
         seen.push(String((await ctx.store.connection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRowsJS()[0]![0]));
         return 0;
       }, { handleSignals: false });
@@ -60,7 +61,7 @@ describe('DuckDB memory limits', () => {
       '--sample-budget', '0', '--rate-per-minute', '60000'], ['apiUrl', 'apiKey', 'db', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'ratePerMinute'], {}, {});
     let during = '';
     let after = '';
-    const code = await withJob('sync', config, silentLogger, async (ctx) => {
+    const code = await withJob('sync', jobSettings(config), silentLogger, async (ctx) => {
       const original = ctx.store.connection.run.bind(ctx.store.connection);
       // observe the limit while the sync writes: the first statement after the SET runs under it
       let sawSyncLimit = false;
@@ -72,7 +73,7 @@ describe('DuckDB memory limits', () => {
         }
         return result;
       }) as typeof ctx.store.connection.run;
-      await syncStep(ctx, config, silentLogger, { retryBaseMs: 5 });
+      await syncStep({ connection: ctx.store.connection, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, syncSettings(config), silentLogger, { retryBaseMs: 5 });
       after = String((await ctx.store.connection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRowsJS()[0]![0]);
       return 0;
     }, { serviceUrl: sb.url, handleSignals: false });

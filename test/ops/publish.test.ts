@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openReadOnly, publishSnapshot, PublishError, SnapshotMissingError } from '../../src/ops/publish.js';
+import { openReadOnly, publishSnapshot, PublishError, SnapshotMissingError } from '../../src/store/publish.js';
 
 const repoRoot = new URL('../..', import.meta.url).pathname;
 

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { nightlyOnce } from '../helpers/nightly.js';
 import { runCli } from '../helpers/child.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { silentLogger } from '../../src/log.js';
 import { runMonthlyClose } from '../../pipelines/monthly-close.js';
 import { query, tempDir } from '../helpers/recon.js';

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { fingerprints, query, tempDir, type Fingerprints } from '../helpers/recon.js';
 import { runCli, startCli } from '../helpers/child.js';
 import { testRandom } from '../helpers/seed.js';

@@ -4,7 +4,7 @@
 // every fault kind at once, faults on both sides of the client's time-out, and (RECON_SOAK) many rounds.
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSandbox, type FaultKind, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type FaultKind, type SandboxOptions } from '../../sandbox/index.js';
 import { fingerprints, query, tempDir, type Fingerprints } from '../helpers/recon.js';
 import { nightlyOnce } from '../helpers/nightly.js';
 import { recordFigures, totalRows } from './helpers.js';

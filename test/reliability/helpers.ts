@@ -4,8 +4,8 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import type { SyncTuning } from '../../pipelines/sync-job.js';
+import type { Sandbox } from '../../sandbox/index.js';
+import type { SyncTuning } from '../../src/sync/step.js';
 import { afterEach } from 'vitest';
 import { syncOnce, tempDir, type Fingerprints } from '../helpers/recon.js';
 import { ROOT } from '../helpers/child.js';

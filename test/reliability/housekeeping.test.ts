@@ -2,12 +2,13 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { query, tempDir, syncOnce } from '../helpers/recon.js';
 import { nightlyOnce } from '../helpers/nightly.js';
-import { openStore } from '../../src/load/db.js';
-import { startRun } from '../../src/load/runs.js';
+import { openStore } from '../../src/store/db.js';
+import { startRun } from '../../src/store/runs.js';
 import { withJob } from '../../pipelines/job.js';
+import { jobSettings } from '../../pipelines/settings.js';
 import { parseCommandArgs } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 
@@ -44,7 +45,7 @@ describe('#12 case 10: housekeeping', () => {
     const dir = folder();
     const db = path.join(dir, 'recon.duckdb');
     expect((await syncOnce(sb, db)).code).toBe(0);
-    const [{ n }] = (await query(db, 'SELECT count(*)::INT AS n FROM disbursement_files WHERE sha256 IS NOT NULL')) as Array<{ n: number }>;
+    const { n } = ((await query(db, 'SELECT count(*)::INT AS n FROM disbursement_files WHERE sha256 IS NOT NULL')) as Array<{ n: number }>)[0]!;
     expect(n).toBeGreaterThan(0);
     rmSync(path.join(dir, 'files'), { recursive: true, force: true });
     sb.resetStats();
@@ -62,7 +63,7 @@ describe('#12 case 10: housekeeping', () => {
     store.close();
     writeFileSync(`${db}.failed-run.json`, JSON.stringify({ runId: 'r-disk-full', error: 'IO Error: No space left on device' }));
     const { config } = parseCommandArgs(['--db', db], ['db'], {}, {});
-    expect(await withJob('check', config, silentLogger, async () => 0, { handleSignals: false })).toBe(0);
+    expect(await withJob('check', jobSettings(config), silentLogger, async () => 0, { handleSignals: false })).toBe(0);
     expect(await query(db, `SELECT status, error FROM runs WHERE run_id = 'r-disk-full'`)).toEqual([{ status: 'failed', error: 'IO Error: No space left on device' }]);
     expect(existsSync(`${db}.failed-run.json`)).toBe(false);
   });

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '../../sandbox/index.js';
 import { tempDir } from '../helpers/recon.js';
 import { ROOT, runCli, startCli } from '../helpers/child.js';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fingerprints, query } from '../helpers/recon.js';
 import { nightlyOnce } from '../helpers/nightly.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../sandbox/index.js';
 import { buildDisbursement, envelope, type FakeDisbursement, type FakeOptions, type FakeService, type Item } from './fake-service.js';
 import { fakeServicesPerTest, syncFake } from './helpers.js';
 import { logCount, runCli } from '../helpers/child.js';

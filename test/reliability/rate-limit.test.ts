@@ -4,7 +4,7 @@
 // so the test takes seconds; test/sync/sync.test.ts checks the run completes, this checks the log.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RequestLogEntry, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type RequestLogEntry, type SandboxOptions } from '../../sandbox/index.js';
 import { fingerprints, query, syncOnce, tempDir, type Fingerprints } from '../helpers/recon.js';
 import { recordFigures, totalRows } from './helpers.js';
 

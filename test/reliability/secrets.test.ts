@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '../../sandbox/index.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { logCount, runCli } from '../helpers/child.js';
 import { buildDisbursement, startFakeService, type FakeService } from './fake-service.js';

@@ -11,6 +11,7 @@ import { syncFake } from './helpers.js';
 import { parseCommandArgs } from '../../src/config.js';
 import { RUN_KEYS } from '../../src/cli/commands/run.js';
 import { withJob } from '../../pipelines/job.js';
+import { jobSettings } from '../../pipelines/settings.js';
 import { silentLogger } from '../../src/log.js';
 
 const open: Array<() => Promise<void> | void> = [];
@@ -62,7 +63,7 @@ describe('#12 case 5: succeeded only once published', () => {
     const dir = folder();
     const { config } = parseCommandArgs(['--db', path.join(dir, 'recon.duckdb')], RUN_KEYS, {}, {});
     let during = '';
-    const ok = await withJob('run', config, silentLogger, async () => 0, {
+    const ok = await withJob('run', jobSettings(config), silentLogger, async () => 0, {
       handleSignals: false,
       afterSuccess: async (ctx) => {
         during = String((await ctx.store.connection.runAndReadAll(`SELECT status FROM runs WHERE run_id = '${ctx.runId}'`)).getRows()[0]![0]);
@@ -70,7 +71,7 @@ describe('#12 case 5: succeeded only once published', () => {
     });
     expect(ok).toBe(0);
     expect(during).toBe('publishing');
-    const failed = await withJob('run', config, silentLogger, async () => 0, {
+    const failed = await withJob('run', jobSettings(config), silentLogger, async () => 0, {
       handleSignals: false,
       afterSuccess: async () => {
         throw new Error('ENOSPC: no space left on device, copy');

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { nightlyOnce } from '../helpers/nightly.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { ROOT, runCli } from '../helpers/child.js';
@@ -113,7 +113,7 @@ describe('the failure note of a run whose store cannot record its own failure', 
     const { spawnSync } = await import('node:child_process');
     const note = path.join(t.dir, 'full', 'recon.duckdb');
     mkdirSync(path.dirname(note), { recursive: true });
-    const script = `import('${path.join(ROOT, 'dist/src/load/runs.js')}').then((m) => m.noteFailure('${note}', 'r1', 'disk full'))`;
+    const script = `import('${path.join(ROOT, 'dist/src/store/runs.js')}').then((m) => m.noteFailure('${note}', 'r1', 'disk full'))`;
     const r = spawnSync('bash', ['-c', `ulimit -f 0 && exec "$0" -e "$1"`, process.execPath, script]);
     expect(r.status, String(r.stderr)).toBe(0);
     expect(readdirSync(path.dirname(note))).toEqual([]);

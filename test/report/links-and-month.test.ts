@@ -3,7 +3,7 @@
 // text, and the Month sheet's charts draw the sheet's own cells, which add up to the store's totals.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plantEveryKind } from '../../src/sandbox/index.js';
+import { plantEveryKind } from '../../sandbox/index.js';
 import { currencyFactor } from '../../src/money.js';
 import { wrappedLines } from '../../src/report/table-sheet.js';
 import { query } from '../helpers/recon.js';
@@ -92,7 +92,7 @@ describe('#15 the workbook as read back', () => {
 
   it('reads the sheets\' rows in keyset pages: every disbursement once, in order, whatever the page size', async () => {
     const { reconciliationRows, bankRows } = await import('../../src/report/run-report.js');
-    const { openStore } = await import('../../src/load/db.js');
+    const { openStore } = await import('../../src/store/db.js');
     const store = await openStore(night.db);
     try {
       const all: string[] = [];

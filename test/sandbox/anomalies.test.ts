@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { parseMajor } from '../../src/money.js';
-import { ANOMALY_CHECKS, ANOMALY_KINDS, startSandbox, type AnomalyKind, type Sandbox } from '../../src/sandbox/index.js';
+import { ANOMALY_CHECKS, ANOMALY_KINDS, startSandbox, type AnomalyKind, type Sandbox } from '../../sandbox/index.js';
 import { get, getJson, identity, served, withSandbox, type Served } from './helpers.js';
 
 // recipient = index mod 6: r0 EUR dat, r1 USD txt (netting), r2 JPY csv (netting), r3 KWD csv+dat

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { get, getJson, withSandbox } from './helpers.js';
 
 type Env = { total_entries: number; total_pages: number; page: number; per_page: number; disbursements: Array<Record<string, unknown>> };

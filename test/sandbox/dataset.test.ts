@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
 import { get, getJson, identity, served, withSandbox } from './helpers.js';
 
 const NOW = Date.parse('2026-11-01T08:00:00Z');

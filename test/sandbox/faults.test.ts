@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FAULT_KINDS, type FaultKind } from '../../src/sandbox/index.js';
+import { FAULT_KINDS, type FaultKind } from '../../sandbox/index.js';
 import { get, getJson, sleep, withSandbox } from './helpers.js';
 
 const LIST = '/payments/v1/disbursements';

@@ -1,6 +1,6 @@
 // Small HTTP helpers for the sandbox tests: a raw GET, a JSON GET, and "everything the API and the files
 // say about one disbursement".
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
 
 export interface Got {
   status: number;

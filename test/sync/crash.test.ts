@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { fingerprints, query, syncOnce, tempDir, type Fingerprints } from '../helpers/recon.js';
 import { logCount, startCli, waitFor } from '../helpers/child.js';
 import { assertWholeDisbursements, sandboxLineCounts } from '../helpers/store.js';

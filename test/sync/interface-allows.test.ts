@@ -57,7 +57,7 @@ describe('#11: the interface allows it, recon survives it', () => {
 
   it('case 3: a file that arrives slowly but steadily is downloaded (the time-out is between chunks)', async () => {
     // served by the sandbox in 8 slices 150 ms apart: 1.2 s in all, above the 500 ms time-out
-    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const { startSandbox } = await import('../../sandbox/index.js');
     const sb = await startSandbox({ seed: 3, disbursements: 4, payoutsPerDisbursement: 3, rateLimit: { limit: 1_000_000 }, realism: { slowFileRate: 1, slowFileSliceDelayMs: 150 } });
     try {
       const file = db();

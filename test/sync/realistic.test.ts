@@ -5,7 +5,7 @@
 // found and no clean disbursement is flagged.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plantEveryKind, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { plantEveryKind, startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { nightlyOnce } from '../helpers/nightly.js';
 import type { NightlyOutcome } from '../../pipelines/nightly.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
 import { fingerprints, query, syncOnce, tempDir } from '../helpers/recon.js';
 
 const BASE: SandboxOptions = { seed: 11, disbursements: 40, payoutsPerDisbursement: 12, rateLimit: { limit: 1_000_000 } };

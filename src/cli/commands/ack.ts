@@ -1,11 +1,10 @@
 import { userInfo } from 'node:os';
 import type { Command } from '../command.js';
-import { EXIT, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
-import { ackFinding } from '../../checks/index.js';
-import { publishSnapshot } from '../../ops/publish.js';
-import { withJob } from '../../../pipelines/job.js';
+import { notice } from '../notice.js';
+import { runAck } from '../../../pipelines/ack.js';
 
 const KEYS: OptionKey[] = ['db', 'published', 'memoryMb', 'logFile'];
 
@@ -20,17 +19,10 @@ export const command: Command = {
     if (!key) throw new UsageError('recon ack needs the finding key: recon ack <key> --note "…"');
     if (typeof extra.note !== 'string' || extra.note.trim() === '') throw new UsageError('recon ack needs --note "…" saying why the finding is accepted');
     const by = typeof extra.by === 'string' ? extra.by : userInfo().username;
-    const logger = openTerminal(config).logger;
-    return withJob('ack', config, logger, async (ctx) => {
-      const r = await ackFinding(ctx.store.connection, { key, note: extra.note as string, by });
-      process.stdout.write(`acknowledged ${r.key} (${r.checkId}${r.disbursementId ? `, ${r.disbursementId}` : ''}${r.subject ? `, ${r.subject}` : ''}) by ${r.ackBy}\n`);
-      return EXIT.OK;
-    }, {
-      // `recon sql` reads the snapshot: it shows the acknowledgement at once, not after the next run
-      afterSuccess: async (ctx) => {
-        await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published, runId: ctx.runId });
-        process.stdout.write(`published: ${config.published}\n`);
-      },
-    });
+    const out = await runAck(config, openTerminal(config).logger, { key, note: extra.note as string, by, notice });
+    const r = out.ack;
+    if (r) process.stdout.write(`acknowledged ${r.key} (${r.checkId}${r.disbursementId ? `, ${r.disbursementId}` : ''}${r.subject ? `, ${r.subject}` : ''}) by ${r.ackBy}\n`);
+    if (out.published) process.stdout.write(`published: ${out.published}\n`);
+    return out.code;
   },
 };

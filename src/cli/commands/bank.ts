@@ -4,13 +4,11 @@
 // statement again adds nothing. On first use the store is created (#25: a new user imports the statements
 // they already have before the first night).
 import type { Command } from '../command.js';
-import { EXIT, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
-import { notesOf, readStatements, storeStatements } from '../../bank/import.js';
-import { StatementError } from '../../bank/statement.js';
-import { publishSnapshot } from '../../ops/publish.js';
-import { withJob } from '../../../pipelines/job.js';
+import { notice } from '../notice.js';
+import { runBankImport } from '../../../pipelines/bank-import.js';
 
 const KEYS: OptionKey[] = ['db', 'published', 'memoryMb', 'logFile'];
 
@@ -32,25 +30,9 @@ ${optionsHelp(KEYS)}`,
     const [verb, ...files] = positionals;
     if (verb !== 'import') throw new UsageError(`recon bank needs a verb: recon bank import FILE…${verb ? ` (got '${verb}')` : ''}`);
     if (files.length === 0) throw new UsageError('recon bank import needs at least one statement file');
-    const logger = openTerminal(config).logger;
-    let read;
-    try {
-      read = await readStatements(files);
-    } catch (err) {
-      if (!(err instanceof StatementError)) throw err;
-      logger.error({ err: err.message }, 'recon bank import refused');
-      process.stderr.write(`recon bank: ${err.message}\n`);
-      return EXIT.FAILED;
-    }
-    for (const n of notesOf(read)) logger.info(n, 'bank statement read');
-    return withJob('bank', config, logger, async (ctx) => {
-      const r = await storeStatements(ctx.store.connection, read, ctx.runId);
-      process.stdout.write(`${r.files} file(s), ${r.statements} statement(s), ${r.entries} entries: ${r.added} added, ${r.entries - r.added} already imported\n`);
-      return EXIT.OK;
-    }, {
-      afterSuccess: async (ctx) => {
-        await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published, runId: ctx.runId });
-      },
-    });
+    const out = await runBankImport(config, openTerminal(config).logger, files, { notice });
+    const r = out.result;
+    if (r) process.stdout.write(`${r.files} file(s), ${r.statements} statement(s), ${r.entries} entries: ${r.added} added, ${r.entries - r.added} already imported\n`);
+    return out.code;
   },
 };

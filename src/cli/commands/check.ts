@@ -1,10 +1,8 @@
 import type { Command } from '../command.js';
-import { EXIT } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
-import { runChecks } from '../../checks/index.js';
-import { bankStep } from '../../../pipelines/bank.js';
-import { withJob } from '../../../pipelines/job.js';
+import { notice } from '../notice.js';
+import { runCheckJob } from '../../../pipelines/check.js';
 
 const KEYS: OptionKey[] = ['db', 'memoryMb', 'logFile', 'bankDir', 'bankWindowDays', 'bankFeeTolerance'];
 
@@ -15,16 +13,14 @@ export const command: Command = {
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { only: { type: 'string' } });
     requireExistingStore(config);
-    const logger = openTerminal(config).logger;
     const only = typeof extra.only === 'string' ? extra.only.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
-    return withJob('check', config, logger, async (ctx) => {
-      const bank = await bankStep(ctx.store.connection, config, ctx.runId, logger);
-      for (const refused of bank?.refused ?? []) process.stderr.write(`recon: bank statement refused: ${refused}\n`);
-      const result = await runChecks(ctx.store.connection, { runId: ctx.runId, only });
+    const out = await runCheckJob(config, openTerminal(config).logger, { only, notice });
+    const result = out.result;
+    if (result) {
       for (const b of result.byCheck) process.stdout.write(`${b.checkId.padEnd(24)} ${b.severity.padEnd(8)} ${b.count}\n`);
-      process.stdout.write(`run ${ctx.runId}: ${result.findings} findings (${result.byStatus.new} new, ${result.byStatus.open} open, `
+      process.stdout.write(`run ${out.runId}: ${result.findings} findings (${result.byStatus.new} new, ${result.byStatus.open} open, `
         + `${result.byStatus.acknowledged} acknowledged, ${result.byStatus.resolved} resolved)\n`);
-      return result.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
-    });
+    }
+    return out.code;
   },
 };

@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
+import { notice } from '../notice.js';
 import { runMonthlyClose } from '../../../pipelines/monthly-close.js';
 
 const KEYS: OptionKey[] = ['db', 'reports', 'apiUrl', 'memoryMb', 'logFile'];
@@ -15,7 +16,7 @@ export const command: Command = {
     requireExistingStore(config);
     if (typeof extra.month !== 'string') throw new UsageError('recon close needs --month YYYY-MM');
     const logger = openTerminal(config).logger;
-    const out = await runMonthlyClose(config, logger, { month: extra.month, reissue: extra.reissue === true });
+    const out = await runMonthlyClose(config, logger, { month: extra.month, reissue: extra.reissue === true, notice });
     if (out.workbook) {
       process.stdout.write(`close ${out.month} v${out.version}: ${out.disbursements} disbursements → ${out.workbook}\n`);
       process.stdout.write(out.provisional.length === 0 ? 'final: no open error findings, no variance, nothing in suspense\n'

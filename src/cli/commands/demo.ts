@@ -4,6 +4,10 @@ import { UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs } from '../../config.js';
 import { createLogger } from '../../log.js';
 import { DEMO_KEYS, runDemo } from '../../../pipelines/demo.js';
+import { describeDemo, describeNight } from '../summary.js';
+import { notice } from '../notice.js';
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const NUMBERS = { seed: 42, disbursements: 180, 'anomaly-rate': 0.02, 'time-compression': 10 } as const;
 
@@ -25,7 +29,14 @@ export const command: Command = {
       disbursements: num('disbursements'),
       anomalyRate: num('anomaly-rate'),
       timeCompression: num('time-compression'),
-    }, process.stdout);
+    }, {
+      notice,
+      sandbox: (s) => say(`sandbox of the payments service on ${s.url} (seed ${s.seed}, ${s.disbursements} disbursements, `
+        + `${s.anomalies} anomalies planted; its 500 requests/min limit runs ${s.timeCompression}× faster)`),
+      night: (n, night) => say(`night ${n}: ${describeNight(night)}`),
+      statements: (s) => say(`bank:    ${s.files} statements in ${s.dir} (camt.053, MT940, CSV, BAI2; ${s.planted} bank cases planted)`),
+    });
+    process.stdout.write(describeDemo(outcome));
     return outcome.code;
   },
 };

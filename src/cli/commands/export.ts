@@ -1,10 +1,7 @@
 import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
-import { withSnapshot } from '../../access/snapshot.js';
-import { exportParquet } from '../../access/export.js';
-import { refuseOwnFile } from '../../access/own-files.js';
-import { requireWritableFolder } from '../../ops/folders.js';
+import { runExport } from '../../../pipelines/access.js';
 
 const KEYS: OptionKey[] = ['db', 'published', 'memoryMb'];
 
@@ -15,15 +12,9 @@ export const command: Command = {
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { parquet: { type: 'string' } });
     if (typeof extra.parquet !== 'string') throw new UsageError('recon export needs --parquet DIR');
-    const dir = extra.parquet;
-    const own = { db: config.db, published: config.published };
-    await refuseOwnFile(dir, own, '--parquet');
-    await requireWritableFolder(dir, '--parquet');
-    await withSnapshot(own, async (db) => {
-      for (const o of await exportParquet(db.connection, dir)) {
-        process.stdout.write(`${o.kind.padEnd(5)} ${o.name.padEnd(24)} ${String(o.rows).padStart(10)} rows${o.partitioned ? ', by month' : ''}\n`);
-      }
-    }, async () => ({ memory_limit: `${config.memoryMb}MB` }));
+    for (const o of await runExport(config, extra.parquet)) {
+      process.stdout.write(`${o.kind.padEnd(5)} ${o.name.padEnd(24)} ${String(o.rows).padStart(10)} rows${o.partitioned ? ', by month' : ''}\n`);
+    }
     return EXIT.OK;
   },
 };

@@ -1,11 +1,8 @@
 import type { Command } from '../command.js';
-import { EXIT, UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
-import { checkRunSummary, markShown } from '../../checks/index.js';
-import { serviceUrlOf } from '../../load/runs.js';
-import { writeRunWorkbook } from '../../report/run-report.js';
-import { withJob } from '../../../pipelines/job.js';
+import { notice } from '../notice.js';
+import { runReportJob } from '../../../pipelines/report.js';
 
 const KEYS: OptionKey[] = ['db', 'reports', 'apiUrl', 'memoryMb', 'logFile'];
 
@@ -16,20 +13,8 @@ export const command: Command = {
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { run: { type: 'string' } });
     requireExistingStore(config);
-    const logger = openTerminal(config).logger;
-    return withJob('report', config, logger, async (ctx) => {
-      const c = ctx.store.connection;
-      const where = typeof extra.run === 'string' ? 'WHERE run_id = $1' : '';
-      const rows = (await c.runAndReadAll(`SELECT run_id, checked_at FROM check_runs ${where} ORDER BY checked_at DESC LIMIT 1`,
-        typeof extra.run === 'string' ? [extra.run] : [])).getRowObjectsJS();
-      const run = rows[0];
-      if (!run) throw new UsageError(typeof extra.run === 'string' ? `no check run ${extra.run}` : 'no check run yet: run recon check (or recon run) first');
-      const runId = String(run.run_id);
-      const checks = await checkRunSummary(c, runId, run.checked_at as Date);
-      const written = await writeRunWorkbook(c, { runId, reportsDir: config.reports, serviceUrl: await serviceUrlOf(c, config.apiUrl), checks });
-      await markShown(c, runId);
-      process.stdout.write(`${written.path}\n`);
-      return checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
-    });
+    const out = await runReportJob(config, openTerminal(config).logger, { checkRunId: typeof extra.run === 'string' ? extra.run : undefined, notice });
+    if (out.workbook) process.stdout.write(`${out.workbook}\n`);
+    return out.code;
   },
 };

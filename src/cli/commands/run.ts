@@ -3,6 +3,7 @@ import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
 import { runNightly } from '../../../pipelines/nightly.js';
 import { openTerminal } from '../progress.js';
 import { describeRun } from '../summary.js';
+import { notice } from '../notice.js';
 import { EXIT } from '../../errors.js';
 
 export const RUN_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'reports', 'published', 'since', 'full', 'lookbackDays', 'perPage',
@@ -18,7 +19,7 @@ export const command: Command = {
     const terminal = openTerminal(config);
     let out;
     try {
-      out = await runNightly(config, terminal.logger, { onProgress: (p) => terminal.progress.update(p) });
+      out = await runNightly(config, terminal.logger, { notice, onProgress: (p) => terminal.progress.update(p) });
     } finally {
       terminal.progress.done();
     }

@@ -2,8 +2,8 @@
 import { parseArgs } from 'node:util';
 import type { Command } from '../command.js';
 import { EXIT, UsageError, type ExitCode } from '../../errors.js';
-import { startSandbox, type SandboxOptions } from '../../sandbox/index.js';
-import { writeStatements } from '../../sandbox/statements.js';
+import { startSandbox, type SandboxOptions } from '../../../sandbox/index.js';
+import { writeStatements } from '../../../sandbox/statements.js';
 
 const usage = `Usage: recon sandbox [options]
 

@@ -2,29 +2,11 @@ import type { Command } from '../command.js';
 import { EXIT } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
 import { openTerminal } from '../progress.js';
-import { startScheduler } from '../../ops/schedule.js';
-import { openReadOnly } from '../../ops/publish.js';
-import { lastSuccessfulRun } from '../../load/runs.js';
-import { runNightly } from '../../../pipelines/nightly.js';
+import { scheduleNightly } from '../../../pipelines/schedule.js';
 import { RUN_KEYS } from './run.js';
+import { notice } from '../notice.js';
 
 const KEYS: OptionKey[] = [...RUN_KEYS, 'cron', 'tz'];
-
-/** Last successful nightly run, from the published snapshot (reading it never blocks a run). */
-async function lastSuccess(published: string): Promise<Date | null> {
-  let db;
-  try {
-    db = await openReadOnly(published);
-  } catch {
-    return null; // no snapshot yet: never ran successfully
-  }
-  try {
-    return await lastSuccessfulRun(db.connection);
-  } finally {
-    db.connection.closeSync();
-    db.instance.closeSync();
-  }
-}
 
 export const command: Command = {
   name: 'schedule',
@@ -33,13 +15,7 @@ export const command: Command = {
   async run(argv) {
     const { config } = parseCommandArgs(argv, KEYS);
     const logger = openTerminal(config).logger;
-    const scheduler = startScheduler({
-      cron: config.cron,
-      timeZone: config.tz,
-      logger,
-      lastSuccess: () => lastSuccess(config.published),
-      runJob: async () => (await runNightly(config, logger)).code,
-    });
+    const scheduler = scheduleNightly(config, logger, { notice });
     await scheduler.started;
     logger.info({ cron: config.cron, tz: config.tz }, 'scheduler started');
     process.stderr.write(`recon schedule: running '${config.cron}' in ${config.tz}; Ctrl-C to stop\n`);

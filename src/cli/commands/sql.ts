@@ -2,11 +2,8 @@ import path from 'node:path';
 import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
-import { accountantSession, sessionTempDir, withSnapshot } from '../../access/snapshot.js';
-import { runGuardedQuery } from '../../access/query.js';
-import { FORMATS, writeRowsFile, writeTextRows, type Format } from '../../access/output.js';
-import { refuseOwnFile } from '../../access/own-files.js';
-import { requireWritableFolder } from '../../ops/folders.js';
+import { FORMATS, type Format } from '../../access/output.js';
+import { runAccountantQuery } from '../../../pipelines/access.js';
 
 const KEYS: OptionKey[] = ['db', 'published', 'memoryMb', 'queryTimeoutS', 'maxTempMb'];
 
@@ -38,15 +35,7 @@ export const command: Command = {
     if (format === 'xlsx' && !outFile) throw new UsageError('--format xlsx needs --out FILE.xlsx', true);
     const sql = positionals.length ? positionals.join(' ') : await readStdin();
     if (!sql.trim()) throw new UsageError('empty query');
-    const own = { db: config.db, published: config.published };
-    if (outFile) {
-      await refuseOwnFile(outFile, own, '--out');
-      await requireWritableFolder(path.dirname(path.resolve(outFile)), '--out');
-    }
-    const limits = { memoryMb: config.memoryMb, maxTempMb: config.maxTempMb, timeoutS: config.queryTimeoutS };
-    const rows = await withSnapshot(own, (db) => runGuardedQuery(db, sql, limits, (result) =>
-      (outFile ? writeRowsFile(result, format, outFile) : writeTextRows(result, format as Exclude<Format, 'xlsx'>, process.stdout))),
-    async () => accountantSession(limits, await sessionTempDir(config.published)));
+    const rows = await runAccountantQuery(config, sql, format, outFile, process.stdout);
     if (outFile) process.stderr.write(`${rows} rows → ${outFile}\n`);
     return EXIT.OK;
   },

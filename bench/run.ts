@@ -1,0 +1,241 @@
+// `make bench`: every stage measured against its own limit, as ratios taken side by side in one run.
+// Each stage runs in a fresh process (bench/stages/*); this prints the table and writes
+// data/bench/latest.json. `--large` (make bench-large) re-runs only the 10M-payout checks (the heaviest
+// stage: ~1.3 GB) and updates that figure in latest.json. docs/performance.md explains each figure.
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../src/paths.js';
+import { runStage, type StageResult } from './child.js';
+import { type Figure, printTable } from './table.js';
+
+const OUT_DIR = path.join(PROJECT_ROOT, 'data', 'bench');
+const num = (r: StageResult, k: string): number => Number(r[k]);
+
+type Measure = () => Promise<Figure[]>;
+
+/** Every target, written once: what the table prints and the test that says met. */
+const TARGETS = {
+  request_efficiency: { text: '≤ 1.02', met: (v: number) => v <= 1.02 },
+  budget_use: { text: '≥ 0.88', met: (v: number) => v >= 0.88 },
+  rate_limited: { text: '0', met: (v: number) => v === 0 },
+  load_ratio: { text: '≤ 1.5', met: (v: number) => v <= 1.5 },
+  checks_ratio: { text: '≤ 2', met: (v: number) => v <= 2 },
+  excel_ratio: { text: '≤ 1.5', met: (v: number) => v <= 1.5 },
+  excel_peak_rss_mb: { text: '< 400', met: (v: number) => v < 400 },
+  sync_peak_rss_mb: { text: '< 400', met: (v: number) => v < 400 },
+  scaling: { text: '≈ 10× time, flat RSS (≤ 12×, ≤ 1.5× per 10×)', met: (g: { time: number[]; rss: number[] }) => g.time.every((x) => x <= 12) && g.rss.every((x) => x <= 1.5) },
+  sandbox_peak_rss_mb: { text: '< 200', met: (v: number) => v < 200 },
+  bank_ratio: { text: '≤ 3', met: (v: number) => v <= 3 },
+} as const;
+type NumericKey = Exclude<keyof typeof TARGETS, 'scaling'>;
+
+/** A figure against its target. */
+function figure(key: NumericKey, value: number, note: string, extra: Partial<Figure> = {}): Figure {
+  return { key, target: TARGETS[key].text, value, met: TARGETS[key].met(value), note, ...extra };
+}
+const planned = (...keys: Array<keyof typeof TARGETS>) => keys.map((key) => ({ key, target: TARGETS[key].text }));
+
+/** A stage that fails leaves its figures missed with the reason, never absent. */
+async function measure(keys: Array<Pick<Figure, 'key' | 'target'>>, fn: Measure): Promise<Figure[]> {
+  try {
+    return await fn();
+  } catch (err) {
+    const reason = `not measured: ${(err as Error).message}`;
+    return keys.map((k) => ({ ...k, value: null, met: false, note: reason }));
+  }
+}
+
+/** request_efficiency on three nights (stages/requests.ts); the minimum's rule is the sandbox child's, from the interface. */
+const REQUEST_NIGHTS: Array<[mode: string, args: number[], label: string]> = [
+  ['backfill', [250, 30], 'backfill, 100–300 ms latency, 5 % faults, sampling on'],
+  ['night2', [2000, 30], 'second night, 1 % new, default lookback'],
+  ['realistic', [1000, 30], 'realistic profile, negotiated page size'],
+];
+
+const requestEfficiency: Measure = async () => {
+  const figures: Figure[] = [];
+  for (const [mode, args, label] of REQUEST_NIGHTS) {
+    const r = await runStage('requests', [mode, ...args]);
+    const issued = num(r, 'issued');
+    const needed = num(r, 'needed');
+    const s = r.served as Record<string, number>;
+    const m = r.minimum as Record<string, number>;
+    figures.push(figure('request_efficiency', issued / needed,
+      `${issued} answered read requests for a minimum of ${needed} at ${r.perPage} per page (${m.listed} listed, children of ${m.disbursements}: ` +
+        `list ${s.list}/${m.list}, files ${s.files}/${m.files}, payouts ${s.payouts}/${m.payouts}, refunds ${s.refunds}/${m.refunds}, ` +
+        `adjustments ${s.adjustments}/${m.adjustments}, by id ${s.disbursement}/0). Apart: retries of 5xx ${r.retries}, refused (page-size ` +
+        `negotiation) ${r.refusals}, redirects ${r.redirects}, downloads ${r.downloads}/${m.downloads} offered, payment look-ups ${r.lookups}. ` +
+        `${fmt(num(r, 'elapsed'))} s.`,
+      { scale: label, detail: r }));
+  }
+  return figures;
+};
+
+const budgetUse: Measure = async () => {
+  const r = await runStage('budget', [6000, 560]);
+  const concurrency = num(r, 'concurrency');
+  const value = num(r, 'steadyPerWindow') / num(r, 'serviceLimit');
+  const limited = Math.max(num(r, 'sandboxRateLimited'), num(r, 'clientRateLimited'));
+  const faults = Object.values(r.faults as Record<string, number>).reduce((a, b) => a + b, 0);
+  return [figure('budget_use', value,
+    `${fmt(num(r, 'steadyPerWindow'))} requests per 6 s window achieved over ${r.windows} whole windows against the service's ` +
+      `limit of ${r.serviceLimit} per window (sliding; latency 100–300 ms, ${faults} transient 5xx faults = 5 %; recon's defaults: ` +
+      `budget ${r.budgetPerWindow}/window, --concurrency ${concurrency}); overall ${fmt(num(r, 'overallPerWindow'))}/window over ` +
+      `${fmt(num(r, 'spanS'))} s; busiest sliding window ${r.peakInWindow}/${r.serviceLimit}.`, { detail: r }),
+  figure('rate_limited', limited, `429s answered by the sandbox during the budget run (client counted ${r.clientRateLimited}).`)];
+};
+
+const load: Measure = async () => {
+  const r = await runStage('load', [5000, 100, 3]);
+  const rows = r.rows as Record<string, number>;
+  const pairs = r.pairs as Array<{ recon: number; duckdb: number; ratio: number }>;
+  const ratios = pairs.map((p) => p.ratio);
+  const total = Object.values(rows).reduce((a, b) => a + b, 0);
+  return [figure('load_ratio', median(ratios),
+    `median ${spread(ratios)}: StoreWriter ${pairs.map((p) => fmt(p.recon)).join(' / ')} s vs DuckDB read_json ${pairs.map((p) => fmt(p.duckdb)).join(' / ')} s ` +
+    `for the same ${total} rows (${Object.entries(rows).map(([t, n]) => `${t} ${n}`).join(', ')}), same column types, fresh stores, interleaved.`,
+    { detail: r })];
+};
+
+const checks = (disbursements: number, label: string): Measure => async () => {
+  const r = await runStage('checks', [disbursements, 100, 'workbook'], 1_800_000);
+  const pairs = r.pairs as Array<{ checksS: number; bareS: number; ratio: number }>;
+  const ratios = pairs.map((p) => p.ratio);
+  const checksS = median(pairs.map((p) => p.checksS));
+  const slow = (r.slowestChecks as Array<{ checkId: string; ms: number }>).map((c) => `${c.checkId} ${fmt(c.ms / 1000)}`).join(', ');
+  const perMillion = checksS / (num(r, 'payouts') / 1e6);
+  return [figure('checks_ratio',
+    median(ratios),
+    `median ${spread(ratios)}: runChecks ${pairs.map((p) => fmt(p.checksS)).join(' / ')} s vs the bare work ${pairs.map((p) => fmt(p.bareS)).join(' / ')} s ` +
+    `(8 scans: per line table GROUP BY, 3 repeat scans, file-line ⋈ API-line) over ${r.payouts} payouts, ${r.refunds} refunds, ${r.adjustments} adjustments, ` +
+    `${r.fileLines} file lines of ${r.disbursements} disbursements (sandbox proportions, ${r.findings} findings open from the night before), ` +
+    `--memory-mb ${r.memoryMb}: ${fmt(perMillion)} s per 1M payouts; slowest checks (s): ${slow}.`, { scale: label, detail: r }),
+  figure('excel_peak_rss_mb', num(r, 'peakRssMb'),
+    `maxRSS of the process that built that store, ran the checks four times and then wrote the run's exception workbook from it ` +
+    `(${r.findings} findings, ${r.disbursements} disbursements, ${fmt(num(r, 'workbookS'))} s), as recon run does; ${fmt(num(r, 'rssBeforeWorkbookMb'))} MB before the workbook.`,
+    { scale: `after checks, same process, ${label}` })];
+};
+
+const excel: Measure = async () => {
+  const pairs: Array<{ recon: StageResult; bare: StageResult; ratio: number }> = [];
+  for (let i = 0; i < 3; i += 1) {
+    const order = i % 2 === 0 ? ['recon', 'bare'] : ['bare', 'recon'];
+    const got: Record<string, StageResult> = {};
+    for (const mode of order) got[mode] = await runStage('excel', [mode, 100_000]);
+    pairs.push({ recon: got.recon!, bare: got.bare!, ratio: num(got.recon!, 'seconds') / num(got.bare!, 'seconds') });
+  }
+  const ratios = pairs.map((p) => p.ratio);
+  const rss = Math.max(...pairs.map((p) => num(p.recon, 'peakRssMb')));
+  return [figure('excel_ratio', median(ratios),
+    `median ${spread(ratios)}: writeExceptionWorkbook ${pairs.map((p) => fmt(num(p.recon, 'seconds'))).join(' / ')} s vs bare exceljs ` +
+    `${pairs.map((p) => fmt(num(p.bare, 'seconds'))).join(' / ')} s for the same ${pairs[0]!.bare.cells} cell values (100 000 findings, empty cells left out), ` +
+    `the same money conversion and the same yielding; each side in its own process, interleaved.`, { detail: pairs }),
+  figure('excel_peak_rss_mb', rss, `maxRSS of a process writing only the workbook (100 000 findings), the most of the 3 runs.`, { scale: 'alone' })];
+};
+
+const bank: Measure = async () => {
+  const r = await runStage('bank', [100_000, 50_000]);
+  const pairs = r.pairs as Array<{ checksS: number; bareS: number; ratio: number }>;
+  const ratios = pairs.map((p) => p.ratio);
+  const found = Object.entries(r.findings as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ');
+  return [figure('bank_ratio', median(ratios),
+    `median ${spread(ratios)}: the five bank checks ${pairs.map((p) => fmt(p.checksS)).join(' / ')} s vs a bare equi-join of disbursements and bank lines ` +
+    `on currency and amount ${pairs.map((p) => fmt(p.bareS)).join(' / ')} s, ${r.disbursements} disbursements against ${r.bankLines} bank lines ` +
+    `(--memory-mb 192; findings: ${found}).`, { detail: r })];
+};
+
+const scaling: Measure = async () => {
+  const runs: StageResult[] = [];
+  for (const d of [100, 1000, 10_000]) runs.push(await runStage('sync-scale', [d, 100], 900_000));
+  const big = runs[2]!;
+  const total = (r: StageResult) => num(r, 'syncS') + num(r, 'checksS');
+  const timeGrowth = [total(runs[1]!) / total(runs[0]!), total(runs[2]!) / total(runs[1]!)];
+  const rssGrowth = [num(runs[1]!, 'peakRssMb') / num(runs[0]!, 'peakRssMb'), num(runs[2]!, 'peakRssMb') / num(runs[1]!, 'peakRssMb')];
+  const met = TARGETS.scaling.met({ time: timeGrowth, rss: rssGrowth });
+  const steps = runs.map((r) => `${r.payouts} payouts: sync ${fmt(num(r, 'syncS'))} s + checks ${fmt(num(r, 'checksS'))} s, ` +
+    `${rate(num(r, 'payouts'), num(r, 'syncS'))} payouts/s synced, ${r.requests} requests, peak RSS ${fmt(num(r, 'peakRssMb'))} MB`);
+  return [figure('sync_peak_rss_mb', num(big, 'syncRssMb'),
+    `maxRSS after a full sync of ${big.payouts} payouts (${big.disbursements} disbursements, ${big.files} files) in ${fmt(num(big, 'syncS'))} s; sandbox in its own process. ` +
+      `JS heap + buffers peaked at ${fmt(num(big, 'jsPeakMb'))} MB: the rest is DuckDB (held to --sync-memory-mb, default 64 MB, during the sync and --memory-mb, default 192 MB, for the checks) and the process itself.`),
+  {
+    key: 'scaling', target: TARGETS.scaling.text, value: { timeGrowthPer10x: timeGrowth, rssGrowthPer10x: rssGrowth }, met,
+    note: `sync+checks at 10k/100k/1M payouts: time ×${timeGrowth.map(fmt).join(', ×')} per 10×, RSS ×${rssGrowth.map(fmt).join(', ×')} ` +
+      `${steps.join('; ')}.`,
+    detail: runs,
+  }];
+};
+
+const sandboxRss: Measure = async () => {
+  const r = await runStage('sandbox-rss', [100_000, 100, 25, 45]);
+  return [figure('sandbox_peak_rss_mb', num(r, 'peakMb'),
+    `VmHWM of the sandbox process serving 100 000 disbursements × ~100 payouts (10M) while a client walked ${r.listPages} of the 1000 list pages (for at ` +
+      `most half the 45 s), then ${r.walkedDisbursements} disbursements' payouts, files and downloads: ${r.requests} requests; ${fmt(num(r, 'afterStartMb'))} MB after start-up ` +
+      `(${fmt(num(r, 'startupS'))} s).`, { detail: r })];
+};
+
+/** The middle of an odd number of values (the lower middle of an even number). */
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+/** "1.21 (1.18–1.30 over 3 pairs)": the median ratio and the spread it came from. */
+const spread = (ratios: number[]) => `${fmt(median(ratios))} (${fmt(Math.min(...ratios))}–${fmt(Math.max(...ratios))} over ${ratios.length} pairs)`;
+
+function fmt(x: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  return Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(2);
+}
+const rate = (rows: number, s: number): string => Math.round(rows / s).toLocaleString('en-US');
+
+function machine(): Record<string, unknown> {
+  return {
+    cores: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    ramGb: Math.round(os.totalmem() / 1024 ** 3),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    // the machine may be shared: the 1-minute load average says how busy it was when the run ended
+    loadAverage1m: Number(os.loadavg()[0]!.toFixed(2)),
+    date: new Date().toISOString(),
+  };
+}
+
+async function main(): Promise<void> {
+  const large = process.argv.includes('--large');
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+  const started = performance.now();
+  const plan: Array<[string, Array<Pick<Figure, 'key' | 'target'>>, Measure]> = large
+    ? [['checks', planned('checks_ratio', 'excel_peak_rss_mb'), checks(100_000, '10M payouts / 100k disbursements')]]
+    : [
+        ['requests', planned('request_efficiency'), requestEfficiency],
+        ['budget', planned('budget_use', 'rate_limited'), budgetUse],
+        ['load', planned('load_ratio'), load],
+        ['checks', planned('checks_ratio', 'excel_peak_rss_mb'), checks(10_000, '1M payouts / 10k disbursements')],
+        ['excel', planned('excel_ratio', 'excel_peak_rss_mb'), excel],
+        ['bank', planned('bank_ratio'), bank],
+        ['scaling', planned('sync_peak_rss_mb', 'scaling'), scaling],
+        ['sandbox', planned('sandbox_peak_rss_mb'), sandboxRss],
+      ];
+  process.stderr.write(`recon bench${large ? ' (large)' : ''}: each stage in its own process\n`);
+  const figures: Figure[] = [];
+  for (const [name, keys, fn] of plan) {
+    if (only && !only.includes(name)) continue;
+    figures.push(...(await measure(keys, fn)));
+  }
+  const durationS = (performance.now() - started) / 1000;
+  printTable(figures, durationS);
+
+  mkdirSync(OUT_DIR, { recursive: true });
+  const file = path.join(OUT_DIR, 'latest.json');
+  const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  const entries = Object.fromEntries(figures.map((f) => [f.scale ? `${f.key} [${f.scale}]` : f.key, f]));
+  const partial = large || only !== undefined; // re-measured figures replace theirs, the rest stay
+  const out = partial
+    ? { ...previous, ...entries, partialRun: { stages: figures.map((f) => f.key), machine: machine(), durationS } }
+    : { ...entries, machine: machine(), durationS };
+  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+  process.stderr.write(`wrote ${path.relative(process.cwd(), file)} (${fmt(durationS)} s)\n`);
+}
+
+void main();

@@ -1,0 +1,68 @@
+// bank_ratio (#17): the five bank checks (matching 100k disbursements against 150k bank lines inside the
+// checks: candidates, three rounds of mutual first choices, the unmatched credits' reasons, coverage)
+// against a bare equi-join of disbursements and bank lines on currency and amount. The store is built in
+// SQL: every disbursement credited once (a third by reference, the rest by amount and date, one to three
+// business days later), 1 % missing, 1 % short, 1 % twice, and 40 000 other lines (debits, customers).
+// Since #25 the matching also looks for batch credits and bank fees (the 1 % short credits are within the
+// default fee tolerance). Three interleaved pairs; each pair's ratio, their median and spread.
+// Args: disbursements otherLines
+import path from 'node:path';
+import { runChecks } from '../../src/checks/runner.js';
+import { openStore } from '../../src/store/db.js';
+import { setMemoryLimit as limitDuckDbMemory } from '../../src/store/db.js';
+import { interleavedPairs, peakRssMb, seconds, stage, tempDir, timed } from '../lib.js';
+
+const BANK_CHECKS = ['bank_missing_credit', 'bank_amount_differs', 'bank_unexpected_credit', 'bank_duplicate_credit', 'bank_account_mismatch'];
+const BARE = `SELECT count(*) FROM disbursements AS d JOIN bank_transactions AS t ON t.currency = d.currency AND t.amount = d.amount`;
+
+stage(async ([disbursementsArg = '100000', otherArg = '40000']) => {
+  const n = Number(disbursementsArg);
+  const other = Number(otherArg);
+  const tmp = tempDir();
+  const store = await openStore(path.join(tmp.dir, 'recon.duckdb'));
+  try {
+    const c = store.connection;
+    const started = performance.now();
+    await c.run(`
+      INSERT INTO disbursements
+      SELECT 'dsb_' || lpad(CAST(i AS VARCHAR), 8, '0'), 'rcp_' || CAST(i % 50 AS VARCHAR), 'delivered',
+             TIMESTAMPTZ '2026-10-31 12:00:00+00' - to_minutes(CAST(i * 5 AS BIGINT)), 10, 0, 0,
+             100000 + (i * 7919) % 9000000, ['EUR','USD','JPY','KWD','MGA','VND'][i % 6 + 1], '****' || lpad(CAST(1000 + i % 50 AS VARCHAR), 4, '0'),
+             'complete', NULL, 1, md5(CAST(i AS VARCHAR)), 'b', 'b', now(), NULL
+      FROM range(${n}) AS t(i)`);
+    const credit = (select: string, where: string) => `
+      INSERT INTO bank_transactions (statement_id, entry_ref, format, account, account_tail, booking_date, value_date, amount, currency, direction, end_to_end_id, remittance, counterparty, raw, file_name, run_id, imported_at)
+      SELECT 'stmt-' || CAST(i % 50 AS VARCHAR), ${select}, 'camt.053', '**************' || lpad(CAST(1000 + i % 50 AS VARCHAR), 4, '0'),
+             lpad(CAST(1000 + i % 50 AS VARCHAR), 4, '0'), d + INTERVAL (1 + i % 3) DAY, d + INTERVAL (1 + i % 3) DAY,
+             amount, currency, 'credit', NULL,
+             CASE WHEN i % 3 = 0 THEN 'SETTLEMENT ' || id ELSE 'PAYMENTS SERVICE SETTLEMENT' END, 'PAYMENTS SERVICE BV', NULL, 'bench', 'b', now()
+      FROM (SELECT CAST(substr(disbursement_id, 5) AS BIGINT) AS i, disbursement_id AS id, CAST(delivered_at AS DATE) AS d, amount, currency FROM disbursements)
+      WHERE ${where}`;
+    await c.run(credit(`'e-' || CAST(i AS VARCHAR)`, 'i % 100 <> 7'));
+    await c.run(credit(`'dup-' || CAST(i AS VARCHAR)`, 'i % 100 = 11'));
+    await c.run(`UPDATE bank_transactions SET amount = amount - 250 WHERE entry_ref IN (SELECT 'e-' || CAST(i AS VARCHAR) FROM range(${n}) t(i) WHERE i % 100 = 13)`);
+    await c.run(`
+      INSERT INTO bank_transactions (statement_id, entry_ref, format, account, account_tail, booking_date, value_date, amount, currency, direction, end_to_end_id, remittance, counterparty, raw, file_name, run_id, imported_at)
+      SELECT 'stmt-' || CAST(i % 50 AS VARCHAR), 'o-' || CAST(i AS VARCHAR), 'camt.053', '**************' || lpad(CAST(1000 + i % 50 AS VARCHAR), 4, '0'),
+             lpad(CAST(1000 + i % 50 AS VARCHAR), 4, '0'), DATE '2026-06-01' + INTERVAL (i % 150) DAY, NULL, 1000 + i, 'EUR',
+             CASE WHEN i % 2 = 0 THEN 'debit' ELSE 'credit' END, NULL, 'INVOICE ' || CAST(i AS VARCHAR), 'A CUSTOMER', NULL, 'bench', 'b', now()
+      FROM range(${other}) AS t(i)`);
+    await c.run('CHECKPOINT');
+    const buildS = seconds(started);
+    await limitDuckDbMemory(c, 192);
+    const [[d, b]] = (await c.runAndReadAll('SELECT (SELECT count(*) FROM disbursements), (SELECT count(*) FROM bank_transactions)')).getRows() as [[bigint, bigint]];
+    await c.run(BARE); // warm-up
+    let findings: Record<string, number> = {};
+    const measured = await interleavedPairs(3,
+      (k) => timed(async () => {
+        const r = await runChecks(c, { runId: `bank-${k}`, only: BANK_CHECKS });
+        findings = Object.fromEntries(r.byCheck.map((x) => [x.checkId, x.count]));
+      }),
+      () => timed(() => c.run(BARE)));
+    const pairs = measured.map((p) => ({ checksS: p.recon, bareS: p.baseline, ratio: p.recon / p.baseline }));
+    return { disbursements: Number(d), bankLines: Number(b), buildS, pairs, findings, peakRssMb: peakRssMb() };
+  } finally {
+    store.close();
+    tmp.cleanup();
+  }
+});

@@ -1,0 +1,85 @@
+// checks_ratio on the realistic shape (#16): every check (runChecks, lifecycle included) over a store in
+// the sandbox's proportions (synthetic.ts, buildRealisticStoreInSql: payouts, refunds, adjustments, a
+// settlement file per disbursement with its lines, quarantined records, restatements, findings already
+// open from a first check run), under recon's default DuckDB memory limit, against the bare work any
+// complete check set needs on that shape: per line table a GROUP BY disbursement_id sum/count, the
+// payment_id / refund_id / reference repeat scans, and the file-line ⋈ API-line join on
+// (disbursement, reference). Three interleaved pairs (lib.ts, interleavedPairs); each pair's ratio, their
+// median and spread. With `workbook`, the run's exception workbook is then
+// written from the store in the same process, as `recon run` does, for its peak RSS.
+// Args: disbursements payoutsPer [workbook]
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { runChecks } from '../../src/checks/runner.js';
+import { openStore } from '../../src/store/db.js';
+import { setMemoryLimit as limitDuckDbMemory } from '../../src/store/db.js';
+import { writeRunWorkbook } from '../../src/report/run-report.js';
+import { interleavedPairs, peakRssMb, seconds, stage, tempDir, timed } from '../lib.js';
+import { buildRealisticStoreInSql } from '../synthetic.js';
+
+/** recon's default --memory-mb (src/config.ts). */
+const DEFAULT_MEMORY_MB = 192;
+
+const SCANS = [
+  'SELECT disbursement_id, sum(amount), count(*) FROM payouts GROUP BY disbursement_id',
+  'SELECT disbursement_id, sum(amount), count(*) FROM refunds GROUP BY disbursement_id',
+  'SELECT disbursement_id, entry_type, sum(amount), count(*) FROM adjustments GROUP BY ALL',
+  'SELECT disbursement_id, file_no, kind, sum(amount), count(*) FROM file_lines GROUP BY ALL',
+  'SELECT payment_id FROM payouts GROUP BY payment_id HAVING count(*) > 1',
+  'SELECT refund_id FROM refunds GROUP BY refund_id HAVING count(*) > 1',
+  'SELECT disbursement_id, reference FROM adjustments GROUP BY ALL HAVING count(*) > 1',
+  `SELECT count(*) FROM file_lines f FULL JOIN (
+     SELECT disbursement_id, reference, amount FROM payouts UNION ALL SELECT disbursement_id, refund_id, amount FROM refunds
+     UNION ALL SELECT disbursement_id, reference, amount FROM adjustments) a
+   ON a.disbursement_id = f.disbursement_id AND a.reference = f.reference WHERE a.amount IS DISTINCT FROM f.amount`,
+];
+
+stage(async ([disbursementsArg = '10000', payoutsArg = '100', workbook]) => {
+  const tmp = tempDir();
+  const store = await openStore(path.join(tmp.dir, 'recon.duckdb'));
+  try {
+    const c = store.connection;
+    let started = performance.now();
+    await buildRealisticStoreInSql(c, Number(disbursementsArg), Number(payoutsArg), 'bench-build');
+    await c.run('CHECKPOINT');
+    const buildS = seconds(started);
+    await limitDuckDbMemory(c, DEFAULT_MEMORY_MB);
+    const [rows] = (await c.runAndReadAll(`SELECT (SELECT count(*) FROM payouts), (SELECT count(*) FROM disbursements), (SELECT count(*) FROM refunds),
+      (SELECT count(*) FROM adjustments), (SELECT count(*) FROM file_lines)`)).getRows();
+    // the night before: findings open, lifecycle rows to update
+    const first = await runChecks(c, { runId: 'bench-checks-0' });
+    await bareScans(c); // warm-up
+
+    let last = first;
+    const measured = await interleavedPairs(3,
+      (i) => timed(async () => {
+        last = await runChecks(c, { runId: `bench-checks-${i + 1}` });
+      }),
+      () => bareScans(c));
+    const pairs = measured.map((p) => ({ checksS: p.recon, bareS: p.baseline.total, ratio: p.recon / p.baseline.total, bareEach: p.baseline.each }));
+    const slowest = [...last.checks].sort((a, b) => b.ms - a.ms).slice(0, 6);
+    let workbookS: number | null = null;
+    const rssBeforeWorkbookMb = peakRssMb();
+    if (workbook === 'workbook') {
+      const t = performance.now();
+      await writeRunWorkbook(c, { runId: last.runId, reportsDir: path.join(tmp.dir, 'reports'), serviceUrl: 'http://127.0.0.1', checks: last });
+      workbookS = seconds(t);
+    }
+    return { payouts: Number(rows![0]), disbursements: Number(rows![1]), refunds: Number(rows![2]), adjustments: Number(rows![3]), fileLines: Number(rows![4]),
+      buildS, pairs, findings: last.findings, firstFindings: first.findings, slowestChecks: slowest, memoryMb: DEFAULT_MEMORY_MB,
+      rssBeforeWorkbookMb, workbookS, peakRssMb: peakRssMb() };
+  } finally {
+    store.close();
+    tmp.cleanup();
+  }
+});
+
+async function bareScans(c: DuckDBConnection): Promise<{ total: number; each: number[] }> {
+  const each: number[] = [];
+  for (const sql of SCANS) {
+    const started = performance.now();
+    await c.run(sql); // materialised inside DuckDB, not converted to JS
+    each.push(seconds(started));
+  }
+  return { total: each.reduce((a, b) => a + b, 0), each };
+}

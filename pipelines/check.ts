@@ -1,0 +1,27 @@
+// recon check: the bank statements of --bank-dir, then every check, as one recorded run.
+import type { Logger } from 'pino';
+import { EXIT, type ExitCode } from '../src/errors.js';
+import type { Config } from '../src/config.js';
+import { runChecks, type CheckRunResult } from '../src/checks/index.js';
+import { bankStep } from '../src/bank/step.js';
+import { withJob, type Notices } from './job.js';
+import { bankSettings, jobSettings } from './settings.js';
+
+export interface CheckOutcome {
+  code: ExitCode;
+  runId: string | null;
+  result: CheckRunResult | null;
+}
+
+export async function runCheckJob(config: Config, logger: Logger, opts: Notices & { only?: string[] } = {}): Promise<CheckOutcome> {
+  const bank = bankSettings(config);
+  const out: CheckOutcome = { code: EXIT.FAILED, runId: null, result: null };
+  out.code = await withJob('check', jobSettings(config), logger, async (ctx) => {
+    out.runId = ctx.runId;
+    const step = await bankStep(ctx.store.connection, bank, ctx.runId, logger);
+    for (const refused of step?.refused ?? []) ctx.notice(`recon: bank statement refused: ${refused}`);
+    out.result = await runChecks(ctx.store.connection, { runId: ctx.runId, only: opts.only });
+    return out.result.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
+  }, { notice: opts.notice });
+  return out;
+}

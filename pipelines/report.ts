@@ -1,0 +1,31 @@
+// recon report: the exception workbook of a check run (the latest, or one named), as one recorded run.
+import type { Logger } from 'pino';
+import { EXIT, UsageError, type ExitCode } from '../src/errors.js';
+import type { Config } from '../src/config.js';
+import { checkRunSummary, markShown } from '../src/checks/index.js';
+import { latestCheckRun } from '../src/store/read/runs.js';
+import { serviceUrlOf } from '../src/store/runs.js';
+import { writeRunWorkbook } from '../src/report/run-report.js';
+import { withJob, type Notices } from './job.js';
+import { jobSettings, reportSettings } from './settings.js';
+
+export interface ReportOutcome {
+  code: ExitCode;
+  workbook: string | null;
+}
+
+export async function runReportJob(config: Config, logger: Logger, opts: Notices & { checkRunId?: string } = {}): Promise<ReportOutcome> {
+  const report = reportSettings(config);
+  const out: ReportOutcome = { code: EXIT.FAILED, workbook: null };
+  out.code = await withJob('report', jobSettings(config), logger, async (ctx) => {
+    const c = ctx.store.connection;
+    const run = await latestCheckRun(c, opts.checkRunId);
+    if (!run) throw new UsageError(opts.checkRunId ? `no check run ${opts.checkRunId}` : 'no check run yet: run recon check (or recon run) first');
+    const checks = await checkRunSummary(c, run.runId, run.checkedAt);
+    const written = await writeRunWorkbook(c, { runId: run.runId, reportsDir: report.reportsDir, serviceUrl: await serviceUrlOf(c, report.serviceUrl), checks });
+    await markShown(c, run.runId);
+    out.workbook = written.path;
+    return checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
+  }, { notice: opts.notice });
+  return out;
+}

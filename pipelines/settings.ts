@@ -1,0 +1,92 @@
+// Each stage's settings, built once from the configuration (STYLE.md: a stage owns its settings). The
+// configuration — flags, environment, config file — stops here: a stage is handed its own small object and
+// never sees the whole Config, and nothing below pipelines/ imports src/config.ts.
+import path from 'node:path';
+import { requireService, type Config } from '../src/config.js';
+import type { SyncSettings } from '../src/sync/step.js';
+import type { BankSettings } from '../src/bank/step.js';
+import type { SessionLimits } from '../src/access/snapshot.js';
+import type { OwnFiles } from '../src/access/own-files.js';
+
+/** What every store-writing command needs: the store, its memory, and what must never be recorded. */
+export interface JobSettings {
+  db: string;
+  memoryMb: number;
+  /** Redacted from every message and the run's recorded options (the API key). */
+  secrets: string[];
+  /** The run's options as recorded in runs.options: never the key. */
+  options: Record<string, unknown>;
+}
+
+export function jobSettings(config: Config): JobSettings {
+  const { apiKey, ...options } = config;
+  return { db: config.db, memoryMb: config.memoryMb, secrets: apiKey ? [apiKey] : [], options };
+}
+
+/** The files beside the store: downloaded files (files/) by content. */
+const filesDirOf = (db: string) => path.join(path.dirname(path.resolve(db)), 'files');
+
+export function syncSettings(config: Config): SyncSettings {
+  const service = requireService(config);
+  return {
+    apiUrl: service.apiUrl,
+    apiKey: service.apiKey,
+    insecureHttp: config.insecureHttp,
+    ratePerMinute: config.ratePerMinute,
+    concurrency: config.concurrency,
+    perPage: config.perPage,
+    lookbackDays: config.lookbackDays,
+    since: config.since ? new Date(`${config.since.slice(0, 10)}T00:00:00Z`) : null,
+    full: config.full,
+    timeoutMs: config.timeoutMs,
+    maxFileBytes: Math.round(config.maxFileMb * 1024 * 1024),
+    maxLines: config.maxLines,
+    sampleBudget: config.sampleBudget,
+    layoutsFile: config.layouts,
+    filesDir: filesDirOf(config.db),
+    syncMemoryMb: config.syncMemoryMb,
+    memoryMb: config.memoryMb,
+  };
+}
+
+export function bankSettings(config: Config): BankSettings {
+  return {
+    bankDir: config.bankDir ?? null,
+    windowDays: config.bankWindowDays,
+    feeTolerance: config.bankFeeTolerance,
+    secrets: config.apiKey ? [config.apiKey] : [],
+  };
+}
+
+/** Where workbooks go. */
+export interface ReportSettings {
+  reportsDir: string;
+  /** The service a workbook names (--api-url), else the one the latest run recorded. */
+  serviceUrl: string | undefined;
+}
+
+export function reportSettings(config: Config): ReportSettings {
+  return { reportsDir: config.reports, serviceUrl: config.apiUrl };
+}
+
+/** The accountants' read-only copy. */
+export interface PublishSettings {
+  published: string;
+}
+
+export function publishSettings(config: Config): PublishSettings {
+  return { published: config.published };
+}
+
+/** The accountants' session: which files are recon's own, and what one query may use. */
+export interface AccessSettings {
+  own: OwnFiles;
+  limits: SessionLimits;
+}
+
+export function accessSettings(config: Config): AccessSettings {
+  return {
+    own: { db: config.db, published: config.published },
+    limits: { memoryMb: config.memoryMb, maxTempMb: config.maxTempMb, timeoutS: config.queryTimeoutS },
+  };
+}

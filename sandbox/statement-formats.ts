@@ -1,0 +1,130 @@
+// The sandbox's bank statements written in the formats banks send (#17, #25): camt.053 (a batch credit as
+// a batch booking with one TxDtls per disbursement), MT940, a `portal-eu-semicolon` CSV export and BAI2.
+import { currencyFactor, formatMajor, isoMinorUnits } from './money.js';
+
+export interface StatementEntry {
+  account: string;
+  currency: string;
+  date: string; // booking = value date, YYYY-MM-DD
+  amount: bigint;
+  direction: 'credit' | 'debit';
+  remittance: string;
+  endToEnd: string | null;
+  counterparty: string;
+  ref: string;
+  /** A batch credit's transactions: each disbursement it pays. */
+  batch?: Array<{ endToEnd: string; remittance: string; amount: bigint }>;
+}
+
+export type StatementFormat = 'camt' | 'mt940' | 'csv' | 'bai2';
+
+const esc = (t: string) => t.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+function camtTransactions(e: StatementEntry): string {
+  const party = (name: string) => (e.direction === 'credit' ? `<Dbtr><Pty><Nm>${esc(name)}</Nm></Pty></Dbtr>` : `<Cdtr><Pty><Nm>${esc(name)}</Nm></Pty></Cdtr>`);
+  if (e.batch) {
+    return `<NtryDtls>
+          <Btch><NbOfTxs>${e.batch.length}</NbOfTxs><TtlAmt Ccy="${e.currency}">${formatMajor(e.amount, e.currency)}</TtlAmt><CdtDbtInd>CRDT</CdtDbtInd></Btch>
+${e.batch.map((t) => `          <TxDtls>
+            <Refs><EndToEndId>${esc(t.endToEnd)}</EndToEndId></Refs>
+            <Amt Ccy="${e.currency}">${formatMajor(t.amount, e.currency)}</Amt>
+            <RltdPties>${party(e.counterparty)}</RltdPties>
+            <RmtInf><Ustrd>${esc(t.remittance)}</Ustrd></RmtInf>
+          </TxDtls>`).join('\n')}
+        </NtryDtls>`;
+  }
+  return `<NtryDtls><TxDtls>
+          <Refs>${e.endToEnd ? `<EndToEndId>${esc(e.endToEnd)}</EndToEndId>` : '<EndToEndId>NOTPROVIDED</EndToEndId>'}</Refs>
+          <RltdPties>${party(e.counterparty)}</RltdPties>
+          <RmtInf><Ustrd>${esc(e.remittance)}</Ustrd></RmtInf>
+        </TxDtls></NtryDtls>`;
+}
+
+function camt(account: string, currency: string, entries: StatementEntry[], id: string): string {
+  const ntry = entries.map((e) => `      <Ntry>
+        <NtryRef>${esc(e.ref)}</NtryRef>
+        <Amt Ccy="${e.currency}">${formatMajor(e.amount, e.currency)}</Amt>
+        <CdtDbtInd>${e.direction === 'credit' ? 'CRDT' : 'DBIT'}</CdtDbtInd>
+        <Sts><Cd>BOOK</Cd></Sts>
+        <BookgDt><Dt>${e.date}</Dt></BookgDt>
+        <ValDt><Dt>${e.date}</Dt></ValDt>
+        <BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>${e.batch ? 'BOOK' : 'ESCT'}</SubFmlyCd></Fmly></Domn></BkTxCd>
+        ${camtTransactions(e)}${e.batch ? `\n        <AddtlNtryInf>${esc(e.remittance)}</AddtlNtryInf>` : ''}
+      </Ntry>`).join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">
+  <BkToCstmrStmt>
+    <GrpHdr><MsgId>${id}</MsgId><CreDtTm>${entries[entries.length - 1]?.date ?? '2026-01-01'}T18:00:00</CreDtTm></GrpHdr>
+    <Stmt>
+      <Id>${id}</Id>
+      <ElctrncSeqNb>1</ElctrncSeqNb>
+      <Acct><Id><IBAN>${account}</IBAN></Id><Ccy>${currency}</Ccy></Acct>
+${ntry}
+    </Stmt>
+  </BkToCstmrStmt>
+</Document>
+`;
+}
+
+const yymmdd = (d: string) => d.slice(2).replace(/-/g, '');
+
+function mt940(account: string, currency: string, entries: StatementEntry[], id: string): string {
+  const amount = (e: StatementEntry) => formatMajor(e.amount, e.currency).replace('.', ',');
+  const first = entries[0]?.date ?? '2026-01-01';
+  const lastDay = entries[entries.length - 1]?.date ?? first;
+  const lines = [`:20:${id.slice(0, 16)}`, `:25:${account}`, ':28C:1/1', `:60F:C${yymmdd(first)}${currency}0,00`];
+  for (const e of entries) {
+    lines.push(`:61:${yymmdd(e.date)}${e.date.slice(5, 7)}${e.date.slice(8, 10)}${e.direction === 'credit' ? 'C' : 'D'}${amount(e)}NTRFNONREF//${e.ref}`);
+    lines.push(`:86:${e.endToEnd ? `/EREF/${e.endToEnd}` : ''}/REMI/${e.remittance}/NAME/${e.counterparty}`);
+  }
+  lines.push(`:62F:C${yymmdd(lastDay)}${currency}0,00`, '-');
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function csv(account: string, entries: StatementEntry[]): string {
+  const q = (t: string) => (/[;"\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t);
+  const day = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}.${d.slice(0, 4)}`;
+  const rows = ['Account;Booking date;Value date;Amount;Currency;Counterparty;Remittance information;End-to-end ID;Transaction ID'];
+  for (const e of entries) {
+    const major = formatMajor(e.amount, e.currency).replace('.', ',');
+    rows.push([account, day(e.date), day(e.date), `${e.direction === 'debit' ? '-' : ''}${major}`, e.currency, q(e.counterparty), q(e.remittance), q(e.endToEnd ?? ''), e.ref].join(';'));
+  }
+  return `${rows.join('\n')}\n`;
+}
+
+/** A subunit amount as BAI2 writes it (digits, the currency's ISO minor units implied), or null when it cannot be. */
+export function bai2Units(amount: bigint, currency: string): bigint | null {
+  const scaled = amount * 10n ** BigInt(isoMinorUnits(currency));
+  const factor = BigInt(currencyFactor(currency));
+  return scaled % factor === 0n ? scaled / factor : null;
+}
+
+/** BAI2: one group per day, the account in it with its details (165 ACH credit, 195 incoming transfer, 699 debit). */
+function bai2(account: string, currency: string, entries: StatementEntry[], id: string): string {
+  const days = [...new Set(entries.map((e) => e.date))];
+  const records = [`01,RCONBANK,RECON,${yymmdd(days[days.length - 1] ?? '2026-01-01')},1800,${id.replace(/\D/g, '').slice(-6) || '1'},,,2/`];
+  let fileTotal = 0n;
+  for (const day of days) {
+    const details = entries.filter((e) => e.date === day).map((e) => {
+      const type = e.direction === 'debit' ? '699' : e.counterparty === 'A CUSTOMER LTD' ? '195' : '165';
+      const text = [e.remittance, e.counterparty].join(' ');
+      return { units: bai2Units(e.amount, e.currency)!, record: `16,${type},${bai2Units(e.amount, e.currency)},0,${e.ref},${e.endToEnd ?? ''},${text}/` };
+    });
+    const total = details.reduce((s, d) => s + d.units, 0n);
+    fileTotal += total;
+    records.push(`02,RECON,RCONBANK,1,${yymmdd(day)},,${currency},2/`, `03,${account},${currency}/`, ...details.map((d) => d.record),
+      `49,${total},${details.length + 2}/`, `98,${total},1,${details.length + 4}/`);
+  }
+  records.push(`99,${fileTotal},${days.length},${records.length + 1}/`);
+  return `${records.join('\n')}\n`;
+}
+
+/** Whether every amount of these entries can be written in BAI2 (VND's subunits are tenths the ISO code has none of). */
+export const bai2Fits = (entries: StatementEntry[]) => entries.every((e) => bai2Units(e.amount, e.currency) !== null);
+
+export function renderStatement(format: StatementFormat, account: string, currency: string, entries: StatementEntry[], id: string): [extension: string, text: string] {
+  if (format === 'camt') return ['camt053.xml', camt(account, currency, entries, id)];
+  if (format === 'mt940') return ['mt940.sta', mt940(account, currency, entries, id)];
+  if (format === 'bai2') return ['bai2.txt', bai2(account, currency, entries, id)];
+  return ['csv', csv(account, entries)];
+}

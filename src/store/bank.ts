@@ -1,0 +1,48 @@
+// What the bank leg writes: statement entries (each added only when its identity is not in the store yet),
+// the matching settings the bank views read, and the files a run refused.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { appendRows, type ColumnKind } from './append.js';
+import { sqlText } from './sql.js';
+import { inTransaction } from './transaction.js';
+
+/** One entry as the import stages it (sql/bank/stage_entries.sql: the columns in this order). */
+export type BankEntryRow = [
+  statementId: string, entryRef: string, format: string, account: string, accountTail: string | null, bookingDate: string | null,
+  valueDate: string | null, amount: bigint, currency: string, direction: string, endToEndId: string | null, remittance: string | null,
+  counterparty: string | null, raw: string | null, fileName: string, accountKey: string, entryKey: string, batchRefs: string | null,
+  batchCount: number | null, legacyStatementId: string | null, legacyEntryRef: string | null,
+];
+
+const KINDS: ColumnKind[] = ['varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar',
+  'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'integer', 'varchar', 'varchar'];
+
+/** Adds the entries not in the store yet, in one transaction; returns how many were added. */
+export async function storeBankEntries(c: DuckDBConnection, rows: readonly BankEntryRow[], runId: string): Promise<number> {
+  return inTransaction(c, async () => {
+    await c.run(sqlText('bank/stage_entries'));
+    await appendRows(c, '_bank', KINDS, rows);
+    // rows of a store migrated by 021: recognised by their old identity and what they say, and given their keys
+    await c.run(sqlText('bank/adopt_legacy_rows'));
+    const result = await c.run(sqlText('bank/insert_entries'), [runId]);
+    await c.run('DROP TABLE _bank');
+    return result.rowsChanged;
+  });
+}
+
+/** The matching settings of the bank views: the business-day window and the bank-charge tolerance. */
+export async function setBankSettings(
+  c: DuckDBConnection, windowDays: number, tolerance: ReadonlyArray<{ currency: string; maxFeeMajor: string; maxPercent: string }>,
+): Promise<void> {
+  await inTransaction(c, async () => {
+    await c.run('UPDATE bank_settings SET window_business_days = $1', [windowDays]);
+    await c.run('DELETE FROM bank_fee_tolerance');
+    for (const l of tolerance) {
+      await c.run('INSERT INTO bank_fee_tolerance VALUES ($1, CAST($2 AS DECIMAL(18, 3)), CAST($3 AS DECIMAL(9, 4)))', [l.currency, l.maxFeeMajor, l.maxPercent]);
+    }
+  });
+}
+
+/** A statement file a run's --bank-dir refused or skipped, for the Bank sheet. */
+export async function recordBankRefusal(c: DuckDBConnection, runId: string, file: string, reason: string): Promise<void> {
+  await c.run('INSERT INTO bank_refusals VALUES ($1, $2, $3, now())', [runId, file, reason]);
+}

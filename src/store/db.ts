@@ -1,0 +1,95 @@
+// Opening the DuckDB store: migrations (sql/schema/NNN_*.sql, applied once each, in order, recorded in
+// schema_migrations) and views (sql/views/*.sql, re-created on every open so they follow the code).
+import { inTransaction } from './transaction.js';
+import { TerminalError, oneLine } from '../errors.js';
+import { readdir, readFile } from 'node:fs/promises';
+import { makeFolder } from '../files.js';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { SQL_DIR } from '../paths.js';
+
+export interface Store {
+  instance: DuckDBInstance;
+  connection: DuckDBConnection;
+  path: string;
+  close(): void;
+}
+
+export class StoreError extends TerminalError {
+  override readonly name = 'StoreError';
+}
+
+/** Open (creating if needed) the store at dbPath, apply pending migrations and (re)create the views. */
+export async function openStore(dbPath: string): Promise<Store> {
+  if (dbPath !== ':memory:') await makeFolder(path.dirname(path.resolve(dbPath)));
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(dbPath);
+  } catch (err) {
+    const message = oneLine((err as Error).message);
+    const hint = /Could not set lock/i.test(message)
+      ? '; another program holds it open (DuckDB allows one writer): close it — accountants read the published copy with recon sql'
+      : '';
+    throw new StoreError(`cannot open the DuckDB store ${dbPath}: ${message}${hint}`);
+  }
+  const connection = await instance.connect();
+  await migrate(connection);
+  await createViews(connection);
+  return {
+    instance,
+    connection,
+    path: dbPath,
+    close() {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+async function sqlFiles(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names.filter((n) => n.endsWith('.sql')).sort();
+}
+
+async function migrate(connection: DuckDBConnection): Promise<string[]> {
+  await connection.run(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)',
+  );
+  const done = new Set(
+    (await connection.runAndReadAll('SELECT version FROM schema_migrations')).getRows().map((r) => Number(r[0])),
+  );
+  const applied: string[] = [];
+  const schemaDir = path.join(SQL_DIR, 'schema');
+  for (const name of await sqlFiles(schemaDir)) {
+    const version = Number(/^(\d+)_/.exec(name)?.[1]);
+    if (!Number.isInteger(version)) throw new StoreError(`migration ${name} must be named NNN_<what>.sql`);
+    if (done.has(version)) continue;
+    const sql = await readFile(path.join(schemaDir, name), 'utf8');
+    await inTransaction(connection, async () => {
+      await connection.run(sql);
+      await connection.run('INSERT INTO schema_migrations VALUES ($1, $2, now())', [version, name]);
+    }).catch((err: unknown) => {
+      throw new StoreError(`migration ${name} failed: ${(err as Error).message}`);
+    });
+    applied.push(name);
+  }
+  return applied;
+}
+
+/** Views are code, not data: dropped and re-created from sql/views on every open, in name order. */
+async function createViews(connection: DuckDBConnection): Promise<void> {
+  const viewsDir = path.join(SQL_DIR, 'views');
+  for (const name of await sqlFiles(viewsDir)) {
+    const sql = await readFile(path.join(viewsDir, name), 'utf8');
+    try {
+      await connection.run(sql);
+    } catch (err) {
+      throw new StoreError(`view ${name} failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** DuckDB's memory limit, instance-wide (a RESET would not bring a job's own limit back: set by value). */
+export async function setMemoryLimit(connection: DuckDBConnection, mb: number): Promise<void> {
+  await connection.run(`SET memory_limit = '${Math.trunc(mb)}MB'`);
+}

@@ -1,0 +1,22 @@
+// recon's own queries live in sql/ as files (STYLE.md: one SQL file per object, readable without
+// TypeScript); code names a query by its path under sql/ and gets its text. A query that must splice in
+// another statement (a check's SELECT) marks the place with {{name}}.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SQL_DIR } from '../paths.js';
+
+const cache = new Map<string, string>();
+
+/** The text of sql/<name>.sql (without a trailing semicolon), with each {{key}} replaced by parts[key]. */
+export function sqlText(name: string, parts: Readonly<Record<string, string>> = {}): string {
+  let text = cache.get(name);
+  if (text === undefined) {
+    text = readFileSync(path.join(SQL_DIR, `${name}.sql`), 'utf8').trim().replace(/;\s*$/, '');
+    cache.set(name, text);
+  }
+  return text.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => {
+    const part = parts[key];
+    if (part === undefined) throw new Error(`sql/${name}.sql needs {{${key}}}`);
+    return part;
+  });
+}

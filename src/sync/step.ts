@@ -1,0 +1,143 @@
+// The sync stage as a run uses it: the client built from the stage's own settings, the sync itself
+// (run.ts), and what the run records of it. Nothing here knows the CLI's configuration: the pipeline
+// hands over a SyncSettings built once (pipelines/settings.ts).
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Logger } from 'pino';
+import { PaymentsClient } from '../api/client.js';
+import { RequestBudget } from '../api/budget.js';
+import { assertReachable } from '../api/reach.js';
+import { redactor } from '../api/redact.js';
+import { preferCompactHeap } from '../ops/memory.js';
+import { setMemoryLimit } from '../store/db.js';
+import { rememberPageSize, rememberedPageSize } from '../store/service-settings.js';
+import type { RunCounters } from '../store/runs.js';
+import { loadLayouts } from './layouts.js';
+import { runSync, type ListProgress, type SyncResult } from './run.js';
+
+/** What the sync stage needs to know, and nothing else. */
+export interface SyncSettings {
+  apiUrl: string;
+  apiKey: string;
+  insecureHttp: boolean;
+  ratePerMinute: number;
+  concurrency: number;
+  perPage: number;
+  lookbackDays: number;
+  since: Date | null;
+  full: boolean;
+  timeoutMs: number;
+  maxFileBytes: number;
+  maxLines: number;
+  sampleBudget: number;
+  /** Settlement-file layouts (JSON); recon's own when unset. */
+  layoutsFile: string | undefined;
+  /** Where downloaded files are kept, by content (files/ beside the store). */
+  filesDir: string;
+  /** DuckDB's memory limit while syncing, and the one the run gets back afterwards. */
+  syncMemoryMb: number;
+  memoryMb: number;
+}
+
+export interface SyncTuning {
+  /** Budget window for tests and benchmarks that compress time (default 60 000 ms). */
+  intervalMs?: number;
+  blockMs?: number;
+  retryBaseMs?: number;
+  now?: () => number;
+  /** Orders the payment sample instead of the run id, so a demo samples the same payments every time. */
+  sampleSeed?: string;
+}
+
+/** What the command shows of a sync in progress (a progress bar on a terminal). */
+export type SyncProgressListener = (p: ListProgress & { requests: number }) => void;
+
+/** The run the sync writes into; `counters` gets the client's requests, retries and 429s, also on failure. */
+export interface SyncTarget {
+  connection: DuckDBConnection;
+  runId: string;
+  signal: AbortSignal;
+  counters: RunCounters;
+}
+
+export async function syncStep(
+  target: SyncTarget,
+  settings: SyncSettings,
+  logger: Logger,
+  tuning: SyncTuning = {},
+  onProgress?: SyncProgressListener,
+): Promise<SyncResult> {
+  await assertReachable(settings.apiUrl); // a mistyped --api-url fails in seconds, not after minutes of retries
+  preferCompactHeap();
+  const budget = new RequestBudget({ limit: settings.ratePerMinute, intervalMs: tuning.intervalMs ?? 60_000 });
+  const client = new PaymentsClient({
+    baseUrl: settings.apiUrl,
+    apiKey: settings.apiKey,
+    budget,
+    logger,
+    timeoutMs: settings.timeoutMs,
+    blockMs: tuning.blockMs,
+    retry: tuning.retryBaseMs === undefined ? undefined : { maxAttempts: 10, baseMs: tuning.retryBaseMs, capMs: tuning.retryBaseMs * 20 },
+    connections: settings.concurrency * 2,
+    insecureHttp: settings.insecureHttp,
+    signal: target.signal,
+  });
+  const c = target.connection;
+  client.acceptedPageSize = await rememberedPageSize(c);
+  // The sync only appends: DuckDB needs little memory for it, and without a lower limit its buffer pool
+  // keeps the pages it wrote. The rest of the run gets its own limit back.
+  await setMemoryLimit(c, settings.syncMemoryMb);
+  try {
+    const now = tuning.now ?? Date.now;
+    const result = await runSync(
+      {
+        connection: c,
+        client,
+        runId: target.runId,
+        logger,
+        signal: target.signal,
+        redact: redactor([settings.apiKey]),
+        extract: {
+          layouts: await loadLayouts(settings.layoutsFile),
+          filesDir: settings.filesDir,
+          maxFileBytes: settings.maxFileBytes,
+          maxLines: settings.maxLines,
+          now,
+          perPage: settings.perPage,
+        },
+        onProgress: onProgress && ((p) => onProgress({ ...p, requests: client.stats.requests })),
+      },
+      {
+        perPage: settings.perPage,
+        concurrency: settings.concurrency,
+        lookbackDays: settings.lookbackDays,
+        since: settings.since,
+        full: settings.full,
+        sampleBudget: settings.sampleBudget,
+        sampleSeed: tuning.sampleSeed,
+        now,
+      },
+    );
+    Object.assign(target.counters, syncCounters(result));
+    return result;
+  } finally {
+    const learned = client.acceptedPageSize;
+    if (learned !== null) await rememberPageSize(c, learned, target.runId).catch(() => undefined);
+    await setMemoryLimit(c, settings.memoryMb);
+    // what the client did is recorded on the run, a failed one too
+    Object.assign(target.counters, { requests: client.stats.requests, retries: client.stats.retries, rate_limited: client.stats.rateLimited });
+    await client.close();
+  }
+}
+
+/** The run's counters of a sync. */
+function syncCounters(r: SyncResult): Record<string, number> {
+  return {
+    disbursements_listed: r.listed,
+    disbursements_loaded: r.written,
+    disbursements_skipped: r.skipped,
+    lines_loaded: r.lines,
+    files_downloaded: r.files,
+    quarantined: r.quarantined,
+    restated: r.restated,
+  };
+}
