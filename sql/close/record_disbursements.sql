@@ -1,6 +1,6 @@
 -- What a close contained: every disbursement delivered in the month, with the content hash that
--- post_close_change compares later. $1 month YYYY-MM, $2 version; the WHERE placeholder takes the month predicate.
+-- post_close_change compares later. $1 month YYYY-MM, $2 version.
 INSERT INTO close_disbursements
 SELECT $1, $2, disbursement_id, content_hash, amount, currency
 FROM disbursements
-WHERE :in_month
+WHERE month_of(delivered_at) = $1

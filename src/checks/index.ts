@@ -4,8 +4,8 @@ export type { CheckRunResult, RunChecksOptions, Severity, FindingStatus } from '
 export { ackFinding } from './ack.js';
 export { markShown } from './lifecycle.js';
 export type { AckOptions, AckResult } from './ack.js';
-export { latestFindings, ageInDays } from './findings.js';
-export type { LatestFinding, LatestFindingsOptions } from './findings.js';
+export { latestFindings, ageInDays } from '../store/read/findings.js';
+export type { LatestFinding, LatestFindingsOptions } from '../store/read/findings.js';
 export { CHECK_COLUMNS, loadChecks, validateCheckColumns, DEFAULT_CHECKS_DIR } from './contract.js';
 export type { CheckFile } from './contract.js';
 export { CheckFileError, AckError } from './errors.js';

@@ -2,7 +2,8 @@
 // one transaction: a run either leaves its complete set of exceptions or nothing at all.
 // Set-based throughout: each check is one INSERT … SELECT into a staging table, the lifecycle a few
 // statements over whole tables, so the work stays in DuckDB whatever the number of payouts.
-import { sqlIdent } from '../store/sql-text.js';
+import { sqlObjects, readThrough } from '../store/objects.js';
+import { dropMaterialised, materialiseViews } from '../store/materialise.js';
 import { inTransaction } from '../store/transaction.js';
 import { TerminalError } from '../errors.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -10,8 +11,9 @@ import { CheckFileError } from './errors.js';
 import { loadChecks, validateCheckColumns, type CheckFile } from './contract.js';
 import { applyLifecycle, CREATE_STAGE, STAGE_PROBLEM, STAGE_TABLE } from './lifecycle.js';
 
-export type Severity = 'error' | 'warning';
-export type FindingStatus = 'new' | 'open' | 'acknowledged' | 'resolved';
+import type { FindingStatus, Severity } from '../store/read/types.js';
+
+export type { FindingStatus, Severity };
 
 export interface RunChecksOptions {
   runId: string;
@@ -62,7 +64,7 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
     await connection.run(CREATE_STAGE);
     const shared = await materialiseShared(connection, checks);
     for (const check of checks) timings.push(await stageCheck(connection, check));
-    for (const view of shared.reverse()) await connection.run(`DROP TABLE temp.main.${view}`);
+    await dropMaterialised(connection, shared);
     await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
     await connection.run(
       `INSERT INTO check_runs (run_id, checked_at, checks, findings)
@@ -75,32 +77,19 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
 }
 
 /**
- * Views several checks read, in the order they build on each other. Inside the run's transaction nothing
- * changes the data, so a view read by at least two of the run's checks (directly, or through a view built
- * on it, readThrough) is computed once into a TEMP table
- * of the same name: unqualified names resolve to the temp catalog first, so the check files (plain
- * SELECTs that also run on their own against the views) read exactly the view's rows and types without
- * computing them again. Dropped before the commit; a rollback takes them away too.
+ * Views several checks read, computed once. Inside the run's transaction nothing changes the data, so a
+ * view whose file says `materialised: per check run`, read by at least two of the run's checks (directly,
+ * or through a view built on it), is computed once into a TEMP table of the same name: unqualified names
+ * resolve to the temp catalog first, so the check files (plain SELECTs that also run on their own against
+ * the views) read exactly the view's rows and types without computing them again. In dependency order;
+ * dropped before the commit, and a rollback takes them away too.
  */
-const SHARED_VIEWS: ReadonlyArray<{ view: string; readThrough: readonly string[] }> = [
-  { view: 'disbursement_totals', readThrough: ['disbursement_totals'] },
-  { view: 'line_counts', readThrough: ['line_counts'] },
-  { view: 'file_line_disagreements', readThrough: ['file_line_disagreements'] },
-  // the bank checks read the matching through these views, each built on bank_matches
-  { view: 'bank_matches', readThrough: ['bank_matches', 'bank_unmatched_credits', 'bank_status', 'bank_credits'] },
-  { view: 'bank_unmatched_credits', readThrough: ['bank_unmatched_credits'] },
-];
-
 async function materialiseShared(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<string[]> {
-  const db = String((await connection.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
-  const made: string[] = [];
-  for (const { view, readThrough } of SHARED_VIEWS) {
-    const readers = checks.filter((c) => readThrough.some((name) => new RegExp(`\\b${name}\\b`, 'i').test(c.sql)));
-    if (readers.length < 2) continue;
-    await connection.run(`CREATE OR REPLACE TEMP TABLE ${view} AS SELECT * FROM ${sqlIdent(db)}.main.${view}`);
-    made.push(view);
-  }
-  return made;
+  const objects = await sqlObjects();
+  const readers = checks.map((c) => readThrough(objects, c.sql));
+  const shared = objects.filter((o) => o.materialised && readers.filter((r) => r.has(o.name)).length >= 2).map((o) => o.name);
+  await materialiseViews(connection, shared);
+  return shared;
 }
 
 async function stageCheck(

@@ -1,8 +1,6 @@
 // The Month sheet: a month's shape at a glance. Disbursed totals per day, one chart per currency (never
 // a total across currencies), and the open findings on each day's disbursements, as native Excel charts
 // over the sheet's own cells (src/report/xlsx-parts.ts), so the numbers behind a bar are one click away.
-import { listValue, type DuckDBConnection } from '@duckdb/node-api';
-import { addDays } from 'date-fns';
 import { BOLD, DATE_FORMAT, setAmount, setCount, setDate, setText, styleHeader, styleTitle } from './cells.js';
 import { addSheet, columnLetter } from './table-sheet.js';
 import { pace, type StreamingWorkbook } from './workbook-file.js';
@@ -11,53 +9,6 @@ import { currencyFactor } from '../money.js';
 import type { MonthShape } from './types.js';
 
 export type { MonthShape };
-
-/** Currencies charted, those with the most disbursements first; the rest are counted in a note. */
-export const MAX_CHARTED_CURRENCIES = 6;
-
-
-const day = (d: Date): string => d.toISOString().slice(0, 10);
-
-/**
- * The days [from, to) with disbursed totals per currency (the amounts the service reported, in each
- * disbursement's own currency) and open findings per delivery day.
- */
-export async function readMonthShape(connection: DuckDBConnection, title: string, from: Date, to: Date): Promise<MonthShape> {
-  const days: Date[] = [];
-  for (let d = from; d < to; d = addDays(d, 1)) days.push(d);
-  const index = new Map(days.map((d, i) => [day(d), i]));
-  const window = [from.toISOString(), to.toISOString()];
-  const ranked = (await connection.runAndReadAll(
-    `SELECT currency, count(*) AS n FROM disbursements
-      WHERE delivered_at >= $1::TIMESTAMPTZ AND delivered_at < $2::TIMESTAMPTZ AND currency IS NOT NULL
-      GROUP BY currency ORDER BY n DESC, currency LIMIT 1000`, window,
-  )).getRowsJS();
-  const charted = ranked.slice(0, MAX_CHARTED_CURRENCIES).map(([c, n]) => ({ currency: String(c), disbursements: Number(n), totals: days.map(() => 0n) }));
-  const byCurrency = new Map(charted.map((c) => [c.currency, c]));
-  const sums = (await connection.runAndReadAll(
-    `SELECT strftime(delivered_at AT TIME ZONE 'UTC', '%Y-%m-%d') AS day, currency, CAST(sum(amount) AS HUGEINT) AS total
-       FROM disbursements
-      WHERE delivered_at >= $1::TIMESTAMPTZ AND delivered_at < $2::TIMESTAMPTZ AND currency IN (SELECT unnest($3::VARCHAR[]))
-      GROUP BY ALL`, [...window, listValue(charted.map((c) => c.currency))],
-  )).getRowsJS();
-  for (const [d, currency, total] of sums) {
-    const i = index.get(String(d));
-    const c = byCurrency.get(String(currency));
-    if (i !== undefined && c) c.totals[i] = BigInt(total as bigint);
-  }
-  const findings = days.map(() => 0);
-  const open = (await connection.runAndReadAll(
-    `SELECT strftime(d.delivered_at AT TIME ZONE 'UTC', '%Y-%m-%d') AS day, count(*) AS n
-       FROM findings AS f JOIN disbursements AS d ON d.disbursement_id = f.disbursement_id
-      WHERE f.state = 'open' AND d.delivered_at >= $1::TIMESTAMPTZ AND d.delivered_at < $2::TIMESTAMPTZ
-      GROUP BY ALL`, window,
-  )).getRowsJS();
-  for (const [d, n] of open) {
-    const i = index.get(String(d));
-    if (i !== undefined) findings[i] = Number(n);
-  }
-  return { title, days, currencies: charted, otherCurrencies: ranked.slice(MAX_CHARTED_CURRENCIES).map(([c]) => String(c)), findings };
-}
 
 const PALETTE = ['4472C4', 'ED7D31', '70AD47', '7F6084', '4BACC6', 'C0504D'];
 const FINDINGS_COLOR = 'C00000';

@@ -1,5 +1,6 @@
 // Opening the DuckDB store: migrations (sql/schema/NNN_*.sql, applied once each, in order, recorded in
-// schema_migrations) and views (sql/views/*.sql, re-created on every open so they follow the code).
+// schema_migrations) and the views and macros of sql/macros, sql/staging and sql/marts (objects.ts: re-created
+// on every open so they follow the code, each after the objects it reads).
 import { inTransaction } from './transaction.js';
 import { TerminalError, oneLine } from '../errors.js';
 import { readdir, readFile } from 'node:fs/promises';
@@ -7,6 +8,7 @@ import { makeFolder } from '../files.js';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { SQL_DIR } from '../paths.js';
+import { sqlObjects } from './objects.js';
 
 export interface Store {
   instance: DuckDBInstance;
@@ -76,15 +78,13 @@ async function migrate(connection: DuckDBConnection): Promise<string[]> {
   return applied;
 }
 
-/** Views are code, not data: dropped and re-created from sql/views on every open, in name order. */
+/** Views and macros are code, not data: re-created from sql/ on every open, each after what it reads. */
 async function createViews(connection: DuckDBConnection): Promise<void> {
-  const viewsDir = path.join(SQL_DIR, 'views');
-  for (const name of await sqlFiles(viewsDir)) {
-    const sql = await readFile(path.join(viewsDir, name), 'utf8');
+  for (const object of await sqlObjects()) {
     try {
-      await connection.run(sql);
+      await connection.run(object.sql);
     } catch (err) {
-      throw new StoreError(`view ${name} failed: ${(err as Error).message}`);
+      throw new StoreError(`${object.file} failed: ${(err as Error).message}`);
     }
   }
 }

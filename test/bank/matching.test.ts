@@ -55,9 +55,9 @@ describe('#17 the bank leg', () => {
       expect(byStatus.unsettled).toBe(3); // missing, fee deducted, other account
       expect(byStatus.settled).toBeGreaterThan(100);
       // the Unmatched credits sheet's reader, one credit per page: each of them once
-      const { bankCredits } = await import('../../src/report/run-report.js');
+      const { bankCredits } = await import('../../src/store/read/rows.js');
       const credits: string[] = [];
-      for await (const r of bankCredits(c, 'TRUE', 1)) credits.push(`${r.reason} ${r.disbursementId}`);
+      for await (const r of bankCredits(c, { pageSize: 1 })) credits.push(`${r.reason} ${r.disbursementId}`);
       const reasons = (await c.runAndReadAll(`SELECT reason || ' ' || disbursement_id FROM bank_unmatched_credits WHERE reason IS NOT NULL ORDER BY statement_id, entry_ref`)).getRows().map((r) => String(r[0]));
       expect(credits).toEqual(reasons);
       expect(credits.length).toBeGreaterThanOrEqual(3);

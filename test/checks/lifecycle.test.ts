@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ackFinding } from '../../src/checks/ack.js';
 import { AckError } from '../../src/checks/errors.js';
-import { latestFindings, type LatestFinding } from '../../src/checks/findings.js';
+import { latestFindings, type LatestFinding } from '../../src/store/read/findings.js';
 import { runChecks } from '../../src/checks/runner.js';
 import { markShown } from '../../src/checks/lifecycle.js';
 import { clean, loadClean, openTempStore, rows, withSpec, type TempStore } from './fixtures.js';

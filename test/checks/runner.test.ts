@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CheckFileError } from '../../src/checks/errors.js';
 import { ackFinding } from '../../src/checks/ack.js';
-import { latestFindings, type LatestFinding } from '../../src/checks/findings.js';
+import { latestFindings, type LatestFinding } from '../../src/store/read/findings.js';
 import { runChecks } from '../../src/checks/runner.js';
 import { markShown } from '../../src/checks/lifecycle.js';
 import { clean, loadClean, openTempStore, rows, withSpec, type TempStore } from './fixtures.js';

@@ -91,17 +91,17 @@ describe('#15 the workbook as read back', () => {
   });
 
   it('reads the sheets\' rows in keyset pages: every disbursement once, in order, whatever the page size', async () => {
-    const { reconciliationRows, bankRows } = await import('../../src/report/run-report.js');
+    const { reconciliationRows, bankRows } = await import('../../src/store/read/rows.js');
     const { openStore } = await import('../../src/store/db.js');
     const store = await openStore(night.db);
     try {
       const all: string[] = [];
-      for await (const r of reconciliationRows(store.connection, 'TRUE', 7)) all.push(r.disbursementId);
+      for await (const r of reconciliationRows(store.connection, { pageSize: 7 })) all.push(r.disbursementId);
       expect(all).toHaveLength(120);
       expect([...all].sort()).toEqual(all);
       expect(new Set(all).size).toBe(120);
       const bank: string[] = [];
-      for await (const r of bankRows(store.connection, 'TRUE', 11)) bank.push(r.disbursementId);
+      for await (const r of bankRows(store.connection, { pageSize: 11 })) bank.push(r.disbursementId);
       expect(bank).toEqual(all); // no statement yet: every one awaiting, none left out
     } finally {
       store.close();

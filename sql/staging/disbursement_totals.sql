@@ -1,3 +1,4 @@
+-- materialised: per check run (computed once when two or more checks read it, directly or through views built on it)
 -- Per disbursement in the store: counts and sums of its lines, by the sign they take in the total
 -- identity, and the computed amount. Each line table is aggregated on its own before the join, so a
 -- disbursement with many payouts and many adjustments is never multiplied out.

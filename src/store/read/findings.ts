@@ -1,32 +1,19 @@
-// Reading a run's findings for the workbook: the run's exceptions joined to their lifecycle, page by
-// page so that 100k findings never sit in memory at once.
+// Reading findings for the workbooks: a check run's exceptions joined to their lifecycle, page by page so
+// that 100k findings never sit in memory at once, and the findings open at a month's close.
 // Pages are separate keyset queries rather than one streaming result: the caller may query the same
 // connection between pages (a streaming result would be invalidated by that), and each page costs one
 // scan of the run's rows.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { RunChecksError, type FindingStatus, type Severity } from './runner.js';
+import { TerminalError } from '../../errors.js';
+import type { FindingStatus, LatestFinding, Severity } from './types.js';
 
-/** A finding of a run with its lifecycle; the report stage's FindingRow is this shape (src/report/types.ts). */
-export interface LatestFinding {
-  key: string;
-  status: FindingStatus;
-  ageDays: number;
-  checkId: string;
-  severity: Severity;
-  recipientId: string | null;
-  disbursementId: string | null;
-  subject: string | null;
-  currency: string | null;
-  expected: bigint | null;
-  actual: bigint | null;
-  difference: bigint | null;
-  detail: string;
-  firstSeen: Date;
-  lastSeen: Date;
-  ackNote: string | null;
-  ackBy: string | null;
-  ackAt: Date | null;
+export type { LatestFinding };
+
+/** A check run the store has no record of. */
+export class NoCheckRunError extends TerminalError {
+  override readonly name = 'NoCheckRunError';
 }
+
 
 export interface LatestFindingsOptions {
   /** Age is counted to this instant; the run's own check time by default (reproducible workbooks). */
@@ -88,7 +75,7 @@ async function runClock(connection: DuckDBConnection, runId: string): Promise<Da
   const reader = await connection.runAndReadAll('SELECT checked_at FROM check_runs WHERE run_id = $1', [runId]);
   const at = reader.getRowsJS()[0]?.[0];
   if (!(at instanceof Date)) {
-    throw new RunChecksError(runId, `no check run ${runId}; run the checks first (SELECT run_id FROM check_runs)`);
+    throw new NoCheckRunError(`no check run ${runId}; run the checks first (SELECT run_id FROM check_runs)`);
   }
   return at;
 }

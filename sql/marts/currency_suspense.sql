@@ -3,8 +3,7 @@
 -- for the close to hold in suspense (Journal: Reconciliation suspense, in the line's own currency).
 CREATE OR REPLACE VIEW currency_suspense AS
 SELECT
-  CAST(EXTRACT(YEAR FROM d.delivered_at AT TIME ZONE 'UTC') AS VARCHAR)
-    || '-' || lpad(CAST(EXTRACT(MONTH FROM d.delivered_at AT TIME ZONE 'UTC') AS VARCHAR), 2, '0') AS month,
+  month_of(d.delivered_at) AS month,
   d.disbursement_id,
   d.recipient_id,
   d.currency AS disbursement_currency,

@@ -1,3 +1,4 @@
+-- materialised: per check run (computed once when two or more checks read it, directly or through views built on it)
 -- Where parsed settlement files and the API disagree, line by line: a file line whose API line differs
 -- (amount, or an adjustment's entry type), a file line with no API line, an API line the file lacks.
 -- Lines are paired by (disbursement, file, kind, reference, n-th

@@ -1,3 +1,4 @@
+-- materialised: per check run (computed once when two or more checks read it, directly or through views built on it)
 -- The line counts a disbursement announces against the lines received, one row per disbursement and
 -- kind (payout | refund | adjustment): the ones stored plus the ones received but quarantined as invalid
 -- (they were delivered, just not usable; invalid_record reports them). A missing number_of_… is taken as

@@ -6,8 +6,7 @@
 CREATE OR REPLACE VIEW monthly_summary AS
 WITH m AS (
   SELECT
-    CAST(EXTRACT(YEAR FROM d.delivered_at AT TIME ZONE 'UTC') AS VARCHAR)
-      || '-' || lpad(CAST(EXTRACT(MONTH FROM d.delivered_at AT TIME ZONE 'UTC') AS VARCHAR), 2, '0') AS month,
+    month_of(d.delivered_at) AS month,
     d.recipient_id,
     d.currency,
     d.amount,

@@ -1,6 +1,7 @@
+-- materialised: per check run (computed once when two or more checks read it, directly or through views built on it)
 -- Which bank credit settled which disbursement (#17, #25), in this order, each step among what the
 -- steps before it left:
---   batch (reference)  a credit naming several disbursements that add up to it (40_bank_candidates.sql)
+--   batch (reference)  a credit naming several disbursements that add up to it (bank_batch_by_reference.sql)
 --   single             a credit of the disbursement's amount: one credit settles one disbursement; a
 --                      credit naming the disbursement is preferred, then the closest date; pairs are
 --                      taken when each is the other's first choice, round after round (a tie — two equal

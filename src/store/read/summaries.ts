@@ -1,0 +1,170 @@
+// The short answers the workbooks print: a run's facts and per-currency totals, the Month sheet's days,
+// and the close's lines, suspense, open findings and bank split. Read from the marts (sql/marts); each
+// list is bounded by currencies, recipients or days, never by the number of payouts.
+import { listValue, type DuckDBConnection } from '@duckdb/node-api';
+import { addDays } from 'date-fns';
+import { ageInDays } from './findings.js';
+import type { CloseLine, FindingRow, MonthShape, SuspenseLine } from './types.js';
+
+/** Currencies charted on a Month sheet, those with the most disbursements first; the rest are named in a note. */
+export const MAX_CHARTED_CURRENCIES = 6;
+
+const big = (v: unknown): bigint => BigInt((v ?? 0) as bigint);
+
+export interface CurrencyTotal {
+  currency: string;
+  disbursements: number;
+  reported: bigint;
+  computed: bigint;
+  difference: bigint;
+  payouts: bigint;
+  refunds: bigint;
+  credits: bigint;
+  debits: bigint;
+}
+
+/** What the Summary sheet says of a run: its times, its payment look-ups and every currency's totals. */
+export async function runFacts(c: DuckDBConnection, runId: string): Promise<{
+  startedAt: Date | null; finishedAt: Date | null; lookups: { sampled: number; unverified: number }; totals: CurrencyTotal[];
+}> {
+  const run = (await c.runAndReadAll('SELECT started_at, finished_at FROM runs WHERE run_id = $1', [runId])).getRowObjectsJS()[0];
+  const totals = (await c.runAndReadAll('SELECT * FROM currency_totals ORDER BY currency')).getRowObjectsJS();
+  const lookups = (await c.runAndReadAll(
+    `SELECT count(*), count(*) FILTER (WHERE http_status IS DISTINCT FROM 200 AND http_status IS DISTINCT FROM 404)
+       FROM payment_samples WHERE sampled_run_id = $1`, [runId])).getRows()[0] ?? [0, 0];
+  return {
+    startedAt: (run?.started_at as Date | undefined) ?? null,
+    finishedAt: (run?.finished_at as Date | null | undefined) ?? null,
+    lookups: { sampled: Number(lookups[0]), unverified: Number(lookups[1]) },
+    totals: totals.map((t) => ({
+      currency: String(t.currency), disbursements: Number(t.disbursements), reported: big(t.reported), computed: big(t.computed),
+      difference: big(t.difference), payouts: big(t.payouts), refunds: big(t.refunds), credits: big(t.credits), debits: big(t.debits),
+    })),
+  };
+}
+
+/** The newest delivery in the store (the data's own last day, whatever the clock says), or null. */
+export async function newestDelivery(c: DuckDBConnection): Promise<Date | null> {
+  const newest = (await c.runAndReadAll('SELECT max(delivered_at) FROM disbursements')).getRowsJS()[0]?.[0];
+  return newest instanceof Date ? newest : null;
+}
+
+const day = (d: Date): string => d.toISOString().slice(0, 10);
+
+/**
+ * The days [from, to) with disbursed totals per currency (the amounts the service reported, in each
+ * disbursement's own currency) and open findings per delivery day (daily_disbursed, daily_open_findings).
+ */
+export async function monthShape(c: DuckDBConnection, title: string, from: Date, to: Date): Promise<MonthShape> {
+  const days: Date[] = [];
+  for (let d = from; d < to; d = addDays(d, 1)) days.push(d);
+  const index = new Map(days.map((d, i) => [day(d), i]));
+  const window = [day(from), day(to)];
+  const ranked = (await c.runAndReadAll(
+    `SELECT currency, sum(disbursements) AS n FROM daily_disbursed WHERE day >= $1::DATE AND day < $2::DATE
+      GROUP BY currency ORDER BY n DESC, currency LIMIT 1000`, window,
+  )).getRowsJS();
+  const charted = ranked.slice(0, MAX_CHARTED_CURRENCIES).map(([cur, n]) => ({ currency: String(cur), disbursements: Number(n), totals: days.map(() => 0n) }));
+  const byCurrency = new Map(charted.map((x) => [x.currency, x]));
+  const sums = (await c.runAndReadAll(
+    `SELECT strftime(day, '%Y-%m-%d'), currency, total FROM daily_disbursed
+      WHERE day >= $1::DATE AND day < $2::DATE AND currency IN (SELECT unnest($3::VARCHAR[]))`, [...window, listValue(charted.map((x) => x.currency))],
+  )).getRowsJS();
+  for (const [d, currency, total] of sums) {
+    const i = index.get(String(d));
+    const x = byCurrency.get(String(currency));
+    if (i !== undefined && x) x.totals[i] = BigInt(total as bigint);
+  }
+  const findings = days.map(() => 0);
+  const open = (await c.runAndReadAll(
+    `SELECT strftime(day, '%Y-%m-%d'), open_findings FROM daily_open_findings WHERE day >= $1::DATE AND day < $2::DATE`, window,
+  )).getRowsJS();
+  for (const [d, n] of open) {
+    const i = index.get(String(d));
+    if (i !== undefined) findings[i] = Number(n);
+  }
+  return { title, days, currencies: charted, otherCurrencies: ranked.slice(MAX_CHARTED_CURRENCIES).map(([x]) => String(x)), findings };
+}
+
+/** The close's lines: per recipient × currency of the month (monthly_summary). */
+export async function closeLines(c: DuckDBConnection, month: string): Promise<CloseLine[]> {
+  const rows = (await c.runAndReadAll(
+    `SELECT recipient_id, currency, payouts, refunds, credit_adjustments, debit_adjustments, computed_net, disbursed_total,
+            variance, disbursements FROM monthly_summary WHERE month = $1 ORDER BY currency, recipient_id`,
+    [month],
+  )).getRowObjectsJS();
+  return rows.map((r) => ({
+    recipientId: String(r.recipient_id),
+    currency: String(r.currency),
+    payouts: big(r.payouts),
+    refunds: big(r.refunds),
+    creditAdjustments: big(r.credit_adjustments),
+    debitAdjustments: big(r.debit_adjustments),
+    computedNet: big(r.computed_net),
+    disbursedTotal: big(r.disbursed_total),
+    variance: big(r.variance),
+    disbursements: Number(r.disbursements),
+  }));
+}
+
+/** The month's lines in another currency than their disbursement's (currency_suspense). */
+export async function suspenseLines(c: DuckDBConnection, month: string): Promise<SuspenseLine[]> {
+  const rows = (await c.runAndReadAll(
+    `SELECT disbursement_id, recipient_id, disbursement_currency, kind, entry_type, reference, currency, amount, signed_amount
+       FROM currency_suspense WHERE month = $1 ORDER BY currency, disbursement_id, kind, line_no`,
+    [month],
+  )).getRowObjectsJS();
+  return rows.map((r) => ({
+    disbursementId: String(r.disbursement_id), recipientId: String(r.recipient_id), disbursementCurrency: String(r.disbursement_currency),
+    kind: r.kind as SuspenseLine['kind'], entryType: (r.entry_type as string | null) ?? null, reference: (r.reference as string | null) ?? null,
+    currency: String(r.currency), amount: BigInt(r.amount as bigint), signedAmount: big(r.signed_amount),
+  }));
+}
+
+const OF_MONTH = `(o.disbursement_id IS NULL OR o.disbursement_id IN (SELECT disbursement_id FROM disbursements WHERE month_of(delivered_at) = $1))`;
+
+/** Open error findings (not acknowledged) on the month's disbursements, or on none. */
+export async function openErrorsOfMonth(c: DuckDBConnection, month: string): Promise<number> {
+  return Number((await c.runAndReadAll(
+    `SELECT count(*) FROM open_exceptions AS o WHERE o.severity = 'error' AND o.state <> 'acknowledged' AND ${OF_MONTH}`, [month],
+  )).getRows()[0]?.[0] ?? 0);
+}
+
+/** The findings open at the close (on the month's disbursements, or on none), aged to `now`. */
+export async function* openFindingsOfMonth(c: DuckDBConnection, month: string, now: Date): AsyncGenerator<FindingRow> {
+  const rows = (await c.runAndReadAll(
+    `SELECT o.* FROM open_exceptions AS o WHERE ${OF_MONTH} ORDER BY o.severity, o.check_id, o.disbursement_id, o.subject`, [month],
+  )).getRowObjectsJS();
+  for (const r of rows) {
+    yield {
+      key: String(r.finding_key), status: r.status as FindingRow['status'], ageDays: ageInDays(r.first_seen as Date, now),
+      checkId: String(r.check_id), severity: r.severity as FindingRow['severity'],
+      recipientId: (r.recipient_id as string | null) ?? null, disbursementId: (r.disbursement_id as string | null) ?? null,
+      subject: (r.subject as string | null) ?? null, currency: (r.currency as string | null) ?? null,
+      expected: (r.expected as bigint | null) ?? null, actual: (r.actual as bigint | null) ?? null,
+      difference: (r.difference as bigint | null) ?? null, detail: String(r.detail), firstSeen: r.first_seen as Date,
+      ackNote: (r.ack_note as string | null) ?? null,
+      ackBy: (r.ack_by as string | null) ?? null,
+      ackAt: (r.ack_at as Date | null) ?? null,
+    };
+  }
+}
+
+/** Per currency, what the bank says of the month's disbursements (bank_month_split). */
+export interface BankSplitRow {
+  settled: bigint;
+  bankCharges: bigint;
+  shortCredited: bigint;
+  shortBy: bigint;
+  otherAccount: bigint;
+  awaiting: bigint;
+  notArrived: bigint;
+}
+
+export async function bankSplit(c: DuckDBConnection, month: string): Promise<Map<string, BankSplitRow>> {
+  const rows = (await c.runAndReadAll('SELECT * FROM bank_month_split WHERE month = $1', [month])).getRowObjectsJS();
+  return new Map(rows.map((r) => [String(r.currency), {
+    settled: big(r.settled), bankCharges: big(r.bank_charges), shortCredited: big(r.short_credited), shortBy: big(r.short_by),
+    otherAccount: big(r.other_account), awaiting: big(r.awaiting), notArrived: big(r.not_arrived),
+  }]));
+}

@@ -1,0 +1,136 @@
+// The rows recon reads out of the store for its workbooks (src/store/read/*), in the shapes the writers
+// take. Money is integer subunits (bigint) until the moment a cell is written.
+
+export type Severity = 'error' | 'warning';
+export type FindingStatus = 'new' | 'open' | 'acknowledged' | 'resolved';
+
+/** A finding of a run with its lifecycle; FindingRow below is this shape. */
+export interface LatestFinding {
+  key: string;
+  status: FindingStatus;
+  ageDays: number;
+  checkId: string;
+  severity: Severity;
+  recipientId: string | null;
+  disbursementId: string | null;
+  subject: string | null;
+  currency: string | null;
+  expected: bigint | null;
+  actual: bigint | null;
+  difference: bigint | null;
+  detail: string;
+  firstSeen: Date;
+  lastSeen: Date;
+  ackNote: string | null;
+  ackBy: string | null;
+  ackAt: Date | null;
+}
+
+/**
+ * One finding as the workbooks show it: a check run's LatestFinding (findings.ts) (one definition of the shape),
+ * less the lifecycle fields no sheet prints.
+ */
+export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote'> & {
+  ackNote?: string | null; ackBy?: string | null; ackAt?: Date | null;
+  /** The row of this finding's disbursement on the workbook's Disbursements sheet, when it is there (a link). */
+  disbursementRow?: number | null;
+};
+
+
+export type DisbursementStatus = 'reconciled' | 'exceptions' | 'incomplete' | 'invalid';
+
+export interface DisbursementRow {
+  disbursementId: string;
+  recipientId: string;
+  deliveredAt: Date;
+  currency: string;
+  reported: bigint;
+  computed: bigint | null;
+  difference: bigint | null;
+  status: DisbursementStatus;
+  findings: number;
+  /** The parts of computed (lines in the disbursement's own currency), when known. */
+  payouts?: bigint;
+  refunds?: bigint;
+  credits?: bigint;
+  debits?: bigint;
+}
+
+/**
+ * One recipient × currency line of the monthly close. All four components are non-negative
+ * magnitudes, so computedNet = payouts − refunds + creditAdjustments − debitAdjustments and
+ * variance = disbursedTotal − computedNet. buildJournal checks both identities per line.
+ */
+export interface CloseLine {
+  recipientId: string;
+  currency: string;
+  payouts: bigint;
+  refunds: bigint;
+  creditAdjustments: bigint;
+  debitAdjustments: bigint;
+  computedNet: bigint;
+  disbursedTotal: bigint;
+  variance: bigint;
+  disbursements: number;
+}
+
+/** A line whose currency differs from its disbursement's, as the currency_suspense view lists it. */
+export interface SuspenseLine {
+  disbursementId: string;
+  recipientId: string;
+  disbursementCurrency: string;
+  kind: 'payout' | 'refund' | 'adjustment';
+  entryType: string | null;
+  reference: string | null;
+  currency: string;
+  amount: bigint;
+  /** As it would count in the identity: payouts and credits +, refunds and debits −. */
+  signedAmount: bigint;
+}
+
+/** A span of days with disbursed totals per currency and open findings per day (the Month sheet). */
+export interface MonthShape {
+  /** What the days are, e.g. "November 2026" or "31 days to 2026-11-24". */
+  title: string;
+  /** Each day, midnight UTC, in order. */
+  days: Date[];
+  currencies: Array<{ currency: string; totals: bigint[]; disbursements: number }>;
+  /** Currencies left out of the charts (beyond the charted few). */
+  otherCurrencies: string[];
+  /** Open findings on the disbursements delivered each day. */
+  findings: number[];
+}
+
+/** A disbursement and its bank credit (the bank_status view). */
+export interface BankRow {
+  disbursementId: string;
+  deliveredAt: Date;
+  currency: string;
+  amount: bigint;
+  account: string | null;
+  status: 'settled' | 'awaiting statement' | 'unsettled';
+  creditedOn: Date | null;
+  statementId: string | null;
+  byReference: boolean | null;
+  /** How the credit settled it (#25): one credit, a batch credit of several disbursements, or short by a bank fee. */
+  matchKind: 'single' | 'batch' | 'fee' | null;
+  /** The credit's own amount (for a batch, the whole credit). */
+  creditAmount: bigint | null;
+  /** What the bank kept (match kind fee), in the disbursement's currency. */
+  fee: bigint | null;
+  /** How many disbursements the credit settled. */
+  batchSize: number | null;
+}
+
+/** A provider's credit that settled nothing (the bank_unmatched_credits view). */
+export interface BankCreditRow {
+  creditedOn: Date;
+  currency: string;
+  amount: bigint;
+  reason: string;
+  disbursementId: string | null;
+  counterparty: string | null;
+  remittance: string | null;
+  account: string;
+  fileName: string | null;
+}
