@@ -1,9 +1,8 @@
 // Accountants' ad-hoc SQL on the published read-only snapshot, written as a table, CSV, JSON or xlsx.
 //
-// A streamed DuckDB result that fails after its first chunk (a CAST that meets a bad value at row 100 000)
-// simply ends: @duckdb/node-api's fetch returns no chunk, and the error is not exposed. So a query's rows
-// are first computed whole into a temporary table (any error surfaces there, before a byte is written),
-// then read back and counted against the table; only then does the caller rename its output into place.
+// A query's rows are first computed whole into a temporary table (src/store/result-table.ts: a streamed
+// result that fails after its first chunk would just end), then read back and counted against the table;
+// only then does the caller rename its output into place.
 // A guard interrupts the query past its time limit or when DuckDB's spill files pass their cap (DuckDB
 // does not hold a temporary table's spilled blocks to max_temp_directory_size itself).
 // Text from the service is never a live formula: CSV fields are neutralised, xlsx cells are strings.
@@ -12,8 +11,8 @@ import { UsageError } from '../errors.js';
 import { queryFailed } from './errors.js';
 import type { SessionLimits, Snapshot } from './snapshot.js';
 import { checkStatement } from './statement.js';
+import { materialiseResult, resultCount, streamResult, tempFileBytes } from '../store/result-table.js';
 
-const RESULT_TABLE = 'temp.main.__recon_result';
 const GUARD_POLL_MS = 200;
 
 export interface QueryRows {
@@ -33,27 +32,18 @@ export async function runGuardedQuery<T>(db: Snapshot, sql: string, limits: Sess
   const kind = await checkStatement(c, sql);
   const guard = startGuard(db, limits);
   try {
-    const materialised = kind === 'select' && (await materialise(c, sql, guard));
+    const materialised = kind === 'select' && (await materialiseResult(c, sql, (step) => guard.watch(step)));
     if (!materialised) {
       // EXPLAIN, PIVOT, SUMMARIZE, SHOW …: small answers that cannot be a table's source; computed whole
       const result = await guard.watch(c.run(sql));
       return await write({ columns: result.deduplicatedColumnNames(), rows: rowsOf(result, result.rowCount, guard), count: result.rowCount });
     }
-    const count = Number((await guard.watch(c.runAndReadAll(`SELECT count(*) FROM ${RESULT_TABLE}`))).getRowsJS()[0]?.[0] ?? 0);
-    const result = await guard.watch(c.stream(`SELECT * FROM ${RESULT_TABLE}`));
+    const count = await guard.watch(resultCount(c));
+    const result = await guard.watch(streamResult(c));
     return await write({ columns: result.deduplicatedColumnNames(), rows: rowsOf(result, count, guard), count });
   } finally {
     guard.stop();
   }
-}
-
-/** CREATE TEMP TABLE … AS <sql>; false when the statement cannot be a table's source (SHOW, DESCRIBE, PRAGMA …). */
-async function materialise(c: DuckDBConnection, sql: string, guard: Guard): Promise<boolean> {
-  const wrapped = `CREATE TEMP TABLE ${RESULT_TABLE.split('.').pop()} AS ${sql}`;
-  const extracted = await c.extractStatements(wrapped).catch(() => null);
-  if (extracted === null || extracted.count !== 1) return false;
-  await guard.watch(c.run(wrapped));
-  return true;
 }
 
 async function* rowsOf(result: DuckDBResult, expected: number, guard: Guard): AsyncGenerator<unknown[]> {
@@ -92,7 +82,7 @@ function startGuard(db: Snapshot, limits: SessionLimits): Guard {
     polling = true;
     void (async () => {
       watcher ??= await db.instance.connect();
-      const used = Number((await watcher.runAndReadAll('SELECT coalesce(sum(size), 0) FROM duckdb_temporary_files()')).getRowsJS()[0]?.[0] ?? 0);
+      const used = await tempFileBytes(watcher);
       if (used > limits.maxTempMb * 1024 * 1024) {
         stopWith(`the query needed more than ${limits.maxTempMb} MB of temporary disk space and was stopped; `
           + 'narrow it or raise --max-temp-mb / RECON_MAX_TEMP_MB');

@@ -9,7 +9,8 @@ import { TerminalError } from '../errors.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CheckFileError } from './errors.js';
 import { loadChecks, validateCheckColumns, type CheckFile } from './contract.js';
-import { applyLifecycle, CREATE_STAGE, STAGE_PROBLEM, STAGE_TABLE } from './lifecycle.js';
+import { applyLifecycle } from './lifecycle.js';
+import { sqlText } from '../store/sql.js';
 
 import type { FindingStatus, Severity } from '../store/read/types.js';
 
@@ -52,7 +53,7 @@ export class RunChecksError extends TerminalError {
 export async function runChecks(connection: DuckDBConnection, opts: RunChecksOptions): Promise<CheckRunResult> {
   const now = opts.now ?? new Date();
   const checks = await loadChecks(opts.checksDir, opts.only);
-  const done = await connection.runAndReadAll('SELECT 1 FROM check_runs WHERE run_id = $1', [opts.runId]);
+  const done = await connection.runAndReadAll(sqlText('lifecycle/check_run_exists'), [opts.runId]);
   if (done.currentRowCount > 0) {
     throw new RunChecksError(opts.runId, `checks already ran for run ${opts.runId}; every check run needs its own run id`);
   }
@@ -61,17 +62,13 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
 
   const timings: CheckRunResult['checks'] = [];
   await inTransaction(connection, async () => {
-    await connection.run(CREATE_STAGE);
+    await connection.run(sqlText('lifecycle/create_stage'));
     const shared = await materialiseShared(connection, checks);
     for (const check of checks) timings.push(await stageCheck(connection, check));
     await dropMaterialised(connection, shared);
     await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
-    await connection.run(
-      `INSERT INTO check_runs (run_id, checked_at, checks, findings)
-       SELECT $1, CAST($2 AS TIMESTAMPTZ), $3, COUNT(*) FROM ${STAGE_TABLE}`,
-      [opts.runId, now.toISOString(), checks.map((c) => c.id).join(',')],
-    );
-    await connection.run(`DROP TABLE ${STAGE_TABLE}`);
+    await connection.run(sqlText('lifecycle/record_check_run'), [opts.runId, now.toISOString(), checks.map((c) => c.id).join(',')]);
+    await connection.run(sqlText('lifecycle/drop_stage'));
   });
   return checkRunSummary(connection, opts.runId, now, timings);
 }
@@ -99,18 +96,12 @@ async function stageCheck(
   const started = performance.now();
   let inserted: number;
   try {
-    const result = await connection.run(
-      `INSERT INTO ${STAGE_TABLE}
-       SELECT $1, r.check_id, r.severity, r.disbursement_id, r.recipient_id, r.subject, r.currency,
-              r.expected, r.actual, r.difference, r.detail
-       FROM (\n${check.sql}\n) AS r`,
-      [check.id],
-    );
+    const result = await connection.run(sqlText('lifecycle/stage_check', { check: check.sql }), [check.id]);
     inserted = result.rowsChanged;
   } catch (err) {
     throw new CheckFileError(check.id, check.file, `failed: ${(err as Error).message}`, { cause: err });
   }
-  const problem = (await connection.runAndReadAll(STAGE_PROBLEM, [check.id])).getRows()[0]?.[0];
+  const problem = (await connection.runAndReadAll(sqlText('lifecycle/stage_problem'), [check.id])).getRows()[0]?.[0];
   if (typeof problem === 'string') throw new CheckFileError(check.id, check.file, problem);
   return { checkId: check.id, findings: inserted, ms: Math.round(performance.now() - started) };
 }
@@ -122,22 +113,13 @@ export async function checkRunSummary(
   checkedAt: Date,
   checks: CheckRunResult['checks'] = [],
 ): Promise<CheckRunResult> {
-  const byCheckRows = await connection.runAndReadAll(
-    `SELECT check_id, severity, COUNT(*) FROM exceptions WHERE run_id = $1
-     GROUP BY check_id, severity ORDER BY check_id, severity`,
-    [runId],
-  );
+  const byCheckRows = await connection.runAndReadAll(sqlText('lifecycle/findings_by_check'), [runId]);
   const byCheck = byCheckRows.getRows().map(([checkId, severity, count]) => ({
     checkId: String(checkId),
     severity: severity as Severity,
     count: Number(count),
   }));
-  const statusRows = await connection.runAndReadAll(
-    `SELECT status, COUNT(*) FROM exceptions WHERE run_id = $1 GROUP BY status
-     UNION ALL
-     SELECT 'resolved', COUNT(*) FROM findings WHERE resolved_run_id = $1`,
-    [runId],
-  );
+  const statusRows = await connection.runAndReadAll(sqlText('lifecycle/findings_by_status'), [runId]);
   const byStatus: Record<FindingStatus, number> = { new: 0, open: 0, acknowledged: 0, resolved: 0 };
   for (const [status, count] of statusRows.getRows()) byStatus[status as FindingStatus] = Number(count);
   const findings = byCheck.reduce((sum, c) => sum + c.count, 0);

@@ -1,6 +1,7 @@
 // recon's own queries live in sql/ as files (STYLE.md: one SQL file per object, readable without
 // TypeScript); code names a query by its path under sql/ and gets its text. A query that must splice in
-// another statement (a check's SELECT) marks the place with {{name}}.
+// another statement (a check's SELECT) marks the place with {{name}} (never in a comment: the text is
+// spliced in whole).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SQL_DIR } from '../paths.js';
