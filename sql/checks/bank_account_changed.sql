@@ -1,3 +1,9 @@
+-- check: bank_account_changed
+-- severity: warning
+-- title: Paid to another account than before
+-- meaning: The disbursement went to another bank account than the recipient used before.
+-- next step: Confirm the account change with the recipient before accepting the settlement.
+--
 -- A recipient's (masked) bank account differs from the one of its previous disbursement, by
 -- delivered_at. Only the first disbursement paid to the new account is flagged: a warning, since a
 -- change can be legitimate but is also how payouts get diverted. Disbursements without an account

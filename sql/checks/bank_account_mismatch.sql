@@ -1,3 +1,11 @@
+-- check: bank_account_mismatch
+-- severity: error
+-- title: Credited to another account
+-- meaning: A credit names the disbursement, for its amount and in its window, on an account whose
+--   last digits are not the masked bank_account_number's.
+-- next step: Check which of your accounts received it and whether the recipient account on the
+--   provider is right; move the money if needed.
+--
 -- A credit naming a disbursement, with its amount and currency and within its window, but on an account
 -- whose last digits are not the ones the service shows in the disbursement's masked bank_account_number:
 -- the money went to (or was booked on) another account.

@@ -1,3 +1,11 @@
+-- check: bank_amount_differs
+-- severity: error
+-- title: Bank credit of another amount
+-- meaning: A credit names the disbursement but for another amount than it, beyond the bank-fee
+--   tolerance (a fee or an FX deduction): both amounts and the difference are shown.
+-- next step: Ask the bank what it deducted and the provider what it sent; book the difference (bank
+--   charges or a claim) once explained, then acknowledge.
+--
 -- A credit that names a disbursement no other credit settled, for another amount than the disbursement's:
 -- fees or FX deducted on the way. A shortfall within the bank-fee tolerance (--bank-fee-tolerance) is the
 -- bank's charge: that credit settles the disbursement (bank_matches.match_kind 'fee') and is not reported.

@@ -1,3 +1,11 @@
+-- check: bank_missing_credit
+-- severity: error
+-- title: Money not in the bank
+-- meaning: The bank statements cover the disbursement's window on its account, and no credit settled
+--   it: the money has not arrived.
+-- next step: Ask the provider for the payment trace (date, bank reference) and your bank whether the
+--   transfer was received; keep it on Bank suspense until found.
+--
 -- A delivered disbursement no bank credit settled, although the account's statements already cover its
 -- window (bank_status 'unsettled'; while no statement covers it, it is 'awaiting statement', not a
 -- finding). A disbursement a credit names with another amount or on another account is reported by

@@ -1,14 +1,7 @@
--- number_of_adjustments must equal the adjustments received (stored + quarantined), see the line_counts view.
-SELECT
-  'count_adjustments' AS check_id,
-  'error' AS severity,
-  disbursement_id,
-  recipient_id,
-  field AS subject,
-  CAST(NULL AS VARCHAR) AS currency,
-  received AS expected,
-  announced AS actual,
-  announced - received AS difference,
-  detail
-FROM line_counts
-WHERE kind = 'adjustment' AND announced <> received
+-- check: count_adjustments
+-- severity: error
+-- title: Number of adjustments ≠ adjustment lines
+-- meaning: The disbursement states another number of adjustments than the adjustment lines received.
+-- next step: Ask the provider for the missing adjustment (fee, chargeback, correction) and book it
+--   when it arrives.
+-- uses: line_count(kind = adjustment)

@@ -1,14 +1,7 @@
--- number_of_payments must equal the payouts received (stored + quarantined), see the line_counts view.
-SELECT
-  'count_payments' AS check_id,
-  'error' AS severity,
-  disbursement_id,
-  recipient_id,
-  field AS subject,
-  CAST(NULL AS VARCHAR) AS currency,
-  received AS expected,
-  announced AS actual,
-  announced - received AS difference,
-  detail
-FROM line_counts
-WHERE kind = 'payout' AND announced <> received
+-- check: count_payments
+-- severity: error
+-- title: Number of payments ≠ payout lines
+-- meaning: The disbursement states another number of payments than the payout lines received.
+-- next step: Ask the provider for the missing payout lines (or why some are extra); acknowledge once
+--   explained.
+-- uses: line_count(kind = payout)

@@ -1,14 +1,7 @@
--- number_of_refunds must equal the refunds received (stored + quarantined), see the line_counts view.
-SELECT
-  'count_refunds' AS check_id,
-  'error' AS severity,
-  disbursement_id,
-  recipient_id,
-  field AS subject,
-  CAST(NULL AS VARCHAR) AS currency,
-  received AS expected,
-  announced AS actual,
-  announced - received AS difference,
-  detail
-FROM line_counts
-WHERE kind = 'refund' AND announced <> received
+-- check: count_refunds
+-- severity: error
+-- title: Number of refunds ≠ refund lines
+-- meaning: The disbursement states another number of refunds than the refund lines received.
+-- next step: Ask the provider for the missing refund line; if confirmed, acknowledge with the ticket
+--   number.
+-- uses: line_count(kind = refund)

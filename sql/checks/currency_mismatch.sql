@@ -1,3 +1,11 @@
+-- check: currency_mismatch
+-- severity: error
+-- title: A line in another currency
+-- meaning: A line is in another currency than its disbursement; it is held in suspense in its own
+--   currency.
+-- next step: Ask the provider to restate the disbursement in one currency; do not book the line into
+--   the disbursement currency.
+--
 -- Every payout, refund and adjustment is settled in its disbursement's currency; a line in another
 -- currency cannot be added into the amount. One finding per line; currency/actual are the line's own.
 SELECT

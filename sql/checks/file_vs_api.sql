@@ -1,3 +1,11 @@
+-- check: file_vs_api
+-- severity: error or warning
+-- title: Settlement file ≠ API
+-- meaning: The settlement file and the API disagree on a line, a footer, or the file could not be
+--   read.
+-- next step: Check the named file line against the API line; for a file that could not be read, ask
+--   for it again.
+--
 -- Each settlement file against the API, per file (a recipient may get several layouts of the same
 -- disbursement, each must agree on its own).
 -- Parsed files (parse_status 'parsed'):

@@ -1,3 +1,11 @@
+-- check: gross_variance
+-- severity: error
+-- title: File and API lines differ (gross)
+-- meaning: Lines in the settlement file differ from the API lines in both directions, even where the
+--   net agrees.
+-- next step: Compare the listed lines with the file; ask the provider to correct the file or the
+--   API.
+--
 -- Σ |file amount − API amount| over the lines a parsed file shares with the API (paired by the
 -- file_line_disagreements view: same disbursement, kind and reference, n-th occurrence with n-th).
 -- A +1000 / −1000 pair nets to 0 in the total but is two wrong lines: this check makes it visible.

@@ -1,3 +1,11 @@
+-- check: invalid_record
+-- severity: error
+-- title: Record broke the interface
+-- meaning: A record from the provider broke the interface (wrong type, missing field); it is kept
+--   raw in quarantine.
+-- next step: Send the Payload column to the provider; the disbursement is not reconciled until the
+--   record is valid.
+--
 -- Records that failed validation were kept in quarantine with the reason (never dropped). Reported:
 -- the quarantine rows describing a disbursement as it is in the store now, and rows of no stored
 -- disbursement from the latest sync run (see the current_quarantine view for which rows count).

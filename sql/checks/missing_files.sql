@@ -1,3 +1,9 @@
+-- check: missing_files
+-- severity: warning
+-- title: Settlement file missing
+-- meaning: No settlement file came with a disbursement of a recipient that always gets one.
+-- next step: Ask the provider to publish the file; the finding closes when a later run downloads it.
+--
 -- A delivered disbursement without any file, when its recipient does get files for other disbursements.
 -- Files depend on the recipient's portal configuration (interface, Disbursement file): a recipient with
 -- no files at all is configured that way and is not an exception. A warning: the API lines are still

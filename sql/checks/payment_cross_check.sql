@@ -1,3 +1,10 @@
+-- check: payment_cross_check
+-- severity: error
+-- title: Payment details disagree
+-- meaning: A sampled payment's own details disagree with its payout line in the disbursement.
+-- next step: Ask the provider which is right, the payment or the disbursement; correct the booking
+--   if the payment is.
+--
 -- An auditor's sample: payouts read back from GET /payments/{paymentID} (payment_samples). The payment's
 -- own view must agree with the disbursement's payout line (interface, Payment (details): the details are
 -- real-time and authoritative):

@@ -1,3 +1,10 @@
+-- check: post_close_change
+-- severity: error
+-- title: Closed month changed
+-- meaning: A disbursement of a month already closed was changed by the provider afterwards.
+-- next step: Decide whether to reissue the close (recon close --reissue) or book the change in the
+--   current month.
+--
 -- A disbursement of a closed month that changed after the close (restated: its content differs from
 -- what the latest close version contained) or arrived late (delivered in that month, not in the close).
 -- The close can be re-issued as a new version: recon close --month YYYY-MM --reissue.

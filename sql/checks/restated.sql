@@ -1,3 +1,10 @@
+-- check: restated
+-- severity: error
+-- title: Changed after delivery
+-- meaning: The provider changed a disbursement after it was delivered; the earlier version is kept
+--   in history.
+-- next step: Compare both versions (disbursement_history); rebook if the month is still open.
+--
 -- The service changed a disbursement after recon had stored it (restatement): earlier versions are kept
 -- in disbursement_history. One finding per superseded version that still differs from the current one
 -- (a restatement back to the original leaves only the intermediate version reported). expected is the

@@ -1,3 +1,10 @@
+-- check: total_identity
+-- severity: error
+-- title: Total ≠ its lines
+-- meaning: The disbursement total is not payouts + credit adjustments − refunds − debit adjustments.
+-- next step: Ask the provider which line is missing or wrong; post the difference to suspense until
+--   they answer, then acknowledge with their ticket number.
+--
 -- The disbursement's amount must equal what its lines add up to (interface, Disbursement):
 --   amount = Σ payouts + Σ credit adjustments − Σ refunds − Σ debit adjustments.
 -- entry_type decides the sign; other entry types are left out here and reported by unknown_entry_type.

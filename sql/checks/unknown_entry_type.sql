@@ -1,3 +1,9 @@
+-- check: unknown_entry_type
+-- severity: error
+-- title: Adjustment neither credit nor debit
+-- meaning: An adjustment is neither credit nor debit, so it cannot be placed in the identity.
+-- next step: Ask the provider how to treat the entry type; book it by hand until recon knows it.
+--
 -- An adjustment's entry_type must be credit or debit (interface, Adjustment item); anything else has
 -- no sign in the total identity, so total_identity leaves it out and this check reports it.
 SELECT

@@ -1,3 +1,9 @@
+-- check: unlisted_currency
+-- severity: warning
+-- title: Currency outside the interface list
+-- meaning: A currency code outside the interface list; amounts are shown with two decimals.
+-- next step: Confirm the currency with the provider before booking.
+--
 -- A currency code outside the interface's listed ISO 4217 codes (Conventions; the currencies view):
 -- its subunit factor is unknown, so amounts may be shown wrongly. A warning, one per disbursement and
 -- per kind of record × code (not one per line: a whole disbursement in an unlisted code is one problem).

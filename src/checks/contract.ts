@@ -1,10 +1,22 @@
-// The contract every sql/checks/<check_id>.sql honours: one SELECT returning exactly these columns, in
-// this order. The file name is the check id (STYLE.md: one SQL file per object).
+// The contract every sql/checks/<check_id>.sql honours: a header that says what the check is, then one
+// SELECT returning exactly these columns, in this order. The file name is the check id (STYLE.md: one SQL
+// file per object; a check carries its own words, dbt-style):
+//
+//   -- check: total_identity                       the file name
+//   -- severity: error                             error, warning, or "error or warning" (chosen per row)
+//   -- title: Total ≠ its lines                    a few words (README, mail)
+//   -- meaning: The disbursement total is not …    one sentence an accountant can act on (Checks sheet)
+//   -- next step: Ask the provider which line …    what to do about it (Checks sheet)
+//   -- uses: line_count(kind = payout)             optional: the SELECT is sql/checks/generic/line_count.sql
+//
+// A value runs on over lines that start with `--` and two spaces or more. The header ends at the first
+// other line; the rest is the check's own comment and SQL.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBTypeId, type DuckDBConnection } from '@duckdb/node-api';
 import { SQL_DIR } from '../paths.js';
 import { CheckFileError } from './errors.js';
+import type { Severity } from '../store/read/types.js';
 
 export const CHECK_COLUMNS = [
   'check_id',
@@ -43,6 +55,75 @@ export interface CheckFile {
   file: string;
   /** The SELECT, without a trailing semicolon, ready to be wrapped in INSERT … SELECT … FROM (…). */
   sql: string;
+  /** From the header: the severities its rows may have, and its words. */
+  severities: Severity[];
+  title: string;
+  meaning: string;
+  nextStep: string;
+}
+
+/** A check's words, for the Checks sheet and the README. */
+export type CheckDescription = Pick<CheckFile, 'id' | 'severities' | 'title' | 'meaning' | 'nextStep'>;
+
+const HEADER_KEYS = ['check', 'severity', 'title', 'meaning', 'next step', 'uses'] as const;
+type HeaderKey = (typeof HEADER_KEYS)[number];
+
+/** The header's fields: `-- key: value`, values continued on `--  ` lines; null when a line breaks the form. */
+function parseHeader(text: string): Partial<Record<HeaderKey, string>> {
+  const fields: Partial<Record<HeaderKey, string>> = {};
+  let last: HeaderKey | null = null;
+  for (const line of text.split('\n')) {
+    const field = /^-- ([a-z ]+): (.*)$/.exec(line);
+    if (field && (HEADER_KEYS as readonly string[]).includes(field[1]!)) {
+      last = field[1] as HeaderKey;
+      fields[last] = field[2]!.trim();
+      continue;
+    }
+    const more = /^--\s{2,}(\S.*)$/.exec(line);
+    if (more && last) {
+      fields[last] = `${fields[last]} ${more[1]!.trim()}`;
+      continue;
+    }
+    break;
+  }
+  return fields;
+}
+
+const SEVERITIES: Readonly<Record<string, Severity[]>> = { error: ['error'], warning: ['warning'], 'error or warning': ['error', 'warning'] };
+const GENERIC = /^([a-z_]+)\((.*)\)$/;
+
+/** The SELECT of a generic check (sql/checks/generic/<name>.sql) with its arguments: plain words only. */
+async function genericSql(dir: string, id: string, file: string, uses: string, severity: string): Promise<string> {
+  const m = GENERIC.exec(uses);
+  if (!m) throw new CheckFileError(id, file, `uses: must be name(key = value, …), got '${uses}'`);
+  const args: Record<string, string> = { check_id: id, severity };
+  for (const pair of m[2]!.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const kv = /^([a-z_]+)\s*=\s*([a-z_]+)$/.exec(pair);
+    if (!kv) throw new CheckFileError(id, file, `uses: argument '${pair}' must be key = word`);
+    args[kv[1]!] = kv[2]!;
+  }
+  const template = await readFile(path.join(dir, 'generic', `${m[1]}.sql`), 'utf8').catch(() => null);
+  if (template === null) throw new CheckFileError(id, file, `uses: no generic check ${m[1]} in ${path.join(dir, 'generic')}`);
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => {
+    const value = args[key];
+    if (value === undefined) throw new CheckFileError(id, file, `uses: ${m[1]} needs ${key} = …`);
+    return value;
+  });
+}
+
+/** The check of `file` with its header read and its SELECT (its own, or a generic one's). */
+async function readCheck(dir: string, id: string, file: string): Promise<CheckFile> {
+  const text = await readFile(file, 'utf8');
+  const header = parseHeader(text);
+  const missing = (['check', 'severity', 'title', 'meaning', 'next step'] as const).filter((k) => !header[k]);
+  if (missing.length > 0) throw new CheckFileError(id, file, `its header lacks ${missing.map((k) => `-- ${k}:`).join(', ')} (see src/checks/contract.ts)`);
+  if (header.check !== id) throw new CheckFileError(id, file, `its header says check: ${header.check}, not the file name ${id}`);
+  const severities = SEVERITIES[header.severity!];
+  if (!severities) throw new CheckFileError(id, file, `severity: must be error, warning or "error or warning", got '${header.severity}'`);
+  const own = text.trim().replace(/;\s*$/, '');
+  const sql = header.uses ? (await genericSql(dir, id, file, header.uses, severities[0]!)).trim().replace(/;\s*$/, '') : own;
+  if (!/^\s*(WITH|SELECT)\b/im.test(sql.replace(/--[^\n]*/g, ''))) throw new CheckFileError(id, file, 'the file holds no SELECT');
+  return { id, file, sql, severities, title: header.title!, meaning: header.meaning!, nextStep: header['next step']! };
 }
 
 /** The check files of dir, sorted by id; `only` restricts them and must name existing checks. */
@@ -62,12 +143,14 @@ export async function loadChecks(dir: string = DEFAULT_CHECKS_DIR, only?: readon
       if (!CHECK_ID.test(id)) {
         throw new CheckFileError(id, file, 'a check file name must be lower-case letters, digits and _');
       }
-      const text = await readFile(file, 'utf8');
-      const sql = text.trim().replace(/;\s*$/, '');
-      if (sql === '') throw new CheckFileError(id, file, 'the file is empty');
-      return { id, file, sql };
+      return readCheck(dir, id, file);
     }),
   );
+}
+
+/** Every check's words, from its header (the Checks sheet and the README check table read them here). */
+export async function describeChecks(dir: string = DEFAULT_CHECKS_DIR): Promise<CheckDescription[]> {
+  return (await loadChecks(dir)).map(({ id, severities, title, meaning, nextStep }) => ({ id, severities, title, meaning, nextStep }));
 }
 
 /**

@@ -6,6 +6,6 @@ export { markShown } from './lifecycle.js';
 export type { AckOptions, AckResult } from './ack.js';
 export { latestFindings, ageInDays } from '../store/read/findings.js';
 export type { LatestFinding, LatestFindingsOptions } from '../store/read/findings.js';
-export { CHECK_COLUMNS, loadChecks, validateCheckColumns, DEFAULT_CHECKS_DIR } from './contract.js';
-export type { CheckFile } from './contract.js';
+export { CHECK_COLUMNS, describeChecks, loadChecks, validateCheckColumns, DEFAULT_CHECKS_DIR } from './contract.js';
+export type { CheckDescription, CheckFile } from './contract.js';
 export { CheckFileError, AckError } from './errors.js';

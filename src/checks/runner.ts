@@ -6,7 +6,7 @@ import { sqlObjects, readThrough } from '../store/objects.js';
 import { dropMaterialised, materialiseViews } from '../store/materialise.js';
 import { inTransaction } from '../store/transaction.js';
 import { TerminalError } from '../errors.js';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { CheckFileError } from './errors.js';
 import { loadChecks, validateCheckColumns, type CheckFile } from './contract.js';
 import { applyLifecycle } from './lifecycle.js';
@@ -101,7 +101,7 @@ async function stageCheck(
   } catch (err) {
     throw new CheckFileError(check.id, check.file, `failed: ${(err as Error).message}`, { cause: err });
   }
-  const problem = (await connection.runAndReadAll(sqlText('lifecycle/stage_problem'), [check.id])).getRows()[0]?.[0];
+  const problem = (await connection.runAndReadAll(sqlText('lifecycle/stage_problem'), [check.id, listValue(check.severities)])).getRows()[0]?.[0];
   if (typeof problem === 'string') throw new CheckFileError(check.id, check.file, problem);
   return { checkId: check.id, findings: inserted, ms: Math.round(performance.now() - started) };
 }

@@ -5,8 +5,7 @@ import { BOLD, setAmount, setCount, setDate, setSeverity, setText, styleTitle } 
 import { DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET, FINDING_COLUMNS } from './columns.js';
 import { addSheet, writeFields, writeSmallTable, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
 import { writeMonthSheet, type MonthShape } from './month-sheet.js';
-import { CHECK_GUIDE, type CheckGuide } from './check-guide.js';
-import type { BankSheets, DisbursementRow, FindingRow, RowSource, RunSummary } from './types.js';
+import type { BankSheets, CheckWords, DisbursementRow, FindingRow, RowSource, RunSummary } from './types.js';
 import { writeBankSheets } from './bank-sheet.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
 
@@ -18,6 +17,8 @@ export interface ExceptionWorkbookInput {
   month?: MonthShape;
   /** Whether each disbursement's money arrived, the credits that settled nothing, files refused (left out without statements). */
   bank?: BankSheets;
+  /** What each check means and what to do about it, from its own file's header (the Checks sheet). */
+  checks?: readonly CheckWords[];
 }
 
 export interface WrittenWorkbook {
@@ -37,7 +38,7 @@ export async function writeExceptionWorkbook(
   return writeWorkbookFile(path, async (workbook) => {
     writeSummarySheet(workbook, input.summary);
     if (input.month) await writeMonthSheet(workbook, input.month);
-    await writeTableSheet(workbook, 'Checks', CHECK_COLUMNS, checkRows(input.summary));
+    await writeTableSheet(workbook, 'Checks', CHECK_COLUMNS, checkRows(input.summary, input.checks ?? []));
     // Sheets are written one after another: the zip takes one entry at a time, and a second open
     // sheet would buffer in memory until the first one is committed.
     const findings = await writeTableSheet(workbook, 'Exceptions', FINDING_COLUMNS, input.findings);
@@ -51,23 +52,24 @@ interface CheckRow {
   checkId: string;
   errors: number;
   warnings: number;
-  guide: CheckGuide | undefined;
+  words: CheckWords | undefined;
 }
 
 const CHECK_COLUMNS: ReadonlyArray<ColumnSpec<CheckRow>> = [
   { header: 'Check', width: 24, write: (c, r) => setText(c, r.checkId) },
   { header: 'Errors', numeric: true, width: 9, write: (c, r) => setCount(c, r.errors) },
   { header: 'Warnings', numeric: true, width: 10, write: (c, r) => setCount(c, r.warnings) },
-  { header: 'What it means', width: 55, wrap: true, write: (c, r) => setText(c, r.guide?.meaning ?? 'see sql/checks/' + r.checkId + '.sql') },
-  { header: 'What to do next', width: 60, wrap: true, write: (c, r) => setText(c, r.guide?.action ?? '') },
+  { header: 'What it means', width: 55, wrap: true, write: (c, r) => setText(c, r.words?.meaning ?? 'see sql/checks/' + r.checkId + '.sql') },
+  { header: 'What to do next', width: 60, wrap: true, write: (c, r) => setText(c, r.words?.nextStep ?? '') },
 ];
 
 /** Every known check and every check of this run, the ones with findings first. */
-function checkRows(summary: RunSummary): CheckRow[] {
-  const ids = new Set([...Object.keys(CHECK_GUIDE), ...summary.byCheck.map((b) => b.checkId)]);
+function checkRows(summary: RunSummary, checks: readonly CheckWords[]): CheckRow[] {
+  const words = new Map(checks.map((c) => [c.id, c]));
+  const ids = new Set([...words.keys(), ...summary.byCheck.map((b) => b.checkId)]);
   const count = (id: string, severity: string) => summary.byCheck.filter((b) => b.checkId === id && b.severity === severity).reduce((n, b) => n + b.count, 0);
   return [...ids]
-    .map((checkId) => ({ checkId, errors: count(checkId, 'error'), warnings: count(checkId, 'warning'), guide: CHECK_GUIDE[checkId] }))
+    .map((checkId) => ({ checkId, errors: count(checkId, 'error'), warnings: count(checkId, 'warning'), words: words.get(checkId) }))
     .sort((a, b) => b.errors - a.errors || b.warnings - a.warnings || (a.checkId < b.checkId ? -1 : 1));
 }
 

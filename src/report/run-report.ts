@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { addDays } from 'date-fns';
-import { latestFindings, type CheckRunResult } from '../checks/index.js';
+import { describeChecks, latestFindings, type CheckRunResult } from '../checks/index.js';
 import { withMaterialised } from '../store/materialise.js';
 import { bankCredits, bankRefusals, bankRows, hasBankData, reconciliationRows, withDisbursementRows } from '../store/read/rows.js';
 import { monthShape, newestDelivery, runFacts } from '../store/read/summaries.js';
@@ -79,6 +79,7 @@ export async function writeRunWorkbook(
     findings,
     disbursements: reconciliationRows(connection),
     bank: await runBankSheets(connection, opts.runId),
+    checks: await describeChecks(),
   }));
   await replaceAtomically(written.path, path.join(opts.reportsDir, LATEST_WORKBOOK));
   return written;

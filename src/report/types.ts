@@ -5,6 +5,14 @@ import type { BankCreditRow, BankRow, CloseLine, DisbursementRow, FindingRow, Mo
 
 export type { BankCreditRow, BankRow, CloseLine, DisbursementRow, DisbursementStatus, FindingRow, FindingStatus, MonthShape, Severity, SuspenseLine } from '../store/read/types.js';
 
+/** A check's words as its file's header gives them (src/checks/contract.ts). */
+export interface CheckWords {
+  id: string;
+  title: string;
+  meaning: string;
+  nextStep: string;
+}
+
 /** Rows may come from a DuckDB reader page by page; writers consume them once, in order. */
 export type RowSource<T> = AsyncIterable<T> | Iterable<T>;
 

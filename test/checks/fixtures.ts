@@ -1,12 +1,12 @@
 // Test fixtures for the checks: a temporary store per test and a small, consistent dataset built with
 // plain SQL inserts (no sync, no sandbox). Each named edge case starts from the clean dataset and
 // changes one thing.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { openStore, type Store } from '../../src/store/db.js';
-import { DEFAULT_CHECKS_DIR } from '../../src/checks/contract.js';
+import { DEFAULT_CHECKS_DIR, loadChecks } from '../../src/checks/contract.js';
 
 export interface TempStore {
   store: Store;
@@ -286,13 +286,12 @@ export function clean(id: string): DisbursementSpec {
   return structuredClone(spec);
 }
 
+/** A check's SELECT as the runner runs it (a generic check's rendered from its template). */
 export async function checkSql(id: string): Promise<string> {
-  return readFile(path.join(DEFAULT_CHECKS_DIR, `${id}.sql`), 'utf8');
+  const [check] = await loadChecks(DEFAULT_CHECKS_DIR, [id]);
+  return check!.sql;
 }
 
-export type Row = Record<string, unknown>;
-
-/** Run one check file as it is and return its rows as plain JS objects. */
 export async function runCheck(connection: DuckDBConnection, id: string): Promise<Row[]> {
   const reader = await connection.runAndReadAll(await checkSql(id));
   return reader.getRowObjectsJS() as Row[];

@@ -18,9 +18,12 @@ afterEach(async () => {
   await t.close();
 });
 
+/** The header every check file carries (src/checks/contract.ts); both severities allowed, for tests of the rows. */
+const headerOf = (name: string) => `-- check: ${name.replace(/\.sql$/, '')}\n-- severity: error or warning\n-- title: t\n-- meaning: m\n-- next step: n\n--\n`;
+
 async function checksDir(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(path.join(t.dir, 'checks-'));
-  for (const [name, sql] of Object.entries(files)) await writeFile(path.join(dir, name), sql);
+  for (const [name, sql] of Object.entries(files)) await writeFile(path.join(dir, name), sql.startsWith('-- check:') ? sql : headerOf(name) + sql);
   return dir;
 }
 

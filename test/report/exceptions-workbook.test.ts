@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeChecks } from '../../src/checks/index.js';
 import { writeExceptionWorkbook } from '../../src/report/exceptions-workbook.js';
 import type { FindingRow } from '../../src/report/types.js';
 import {
@@ -20,7 +21,7 @@ describe('writeExceptionWorkbook', () => {
 
   async function writeFixture(): Promise<{ path: string; workbook: ExcelJS.Workbook }> {
     const path = join(dir, 'nested', 'exceptions.xlsx');
-    const written = await writeExceptionWorkbook(path, { summary: SUMMARY, findings: FINDINGS, disbursements: DISBURSEMENTS });
+    const written = await writeExceptionWorkbook(path, { summary: SUMMARY, findings: FINDINGS, disbursements: DISBURSEMENTS, checks: await describeChecks() });
     expect(written).toEqual({ path, findings: FINDINGS.length, disbursements: DISBURSEMENTS.length });
     return { path, workbook: await readWorkbook(path) };
   }
@@ -40,9 +41,14 @@ describe('writeExceptionWorkbook', () => {
     expect(String(checks.getRow(2).getCell(4).value)).toMatch(/payouts \+ credit adjustments − refunds − debit adjustments/);
     expect(String(checks.getRow(2).getCell(5).value)).toMatch(/acknowledge with their ticket number/);
     expect(checks.getRow(2).getCell(4).alignment).toMatchObject({ wrapText: true });
-    expect(checks.getRow(3).getCell(1).value).toBe('fx'); // a check without a guide entry is still listed
+    expect(checks.getRow(3).getCell(1).value).toBe('fx'); // a check without a file of its own is still listed
     expect(checks.getRow(3).getCell(3).value).toBe(1);
     expect(checks.rowCount).toBeGreaterThan(20);
+    // every check of sql/checks is explained from its own header, the bank checks included
+    const explained = new Map<string, string>();
+    checks.eachRow((row, n) => { if (n > 1) explained.set(String(row.getCell(1).value), String(row.getCell(4).value)); });
+    for (const check of await describeChecks()) expect(explained.get(check.id), check.id).toBe(check.meaning);
+    expect(explained.get('bank_missing_credit')).toMatch(/no credit settled it/);
   });
 
   it('#15 items 1–2: prints landscape, header row on every page, only the columns to act on, page x of y; long text wraps, numbers keep off text', async () => {
