@@ -12,6 +12,7 @@ import { writeStatements } from '../src/sandbox/statements.js';
 import { plantEveryKind, startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { runNightly, type NightlyOutcome } from './nightly.js';
 import { runMonthlyClose, type CloseOutcome } from './monthly-close.js';
+import { demoOutlets } from '../src/outlets/demo.js';
 
 export interface DemoOptions {
   seed: number;
@@ -47,7 +48,7 @@ async function freshDemoStore(config: Config): Promise<void> {
   }
   // the statements too: the sandbox writes new ones each demo, and yesterday's would be imported beside them
   const folder = path.dirname(path.resolve(config.db));
-  const gone = [config.db, `${config.db}.wal`, config.published, `${config.published}.wal`, path.join(folder, 'files'), path.join(folder, 'statements')];
+  const gone = [config.db, `${config.db}.wal`, config.published, `${config.published}.wal`, path.join(folder, 'files'), path.join(folder, 'statements'), path.join(folder, 'outbox')];
   for (const p of gone) await rm(p, { recursive: true, force: true });
   await makeFolder(path.dirname(path.resolve(config.db)));
   await writeFile(markerOf(config.db), 'made by recon demo: the next demo starts this store afresh\n');
@@ -80,8 +81,10 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
     const config: Config = { ...settings, apiUrl: sb.url, apiKey: sb.apiKey };
     const tuning = { intervalMs: windowMs, blockMs: Math.round(600_000 / o.timeCompression) };
     const nights: NightlyOutcome[] = [];
+    // the mail as .eml files, the alerts as JSON, metrics, JUnit and journal CSVs: what would be sent (#29)
+    const outlets = demoOutlets(path.dirname(path.resolve(config.db)), config.reports);
     // Each night samples the same payments on every demo, so `make run` twice tells the same story.
-    const night = (c: Config) => runNightly(c, logger, { tuning: { ...tuning, sampleSeed: `demo-${o.seed}-night-${nights.length + 1}` } });
+    const night = (c: Config) => runNightly(c, logger, { tuning: { ...tuning, sampleSeed: `demo-${o.seed}-night-${nights.length + 1}` }, outlets: outlets.night });
     nights.push(await night(config));
     out.write(`night 1: ${describeNight(nights[0]!)}\n`);
     sb.setGeneration(1); // the service restates a few disbursements after delivery
@@ -97,7 +100,7 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
     const last = nights[nights.length - 1]!;
     let close: CloseOutcome | null = null;
     if (last.code <= EXIT.EXCEPTIONS) {
-      close = await runMonthlyClose(config, logger, { month, reissue: true });
+      close = await runMonthlyClose(config, logger, { month, reissue: true, outlets: outlets.close });
     }
     const outcome: DemoOutcome = {
       code: close && close.code !== EXIT.OK ? close.code : last.code,
@@ -107,6 +110,7 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
       anomaliesPlanted: sb.truth.anomalies().length,
     };
     out.write(summary(outcome));
+    out.write(outlets.describe([...nights.map((n, i) => ({ label: `night ${i + 1}`, outlets: n.outlets })), { label: 'close', outlets: close?.outlets }]));
     return outcome;
   } finally {
     await sb.close();

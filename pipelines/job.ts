@@ -11,6 +11,7 @@ import { acquireLock, LockHeldError } from '../src/ops/lock.js';
 import { redact } from '../src/api/redact.js';
 import { applyFailureNote, noteFailure } from '../src/load/runs.js';
 import { limitDuckDbMemory } from '../src/ops/memory.js';
+import { storableOutletOptions } from '../src/outlets/settings.js';
 
 export interface JobContext {
   store: Store;
@@ -40,6 +41,8 @@ export async function withJob(
     handleSignals?: boolean;
     /** Publishing the snapshot: runs under the lock while the run is recorded as publishing; only when it ends is the run succeeded. */
     afterSuccess?: (ctx: JobContext) => Promise<void>;
+    /** Told the line written on stderr when the run does not complete (exit 2 or 3), for the outlets (#29). */
+    onStopped?: (message: string) => void;
   } = {},
 ): Promise<ExitCode> {
   let lock;
@@ -50,12 +53,14 @@ export async function withJob(
   } catch (err) {
     if (err instanceof LockHeldError) {
       process.stderr.write(`recon ${command}: ${err.message}\n`);
+      opts.onStopped?.(err.message);
       return EXIT.LOCKED;
     }
     const message = `cannot create the store ${config.db} or its lock file (${(err as Error).message}); `
       + 'check --db / RECON_DB and that its folder can be written and has free space';
     logger.error({ err: message }, `recon ${command} failed`);
     process.stderr.write(`recon ${command}: ${message}\n`);
+    opts.onStopped?.(message);
     return EXIT.FAILED;
   }
   const controller = new AbortController();
@@ -101,6 +106,7 @@ export async function withJob(
         await finishRun(store.connection, runId, 'interrupted', ctx.counters, 'stopped by a signal').catch(() => undefined);
         logger.warn({ runId }, `recon ${command} stopped by a signal; recorded as interrupted`);
         process.stderr.write(`recon ${command}: stopped by a signal; the run is recorded as interrupted\n`);
+        opts.onStopped?.('stopped by a signal; the run is recorded as interrupted');
         return EXIT.FAILED;
       }
       const message = redact(err instanceof Error ? err.message : String(err), [config.apiKey]);
@@ -112,6 +118,7 @@ export async function withJob(
     const message = failureMessage(err, config);
     logger.error({ runId, err: message }, `recon ${command} failed`);
     process.stderr.write(`recon ${command}: ${message}\n`);
+    opts.onStopped?.(message);
     return EXIT.FAILED;
   } finally {
     process.removeListener('SIGINT', onSignal);
@@ -145,8 +152,8 @@ export function memoryHint(message: string, memoryMb: number): string {
   return `${message}; the run's DuckDB memory limit is ${memoryMb} MB: raise it with --memory-mb / RECON_MEMORY_MB`;
 }
 
-/** Options recorded in runs.options: never the key. */
+/** Options recorded in runs.options: never the key, the SMTP password or a webhook's path. */
 function safeOptions(config: Config): Record<string, unknown> {
   const { apiKey: _key, ...rest } = config;
-  return rest;
+  return storableOutletOptions(rest);
 }

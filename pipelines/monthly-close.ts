@@ -10,6 +10,10 @@ import { recordClose } from '../src/load/closes.js';
 import { serviceUrlOf } from '../src/load/runs.js';
 import { publishSnapshot } from '../src/ops/publish.js';
 import { withJob } from './job.js';
+import type { JournalEntry } from '../src/report/types.js';
+import { closeOutletSettings, type CloseOutletSettings } from '../src/outlets/settings.js';
+import { withCloseOutlets } from '../src/outlets/close.js';
+import type { OutletsReport } from '../src/outlets/deliver.js';
 
 export interface CloseOutcome {
   code: ExitCode;
@@ -19,16 +23,25 @@ export interface CloseOutcome {
   disbursements: number;
   /** Why the close is provisional (exit 1); empty when final (exit 0). */
   provisional: string[];
+  runId: string | null;
+  /** The Journal sheet's lines (for the journal CSVs, #29). */
+  journal: readonly JournalEntry[] | null;
+  /** Why the close failed, as said on stderr. */
+  error: string | null;
+  outlets?: OutletsReport;
 }
 
-export async function runMonthlyClose(
-  config: Config,
-  logger: Logger,
-  opts: { month: string; reissue: boolean; now?: Date; handleSignals?: boolean },
-): Promise<CloseOutcome> {
+type CloseOptions = { month: string; reissue: boolean; now?: Date; handleSignals?: boolean; outlets?: Partial<CloseOutletSettings> };
+
+export async function runMonthlyClose(config: Config, logger: Logger, opts: CloseOptions): Promise<CloseOutcome> {
+  return withCloseOutlets(closeOutletSettings(config, opts.outlets), logger, () => monthlyClose(config, logger, opts));
+}
+
+async function monthlyClose(config: Config, logger: Logger, opts: CloseOptions): Promise<CloseOutcome> {
   if (!MONTH.test(opts.month)) throw new UsageError(`--month must be YYYY-MM (e.g. 2026-10), got '${opts.month}'`);
-  const out: CloseOutcome = { code: EXIT.FAILED, month: opts.month, version: null, workbook: null, disbursements: 0, provisional: [] };
+  const out: CloseOutcome = { code: EXIT.FAILED, month: opts.month, version: null, workbook: null, disbursements: 0, provisional: [], runId: null, journal: null, error: null };
   out.code = await withJob('close', config, logger, async (ctx) => {
+    out.runId = ctx.runId;
     const c = ctx.store.connection;
     const now = opts.now ?? new Date();
     const prior = Number((await c.runAndReadAll('SELECT coalesce(max(version), 0) FROM closes WHERE month = $1', [opts.month])).getRowsJS()[0]?.[0] ?? 0);
@@ -40,12 +53,13 @@ export async function runMonthlyClose(
     const version = prior + 1;
     const written = await writeMonthClose(c, { month: opts.month, version, reportsDir: config.reports, serviceUrl: await serviceUrlOf(c, config.apiUrl), now });
     await recordClose(c, { month: opts.month, version, at: now, runId: ctx.runId, workbook: written.path });
-    Object.assign(out, { version, workbook: written.path, disbursements: count, provisional: written.provisional });
+    Object.assign(out, { version, workbook: written.path, disbursements: count, provisional: written.provisional, journal: written.journal });
     logger.info({ month: opts.month, version, workbook: written.path, disbursements: count, provisional: written.provisional }, 'month closed');
     // a provisional close is written and recorded, but it needs a person: exit 1, like a run with findings
     return written.provisional.length > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
   }, {
     handleSignals: opts.handleSignals,
+    onStopped: (message) => { out.error = message; },
     // accountants see the close in the published snapshot too
     afterSuccess: async (ctx) => {
       await ctx.store.connection.run('CHECKPOINT');

@@ -13,6 +13,9 @@ import { requireWritableFolder } from '../src/ops/folders.js';
 import { removeStaleTemporaries } from '../src/report/workbook-file.js';
 import type { SyncResult } from './sync.js';
 import { bankStep, type BankStepResult } from './bank.js';
+import { outletSettings, type OutletSettings } from '../src/outlets/settings.js';
+import { withNightOutlets, type NightHooks } from '../src/outlets/night.js';
+import type { OutletsReport } from '../src/outlets/deliver.js';
 
 export interface NightlyOutcome {
   code: ExitCode;
@@ -22,23 +25,30 @@ export interface NightlyOutcome {
   bank: BankStepResult | null;
   workbook: string | null;
   published: string | null;
+  /** Why the run did not complete (exit 2, or 3: who holds the lock), as said on stderr. */
+  error: string | null;
+  /** What the mail, alerts, pings, metrics and results files did (#29). */
+  outlets?: OutletsReport;
 }
 
-export async function runNightly(
-  config: Config,
-  logger: Logger,
-  opts: { tuning?: SyncTuning; handleSignals?: boolean; onProgress?: SyncProgressListener } = {},
-): Promise<NightlyOutcome> {
+type NightlyOptions = { tuning?: SyncTuning; handleSignals?: boolean; onProgress?: SyncProgressListener; outlets?: Partial<OutletSettings> };
+
+export async function runNightly(config: Config, logger: Logger, opts: NightlyOptions = {}): Promise<NightlyOutcome> {
+  return withNightOutlets(outletSettings(config, opts.outlets), logger, (hooks) => nightly(config, logger, opts, hooks));
+}
+
+async function nightly(config: Config, logger: Logger, opts: NightlyOptions, outlets: NightHooks): Promise<NightlyOutcome> {
   const service = requireService(config);
   // found now, not after a two-hour sync
   await requireWritableFolder(config.reports, '--reports / RECON_REPORTS_DIR');
-  const outcome: NightlyOutcome = { code: EXIT.FAILED, runId: null, sync: null, checks: null, bank: null, workbook: null, published: null };
+  const outcome: NightlyOutcome = { code: EXIT.FAILED, runId: null, sync: null, checks: null, bank: null, workbook: null, published: null, error: null };
   outcome.code = await withJob(
     'run',
     config,
     logger,
     async (ctx) => {
       outcome.runId = ctx.runId;
+      outlets.begin(ctx.runId);
       const stale = await removeStaleTemporaries(config.reports);
       if (stale > 0) logger.info({ removed: stale }, 'removed temp workbooks left by killed runs');
       outcome.sync = await syncStep(ctx, config, logger, opts.tuning, opts.onProgress);
@@ -55,12 +65,14 @@ export async function runNightly(
       });
       outcome.workbook = written.path;
       await markShown(ctx.store.connection, ctx.runId);
+      await outlets.collect(ctx.store.connection, { runId: ctx.runId, checks: outcome.checks, counters: ctx.counters, workbook: written.path });
       logger.info({ runId: ctx.runId, findings: outcome.checks.findings, actionable: outcome.checks.actionable, workbook: written.path }, 'checks done, workbook written');
       return outcome.checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
     },
     {
       serviceUrl: service.apiUrl,
       handleSignals: opts.handleSignals,
+      onStopped: (message) => { outcome.error = message; },
       afterSuccess: async (ctx) => {
         await ctx.store.connection.run('CHECKPOINT');
         const snap = await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: config.published, runId: ctx.runId });

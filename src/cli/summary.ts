@@ -4,6 +4,7 @@ import type { CheckRunResult } from '../checks/index.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import type { SyncResult } from '../../pipelines/sync.js';
 import type { NightlyOutcome } from '../../pipelines/nightly.js';
+import type { OutletsReport } from '../outlets/deliver.js';
 
 export function duration(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -45,6 +46,14 @@ export function describeRun(r: NightlyOutcome & { elapsedMs: number; logFile: st
   if (r.workbook) lines.push(`  workbook: ${path.resolve(r.workbook)}`);
   if (r.published) lines.push(`  snapshot: ${path.resolve(r.published)} (recon sql "SELECT …")`);
   if (r.logFile) lines.push(`  log: ${path.resolve(r.logFile)}`);
+  lines.push(describeOutlets(r.outlets).trimEnd());
   lines.push(`  ${describeExit(r.code)}`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.filter(Boolean).join('\n')}\n`;
+}
+
+/** What the outlets (#29) did, a line each, and what failed (the run's outcome is unchanged either way). */
+export function describeOutlets(o: OutletsReport | undefined): string {
+  if (!o) return '';
+  const lines = [...o.delivered.map((d) => `  ${d}`), ...o.warnings.map((w) => `  warning: ${w} (the outcome is unchanged)`)];
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
