@@ -34,8 +34,18 @@ export function demoOutlets(dataDir: string, reportsDir: string): DemoOutlets {
       for (const r of reports) for (const d of r.outlets?.delivered ?? []) lines.push(`  ${r.label.padEnd(8)} ${d}`);
       for (const r of reports) for (const w of r.outlets?.warnings ?? []) lines.push(`  ${r.label.padEnd(8)} warning: ${w}`);
       const last = documents.filter((d) => d.kind === 'run').at(-1);
-      if (last) lines.push('', `The alert document of the last night, as each --notify-url receives it (schema ${last.schema}):`, JSON.stringify(last, null, 1));
+      if (last) lines.push('', `The alert document of the last night, as each --notify-url receives it (schema ${last.schema}):`, compactJson(last));
       return `${lines.join('\n')}\n`;
     },
   };
+}
+
+/** JSON with each object or array on one line when it fits in `width`, so a document reads in a screenful. */
+export function compactJson(value: unknown, width = 110, indent = ''): string {
+  const flat = JSON.stringify(value);
+  if (flat === undefined || flat.length + indent.length <= width || value === null || typeof value !== 'object') return flat ?? 'null';
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) return `[\n${value.map((v) => inner + compactJson(v, width, inner)).join(',\n')}\n${indent}]`;
+  const entries = Object.entries(value as Record<string, unknown>);
+  return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${compactJson(v, width - k.length - 4, inner)}`).join(',\n')}\n${indent}}`;
 }
