@@ -53,5 +53,6 @@ export type NotifyDocument = z.infer<typeof NotifyDocument>;
 
 /** The JSON Schema (draft 2020-12) of the document, as docs/notify-v1.schema.json holds it. */
 export function notifyJsonSchema(): Record<string, unknown> {
-  return { title: NOTIFY_SCHEMA_ID, ...z.toJSONSchema(NotifyDocument) };
+  const schema = z.toJSONSchema(NotifyDocument);
+  return { $schema: schema.$schema, title: NOTIFY_SCHEMA_ID, ...schema };
 }

@@ -116,8 +116,10 @@ function decodeQuotedPrintable(text: string): string {
 /** The body of the first MIME part of this content type, decoded (base64, quoted-printable), or null. */
 export function mimePart(raw: string, contentType: string): Buffer | null {
   const lines = raw.split(/\r?\n/);
+  const boundaries = [...raw.matchAll(/boundary="?([^";\r\n]+)"?/gi)].map((m) => m[1]!);
+  const delimiter = (line: string) => boundaries.some((b) => line === `--${b}` || line === `--${b}--`);
   for (let i = 0; i < lines.length; i += 1) {
-    if (!lines[i]!.startsWith('--')) continue;
+    if (!delimiter(lines[i]!)) continue;
     // the part's headers, folded lines joined
     const headers: string[] = [];
     let j = i + 1;
@@ -129,7 +131,7 @@ export function mimePart(raw: string, contentType: string): Buffer | null {
     if (!type.startsWith(contentType)) continue;
     const encoding = headers.find((h) => /^content-transfer-encoding:/i.test(h))?.replace(/^content-transfer-encoding:\s*/i, '').trim().toLowerCase() ?? '';
     const body: string[] = [];
-    for (j += 1; j < lines.length && !lines[j]!.startsWith('--'); j += 1) body.push(lines[j]!);
+    for (j += 1; j < lines.length && !delimiter(lines[j]!); j += 1) body.push(lines[j]!);
     if (encoding === 'base64') return Buffer.from(body.join('').replace(/\s+/g, ''), 'base64');
     if (encoding === 'quoted-printable') return Buffer.from(decodeQuotedPrintable(body.join('\r\n')).replace(/\r\n/g, '\n'), 'utf8');
     return Buffer.from(body.join('\n'), 'utf8');
