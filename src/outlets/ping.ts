@@ -1,5 +1,5 @@
-// Health pings in the healthchecks.io convention (also understood by Cronitor's and Uptime Kuma's push
-// monitors): <url>/start when a run holds the lock and begins, <url> when it ends with exit 0 or 1, <url>/fail
+// Health pings in the healthchecks.io convention (its hosted service or a self-hosted Healthchecks):
+// <url>/start when a run holds the lock and begins, <url> when it ends with exit 0 or 1, <url>/fail
 // on exit 2, and <url>/log (a note that changes nothing) when another run held the lock. A night that
 // never pings is the pinger's to notice. The body (healthchecks.io keeps it as the ping's log) is a
 // short summary; POST, so the text never lands in a URL.

@@ -92,7 +92,10 @@ function sections(s: OutcomeSummary, a: AttachmentNote | null): Section[] {
         table: { head: ['currency', 'debits', 'credits'], rows: c.journal.map((j) => [j.currency, j.debit, j.credit]) },
       });
     }
-    if (c.journalFiles.length > 0) out.push({ title: 'Journal files for your ledger', lines: c.journalFiles.map((f) => path.resolve(f)) });
+    if (c.journalFiles.length > 0) {
+      const dirs = [...new Set(c.journalFiles.map((f) => path.dirname(path.resolve(f))))];
+      out.push({ title: `Journal files for your ledger (${c.journalFiles.length}, in ${dirs.join(', ')})`, lines: [c.journalFiles.map((f) => path.basename(f)).join(', ')] });
+    }
   }
   const files = [workbookLine(s, a), s.results ? `Results (JSON): ${path.resolve(s.results)}` : null].filter((l): l is string => l !== null);
   if (files.length > 0) out.push({ title: 'Files', lines: files });

@@ -4,6 +4,8 @@
 // tools and dashboards read it instead of the workbook. Written whole or not at all; streamed, so a
 // hundred thousand findings never sit in memory as one document. The JUnit file comes from the same pass.
 import type { WriteStream } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CheckRunResult } from '../checks/index.js';
 import type { RunCounters } from '../load/runs.js';
@@ -11,6 +13,7 @@ import { redact } from '../api/redact.js';
 import { formatMajor } from '../money.js';
 import { streamInto, writeFileAtomically } from '../ops/folders.js';
 import { replaceAtomically } from '../report/workbook-file.js';
+import { urlOrigin } from './escape.js';
 import { countOf, type CheckCount } from './facts.js';
 import { JunitReport } from './junit.js';
 import { runFindings, type RunFinding } from './run-findings.js';
@@ -59,6 +62,7 @@ export async function writeResults(
   connection: DuckDBConnection, input: ResultsInput, out: { results: string; latest: string | null; junit: string | null },
 ): Promise<string[]> {
   const junit = out.junit ? new JunitReport(`recon run ${input.runId}`, input.secrets) : null;
+  await removeStaleTemporaries(path.dirname(out.results));
   await writeFileAtomically(out.results, (temp) => streamInto(temp, async (stream) => {
     await put(stream, `{\n"metadata": ${JSON.stringify(metadata(input))},\n"results": [`);
     const pages = runFindings(connection, input.runId)[Symbol.asyncIterator]();
@@ -107,7 +111,7 @@ function metadata(input: ResultsInput) {
     // the checks' verdict, written with the workbook before the snapshot is published (a failure to
     // publish is the run's exit 2: the mail, the alert, the ping and the metrics say so)
     exit_code: input.checks.actionable > 0 ? 1 : 0,
-    service: input.serviceUrl,
+    service: input.serviceUrl ? urlOrigin(input.serviceUrl) : null,
     workbook: input.workbook,
     checked_at: input.checks.checkedAt.toISOString(),
     disbursements: c.disbursements_listed === undefined ? null : {
@@ -170,6 +174,16 @@ function findingEntry(f: RunFinding, secrets: readonly (string | undefined)[]) {
 }
 
 const seconds = (ms: number) => Math.round(ms) / 1000;
+
+/** The temp files of results written by runs that were killed (their process is gone; the run lock is ours). */
+const TEMP = /^\.recon-.+\.json\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+async function removeStaleTemporaries(dir: string): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const m = TEMP.exec(name);
+    if (m && Number(m[1]) !== process.pid) await rm(path.join(dir, name), { force: true });
+  }
+}
 
 /** Writes and waits when the stream's buffer is full (a hundred thousand findings never pile up in memory). */
 async function put(stream: WriteStream, text: string): Promise<void> {

@@ -115,7 +115,7 @@ export function runSummary(end: RunEnd, secrets: readonly (string | undefined)[]
       currency: t.currency === null ? null : cleanText(t.currency, secrets, 8),
       difference: t.difference !== null && t.currency ? formatMajor(t.difference, t.currency) : null,
       detail: cleanText(t.detail, secrets, 300),
-      action: CHECK_GUIDE[t.checkId]?.action ?? `See the Checks sheet of the workbook for what ${t.checkId} means, and the Exceptions sheet for this finding.`,
+      action: CHECK_GUIDE[t.checkId]?.action ?? `See what ${t.checkId} means on the workbook's Checks sheet${t.checkId.startsWith('bank_') ? ', and the disbursement on its Bank sheet' : ''}.`,
     })),
     bank: f?.bank ?? null,
     workbook: f?.workbook ?? null,
