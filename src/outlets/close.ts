@@ -3,25 +3,10 @@
 // exit code; the month is closed whether or not they deliver.
 import type { Logger } from 'pino';
 import { EXIT } from '../errors.js';
-import type { JournalEntry } from '../report/types.js';
 import { writeJournalFiles } from './journal-export.js';
 import { deliverAll, mailTask, notifyTask, type OutletsReport } from './deliver.js';
 import type { CloseOutletSettings } from './settings.js';
-import { closeSummary } from './summary.js';
-
-/** What a close tells its outlets (pipelines/monthly-close.ts CloseOutcome has these). */
-export interface CloseEnd {
-  code: number;
-  runId?: string | null;
-  month: string;
-  version: number | null;
-  workbook: string | null;
-  disbursements: number;
-  provisional: string[];
-  /** The Journal sheet's lines, balanced per currency. */
-  journal?: readonly JournalEntry[] | null;
-  error?: string | null;
-}
+import { closeSummary, type CloseEnd } from './summary.js';
 
 export async function withCloseOutlets<T extends CloseEnd>(
   settings: CloseOutletSettings, logger: Logger, close: () => Promise<T>,
@@ -51,9 +36,7 @@ async function deliverClose(settings: CloseOutletSettings, logger: Logger, start
     }),
   ]);
   const summary = closeSummary({
-    code: end.code, runId: end.runId ?? null, month: end.month, version: end.version, workbook: end.workbook, disbursements: end.disbursements,
-    provisional: end.provisional, journal: end.journal ?? null, journalFiles, startedAt, finishedAt: settings.now(),
-    serviceUrl: settings.serviceUrl, error: end.error ?? null, logFile: settings.logFile,
+    ...end, journalFiles, startedAt, finishedAt: settings.now(), serviceUrl: settings.serviceUrl, logFile: settings.logFile,
   }, settings.secrets);
   const rest = await deliverAll(logger, settings.secrets, [
     mailTask(settings, summary),

@@ -68,6 +68,8 @@ export async function writeResults(
     const pages = runFindings(connection, input.runId)[Symbol.asyncIterator]();
     let pending: RunFinding[] = (await pages.next()).value ?? [];
     let first = true;
+    // the runner measures each check's duration in order from the check run's start; the timing laid
+    // end to end from there gives dbt's started_at / completed_at
     let offsetMs = 0;
     for (const check of input.checks.checks) {
       const started = new Date(input.checks.checkedAt.getTime() + offsetMs);

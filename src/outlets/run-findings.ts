@@ -1,24 +1,13 @@
 // A run's findings in check order, page by page (sql/outlets/run_findings.sql): the results file and the
 // JUnit file are written from one pass over them, whatever their number.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { FindingStatus, Severity } from '../checks/index.js';
+import type { FindingStatus, LatestFinding, Severity } from '../checks/index.js';
 import { outletSql } from './sql.js';
 
-export interface RunFinding {
-  checkId: string;
-  key: string;
+/** A finding of the run as the checks stage defines it, without the lifecycle fields the files do not carry. */
+export type RunFinding = Omit<LatestFinding, 'status' | 'ageDays' | 'lastSeen' | 'ackNote' | 'ackBy' | 'ackAt'> & {
   status: Exclude<FindingStatus, 'resolved'>;
-  severity: Severity;
-  disbursementId: string | null;
-  recipientId: string | null;
-  subject: string | null;
-  currency: string | null;
-  expected: bigint | null;
-  actual: bigint | null;
-  difference: bigint | null;
-  detail: string;
-  firstSeen: Date;
-}
+};
 
 export async function* runFindings(connection: DuckDBConnection, runId: string, pageSize = 5000): AsyncGenerator<RunFinding[]> {
   let after: [string, string] = ['', ''];

@@ -71,32 +71,43 @@ export interface OutcomeSummary {
   close: CloseSummary | null;
 }
 
-export interface RunEnd {
+/** How any run or close ended, as every summary needs it. */
+interface Ended {
   code: number;
-  runId: string | null;
+  runId?: string | null;
   startedAt: Date;
   finishedAt: Date;
   serviceUrl: string | null;
-  error: string | null;
+  /** What the command said on stderr when it did not complete. */
+  error?: string | null;
+  logFile: string | null;
+}
+
+export interface RunEnd extends Ended {
   facts: NightFacts | null;
   results: string | null;
-  logFile: string | null;
+}
+
+/** A failed run's reason (cleaned) and what to check; nulls when it completed (exit 0 or 1). */
+function failure(end: Ended, what: string, secrets: readonly (string | undefined)[]): { error: string | null; whatToCheck: string[] } {
+  if (end.code === 0 || end.code === 1) return { error: null, whatToCheck: [] };
+  const error = cleanText(end.error ?? `the ${what} failed; see the log`, secrets, 1000);
+  return { error, whatToCheck: whatToCheck(error, end.logFile) };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function runSummary(end: RunEnd, secrets: readonly (string | undefined)[]): OutcomeSummary {
   const f = end.facts;
-  const failed = end.code !== 0 && end.code !== 1;
+  const { error, whatToCheck: hints } = failure(end, 'run', secrets);
   const findings = f ? findingsSummary(f) : null;
-  const outcome: Outcome = failed ? 'failed' : end.code === 1 ? 'findings' : 'reconciled';
-  const error = failed ? cleanText(end.error ?? 'the run failed; see the log', secrets, 1000) : null;
+  const outcome: Outcome = error !== null ? 'failed' : end.code === 1 ? 'findings' : 'reconciled';
   return {
     kind: 'run',
     outcome,
     exitCode: end.code,
-    runId: end.runId,
-    headline: failed ? `recon run FAILED: ${cleanText(error, [], 120)}`
+    runId: end.runId ?? null,
+    headline: error !== null ? `recon run FAILED: ${cleanText(error, [], 120)}`
       : outcome === 'findings' ? `recon run: ${plural(findings?.needPerson ?? 0, 'finding')} need${findings?.needPerson === 1 ? 's' : ''} a person (${findings?.new ?? 0} new)`
         : 'recon run: everything reconciles',
     startedAt: end.startedAt,
@@ -121,7 +132,7 @@ export function runSummary(end: RunEnd, secrets: readonly (string | undefined)[]
     workbook: f?.workbook ?? null,
     results: end.results,
     error,
-    whatToCheck: failed ? whatToCheck(error ?? '', end.logFile) : [],
+    whatToCheck: hints,
     close: null,
   };
 }
@@ -152,33 +163,29 @@ export function whatToCheck(reason: string, logFile: string | null): string[] {
   return hints;
 }
 
+/** What a close tells its outlets (pipelines/monthly-close.ts CloseOutcome has these). */
 export interface CloseEnd {
   code: number;
-  runId: string | null;
+  runId?: string | null;
   month: string;
   version: number | null;
   workbook: string | null;
   disbursements: number;
   provisional: string[];
-  journal: readonly JournalEntry[] | null;
-  journalFiles: string[];
-  startedAt: Date;
-  finishedAt: Date;
-  serviceUrl: string | null;
-  error: string | null;
-  logFile: string | null;
+  /** The Journal sheet's lines, balanced per currency. */
+  journal?: readonly JournalEntry[] | null;
+  error?: string | null;
 }
 
-export function closeSummary(end: CloseEnd, secrets: readonly (string | undefined)[]): OutcomeSummary {
-  const failed = end.code !== 0 && end.code !== 1;
-  const error = failed ? cleanText(end.error ?? 'the close failed; see the log', secrets, 1000) : null;
-  const status = failed ? null : end.provisional.length > 0 ? 'provisional' : 'final';
+export function closeSummary(end: CloseEnd & Ended & { journalFiles: string[] }, secrets: readonly (string | undefined)[]): OutcomeSummary {
+  const { error, whatToCheck: hints } = failure(end, 'close', secrets);
+  const status = error !== null ? null : end.provisional.length > 0 ? 'provisional' : 'final';
   return {
     kind: 'close',
     outcome: status ?? 'failed',
     exitCode: end.code,
-    runId: end.runId,
-    headline: failed ? `recon close ${end.month} FAILED: ${cleanText(error, [], 120)}`
+    runId: end.runId ?? null,
+    headline: error !== null ? `recon close ${end.month} FAILED: ${cleanText(error, [], 120)}`
       : `recon close ${end.month} v${end.version}: ${status === 'final' ? 'final' : `PROVISIONAL (${end.provisional.length} reason${end.provisional.length === 1 ? '' : 's'})`}`,
     startedAt: end.startedAt,
     finishedAt: end.finishedAt,
@@ -191,7 +198,7 @@ export function closeSummary(end: CloseEnd, secrets: readonly (string | undefine
     workbook: end.workbook,
     results: null,
     error,
-    whatToCheck: failed ? whatToCheck(error ?? '', end.logFile) : [],
+    whatToCheck: hints,
     close: {
       month: end.month,
       version: end.version,

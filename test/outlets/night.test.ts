@@ -40,6 +40,13 @@ afterAll(async () => {
   for (const c of cleanups) c();
 });
 
+/** Forgets what the stand-ins received so far (the tests of this file share them). */
+function reset(): void {
+  hooks.received.length = 0;
+  pings.received.length = 0;
+  smtp.mails.length = 0;
+}
+
 function folder(): string {
   const t = tempDir('recon-outlets-');
   cleanups.push(t.cleanup);
@@ -85,9 +92,7 @@ describe('#29 a night with every outlet configured', () => {
   let outcome: NightlyOutcome;
   beforeAll(async () => {
     dir = folder();
-    hooks.received.length = 0;
-    pings.received.length = 0;
-    smtp.mails.length = 0;
+    reset();
     outcome = await night(dir);
   }, 120_000);
 
@@ -173,9 +178,7 @@ describe('#29 a night with every outlet configured', () => {
 describe('#29 nights that do not complete, and outlets that are down', () => {
   it('a run made to fail pings start then fail, mails and posts the reason, and says so in the metrics and JUnit', async () => {
     const dir = folder();
-    hooks.received.length = 0;
-    pings.received.length = 0;
-    smtp.mails.length = 0;
+    reset();
     const out = await night(dir, { apiUrl: `http://127.0.0.1:${await deadPort()}` });
     expect(out.code).toBe(2);
     expect(out.outlets!.warnings).toEqual([]);
@@ -192,9 +195,7 @@ describe('#29 nights that do not complete, and outlets that are down', () => {
 
   it('a locked run (exit 3) pings only a log entry naming the lock holder, and mails and posts nothing', async () => {
     const dir = folder();
-    hooks.received.length = 0;
-    pings.received.length = 0;
-    smtp.mails.length = 0;
+    reset();
     const lock = await acquireLock(path.join(dir, 'recon.duckdb.lock'), { command: 'recon run (the other one)' });
     try {
       const out = await night(dir);
