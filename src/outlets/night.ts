@@ -102,12 +102,12 @@ async function deliverNight(settings: OutletSettings, logger: Logger, end: Night
   const locked = end.code === EXIT.LOCKED; // the run holding the lock tells everyone; this one only notes it
   const report = await deliverAll(logger, settings.secrets, [
     settings.pingUrl && (async () => {
-      const start = await got.started;
-      if (start && !start.ok) throw new Error(`ping /start: ${start.error ?? `HTTP ${start.status}`}`);
+      const start = await got.started; // sent first, so the pinger sees the start before the end
       const event = pingEventFor(end.code);
       const body = locked ? `recon run did not start: ${summary.error ?? 'another run holds the lock'}` : renderText(summary);
       const sent = await ping(settings.pingUrl!, event, body, settings.limits);
-      if (!sent.ok) throw new Error(`ping ${event}: ${sent.error ?? `HTTP ${sent.status}`}`);
+      const failed = [start && !start.ok && `ping /start: ${start.error ?? `HTTP ${start.status}`}`, !sent.ok && `ping ${event}: ${sent.error ?? `HTTP ${sent.status}`}`];
+      if (failed.some(Boolean)) throw new Error(failed.filter(Boolean).join('; '));
       return `ping: ${event}`;
     }),
     !locked && mailTask(settings, summary),

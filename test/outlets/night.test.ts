@@ -210,6 +210,18 @@ describe('#29 nights that do not complete, and outlets that are down', () => {
     }
   });
 
+  it('a pinger that refuses /start still gets the end of the night, and the refusal is a warning', async () => {
+    const pinger = await startReceiver((r) => ({ status: r.path.endsWith('/start') ? 503 : 200 }));
+    try {
+      const out = await night(folder(), { ping: `${pinger.url}/p` });
+      expect(out.code).toBe(1);
+      expect(pinger.received.map((r) => r.path)).toEqual(['/p/start', '/p/start', '/p']);
+      expect(out.outlets!.warnings).toEqual(['ping /start: HTTP 503']);
+    } finally {
+      await pinger.close();
+    }
+  });
+
   it('SMTP, the webhook and the pinger all down: the same outcome, the results still written, three warnings', async () => {
     const dir = folder();
     const failing = await startReceiver(() => ({ status: 500 }));
