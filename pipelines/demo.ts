@@ -13,6 +13,7 @@ import { plantEveryKind, startSandbox, type Sandbox } from '../sandbox/index.js'
 import { runNightly, type NightlyOutcome } from './nightly.js';
 import type { Notices } from './job.js';
 import { runMonthlyClose, type CloseOutcome } from './monthly-close.js';
+import { demoOutlets } from '../src/outlets/demo.js';
 
 export interface DemoOptions {
   seed: number;
@@ -30,6 +31,8 @@ export interface DemoOutcome {
   db: string;
   published: string;
   anomaliesPlanted: number;
+  /** Where each outlet's output went, and the last alert document, in words (#29). */
+  outlets: string;
 }
 
 /** What the demo tells as it goes (the CLI prints it). */
@@ -55,7 +58,7 @@ async function freshDemoStore(config: Config): Promise<void> {
   }
   // the statements too: the sandbox writes new ones each demo, and yesterday's would be imported beside them
   const folder = path.dirname(path.resolve(config.db));
-  const gone = [config.db, `${config.db}.wal`, config.published, `${config.published}.wal`, path.join(folder, 'files'), path.join(folder, 'statements')];
+  const gone = [config.db, `${config.db}.wal`, config.published, `${config.published}.wal`, path.join(folder, 'files'), path.join(folder, 'statements'), path.join(folder, 'outbox')];
   for (const p of gone) await rm(p, { recursive: true, force: true });
   await makeFolder(path.dirname(path.resolve(config.db)));
   await writeFile(markerOf(config.db), 'made by recon demo: the next demo starts this store afresh\n');
@@ -87,8 +90,10 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
     const config: Config = { ...settings, apiUrl: sb.url, apiKey: sb.apiKey };
     const tuning = { intervalMs: windowMs, blockMs: Math.round(600_000 / o.timeCompression) };
     const nights: NightlyOutcome[] = [];
+    // the mail as .eml files, the alerts as JSON, metrics, JUnit and journal CSVs: what would be sent (#29)
+    const outlets = demoOutlets(path.dirname(path.resolve(config.db)), config.reports);
     // Each night samples the same payments on every demo, so `make run` twice tells the same story.
-    const night = (c: Config) => runNightly(c, logger, { notice: events.notice, tuning: { ...tuning, sampleSeed: `demo-${o.seed}-night-${nights.length + 1}` } });
+    const night = (c: Config) => runNightly(c, logger, { notice: events.notice, tuning: { ...tuning, sampleSeed: `demo-${o.seed}-night-${nights.length + 1}` }, outlets: outlets.night });
     nights.push(await night(config));
     events.night?.(1, nights[0]!);
     sb.setGeneration(1); // the service restates a few disbursements after delivery
@@ -104,7 +109,7 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
     const last = nights[nights.length - 1]!;
     let close: CloseOutcome | null = null;
     if (last.code <= EXIT.EXCEPTIONS) {
-      close = await runMonthlyClose(config, logger, { month, reissue: true, notice: events.notice });
+      close = await runMonthlyClose(config, logger, { month, reissue: true, notice: events.notice, outlets: outlets.close });
     }
     const outcome: DemoOutcome = {
       code: close && close.code !== EXIT.OK ? close.code : last.code,
@@ -112,6 +117,7 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
       db: path.resolve(config.db),
       published: path.resolve(config.published),
       anomaliesPlanted: sb.truth.anomalies().length,
+      outlets: outlets.describe([...nights.map((n, i) => ({ label: `night ${i + 1}`, outlets: n.outlets })), { label: 'close', outlets: close?.outlets }]),
     };
     return outcome;
   } finally {

@@ -49,6 +49,8 @@ export async function withJob(
     handleSignals?: boolean;
     /** Publishing the snapshot: runs under the lock while the run is recorded as publishing; only when it ends is the run succeeded. */
     afterSuccess?: (ctx: JobContext) => Promise<void>;
+    /** Told the line shown when the run does not complete (exit 2 or 3), for the outlets (#29). */
+    onStopped?: (message: string) => void;
   } = {},
 ): Promise<ExitCode> {
   const notice = opts.notice ?? (() => undefined);
@@ -60,12 +62,14 @@ export async function withJob(
   } catch (err) {
     if (err instanceof LockHeldError) {
       notice(`recon ${command}: ${err.message}`);
+      opts.onStopped?.(err.message);
       return EXIT.LOCKED;
     }
     const message = `cannot create the store ${job.db} or its lock file (${(err as Error).message}); `
       + 'check --db / RECON_DB and that its folder can be written and has free space';
     logger.error({ err: message }, `recon ${command} failed`);
     notice(`recon ${command}: ${message}`);
+    opts.onStopped?.(message);
     return EXIT.FAILED;
   }
   const controller = new AbortController();
@@ -111,6 +115,7 @@ export async function withJob(
         await finishRun(store.connection, runId, 'interrupted', ctx.counters, 'stopped by a signal').catch(() => undefined);
         logger.warn({ runId }, `recon ${command} stopped by a signal; recorded as interrupted`);
         notice(`recon ${command}: stopped by a signal; the run is recorded as interrupted`);
+        opts.onStopped?.('stopped by a signal; the run is recorded as interrupted');
         return EXIT.FAILED;
       }
       const message = redact(err instanceof Error ? err.message : String(err), job.secrets);
@@ -122,6 +127,7 @@ export async function withJob(
     const message = failureMessage(err, job);
     logger.error({ runId, err: message }, `recon ${command} failed`);
     notice(`recon ${command}: ${message}`);
+    opts.onStopped?.(message);
     return EXIT.FAILED;
   } finally {
     process.removeListener('SIGINT', onSignal);

@@ -11,6 +11,10 @@ import { serviceUrlOf } from '../src/store/runs.js';
 import { publishSnapshot } from '../src/store/publish.js';
 import { withJob, type Notices } from './job.js';
 import { jobSettings, publishSettings, reportSettings } from './settings.js';
+import type { JournalEntry } from '../src/report/types.js';
+import { closeOutletSettings, type CloseOutletSettings } from '../src/outlets/settings.js';
+import { withCloseOutlets } from '../src/outlets/close.js';
+import type { OutletsReport } from '../src/outlets/deliver.js';
 
 export interface CloseOutcome {
   code: ExitCode;
@@ -20,18 +24,27 @@ export interface CloseOutcome {
   disbursements: number;
   /** Why the close is provisional (exit 1); empty when final (exit 0). */
   provisional: string[];
+  runId: string | null;
+  /** The Journal sheet's lines (for the journal CSVs, #29). */
+  journal: readonly JournalEntry[] | null;
+  /** Why the close failed, as said on stderr. */
+  error: string | null;
+  outlets?: OutletsReport;
 }
 
-export async function runMonthlyClose(
-  config: Config,
-  logger: Logger,
-  opts: Notices & { month: string; reissue: boolean; now?: Date; handleSignals?: boolean },
-): Promise<CloseOutcome> {
+type CloseOptions = Notices & { month: string; reissue: boolean; now?: Date; handleSignals?: boolean; outlets?: Partial<CloseOutletSettings> };
+
+export async function runMonthlyClose(config: Config, logger: Logger, opts: CloseOptions): Promise<CloseOutcome> {
+  return withCloseOutlets(closeOutletSettings(config, opts.outlets), logger, () => monthlyClose(config, logger, opts));
+}
+
+async function monthlyClose(config: Config, logger: Logger, opts: CloseOptions): Promise<CloseOutcome> {
   if (!MONTH.test(opts.month)) throw new UsageError(`--month must be YYYY-MM (e.g. 2026-10), got '${opts.month}'`);
-  const out: CloseOutcome = { code: EXIT.FAILED, month: opts.month, version: null, workbook: null, disbursements: 0, provisional: [] };
+  const out: CloseOutcome = { code: EXIT.FAILED, month: opts.month, version: null, workbook: null, disbursements: 0, provisional: [], runId: null, journal: null, error: null };
   const report = reportSettings(config);
   const { published } = publishSettings(config);
   out.code = await withJob('close', jobSettings(config), logger, async (ctx) => {
+    out.runId = ctx.runId;
     const c = ctx.store.connection;
     const now = opts.now ?? new Date();
     const prior = await closedVersion(c, opts.month);
@@ -43,13 +56,16 @@ export async function runMonthlyClose(
     const version = prior + 1;
     const written = await writeMonthClose(c, { month: opts.month, version, reportsDir: report.reportsDir, serviceUrl: await serviceUrlOf(c, report.serviceUrl), now });
     await recordClose(c, { month: opts.month, version, at: now, runId: ctx.runId, workbook: written.path });
-    Object.assign(out, { version, workbook: written.path, disbursements: count, provisional: written.provisional });
+    Object.assign(out, { version, workbook: written.path, disbursements: count, provisional: written.provisional, journal: written.journal });
     logger.info({ month: opts.month, version, workbook: written.path, disbursements: count, provisional: written.provisional }, 'month closed');
     // a provisional close is written and recorded, but it needs a person: exit 1, like a run with findings
     return written.provisional.length > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
   }, {
     handleSignals: opts.handleSignals,
     notice: opts.notice,
+    onStopped: (message) => {
+      out.error = message;
+    },
     // accountants see the close in the published snapshot too
     afterSuccess: async (ctx) => {
       await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });

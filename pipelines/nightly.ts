@@ -13,6 +13,9 @@ import { requireWritableFolder } from '../src/files.js';
 import { removeStaleTemporaries } from '../src/report/workbook-file.js';
 import { withJob, type Notices } from './job.js';
 import { bankSettings, jobSettings, publishSettings, reportSettings, syncSettings } from './settings.js';
+import { outletSettings, type OutletSettings } from '../src/outlets/settings.js';
+import { withNightOutlets, type NightHooks } from '../src/outlets/night.js';
+import type { OutletsReport } from '../src/outlets/deliver.js';
 
 export interface NightlyOutcome {
   code: ExitCode;
@@ -22,26 +25,33 @@ export interface NightlyOutcome {
   bank: BankStepResult | null;
   workbook: string | null;
   published: string | null;
+  /** Why the run did not complete (exit 2, or 3: who holds the lock), as said on stderr. */
+  error: string | null;
+  /** What the mail, alerts, pings, metrics and results files did (#29). */
+  outlets?: OutletsReport;
 }
 
-export async function runNightly(
-  config: Config,
-  logger: Logger,
-  opts: Notices & { tuning?: SyncTuning; handleSignals?: boolean; onProgress?: SyncProgressListener } = {},
-): Promise<NightlyOutcome> {
+type NightlyOptions = Notices & { tuning?: SyncTuning; handleSignals?: boolean; onProgress?: SyncProgressListener; outlets?: Partial<OutletSettings> };
+
+export async function runNightly(config: Config, logger: Logger, opts: NightlyOptions = {}): Promise<NightlyOutcome> {
+  return withNightOutlets(outletSettings(config, opts.outlets), logger, (hooks) => nightly(config, logger, opts, hooks));
+}
+
+async function nightly(config: Config, logger: Logger, opts: NightlyOptions, outlets: NightHooks): Promise<NightlyOutcome> {
   const sync = syncSettings(config);
   const bank = bankSettings(config);
   const report = reportSettings(config);
   const { published } = publishSettings(config);
   // found now, not after a two-hour sync
   await requireWritableFolder(report.reportsDir, '--reports / RECON_REPORTS_DIR');
-  const outcome: NightlyOutcome = { code: EXIT.FAILED, runId: null, sync: null, checks: null, bank: null, workbook: null, published: null };
+  const outcome: NightlyOutcome = { code: EXIT.FAILED, runId: null, sync: null, checks: null, bank: null, workbook: null, published: null, error: null };
   outcome.code = await withJob(
     'run',
     jobSettings(config),
     logger,
     async (ctx) => {
       outcome.runId = ctx.runId;
+      outlets.begin(ctx.runId);
       const c = ctx.store.connection;
       const stale = await removeStaleTemporaries(report.reportsDir);
       if (stale > 0) logger.info({ removed: stale }, 'removed temp workbooks left by killed runs');
@@ -53,6 +63,7 @@ export async function runNightly(
       const written = await writeRunWorkbook(c, { runId: ctx.runId, reportsDir: report.reportsDir, serviceUrl: sync.apiUrl, checks: outcome.checks });
       outcome.workbook = written.path;
       await markShown(c, ctx.runId);
+      await outlets.collect(c, { runId: ctx.runId, checks: outcome.checks, counters: ctx.counters, workbook: written.path });
       logger.info({ runId: ctx.runId, findings: outcome.checks.findings, actionable: outcome.checks.actionable, workbook: written.path }, 'checks done, workbook written');
       return outcome.checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
     },
@@ -60,6 +71,9 @@ export async function runNightly(
       serviceUrl: sync.apiUrl,
       handleSignals: opts.handleSignals,
       notice: opts.notice,
+      onStopped: (message) => {
+        outcome.error = message;
+      },
       afterSuccess: async (ctx) => {
         const snap = await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
         outcome.published = snap.path;

@@ -7,6 +7,7 @@ import type { SyncSettings } from '../src/sync/step.js';
 import type { BankSettings } from '../src/bank/step.js';
 import type { SessionLimits } from '../src/access/snapshot.js';
 import type { OwnFiles } from '../src/access/own-files.js';
+import { storableOutletOptions } from '../src/outlets/settings.js';
 
 /** What every store-writing command needs: the store, its memory, and what must never be recorded. */
 export interface JobSettings {
@@ -14,13 +15,13 @@ export interface JobSettings {
   memoryMb: number;
   /** Redacted from every message and the run's recorded options (the API key). */
   secrets: string[];
-  /** The run's options as recorded in runs.options: never the key. */
+  /** The run's options as recorded in runs.options: never the key, the SMTP password or a webhook's path. */
   options: Record<string, unknown>;
 }
 
 export function jobSettings(config: Config): JobSettings {
   const { apiKey, ...options } = config;
-  return { db: config.db, memoryMb: config.memoryMb, secrets: apiKey ? [apiKey] : [], options };
+  return { db: config.db, memoryMb: config.memoryMb, secrets: apiKey ? [apiKey] : [], options: storableOutletOptions(options) };
 }
 
 /** The files beside the store: downloaded files (files/) by content. */

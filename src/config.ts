@@ -11,11 +11,15 @@ import { parseCron, validateSchedule } from './ops/cron-time.js';
 import { didYouMean } from './suggest.js';
 import { redact } from './api/redact.js';
 import { DEFAULT_FEE_TOLERANCE, parseFeeTolerance } from './bank/fees.js';
+import { parseSmtpUrl } from './outlets/smtp-url.js';
+import { JOURNAL_FORMATS, parseJournalFormats } from './outlets/journal-formats.js';
 
 interface Option {
   flag: string;
   env?: string;
   type: 'string' | 'boolean';
+  /** The flag may be given several times; the variable then holds the values separated by spaces. */
+  multiple?: true;
   help: string;
 }
 
@@ -50,6 +54,17 @@ const OPTIONS = {
   maxTempMb: { flag: 'max-temp-mb', env: 'RECON_MAX_TEMP_MB', type: 'string', help: 'temporary disk space one recon sql query may use' },
   bankWindowDays: { flag: 'bank-window-days', env: 'RECON_BANK_WINDOW_DAYS', type: 'string', help: 'business days after delivery a bank credit may arrive' },
   bankFeeTolerance: { flag: 'bank-fee-tolerance', env: 'RECON_BANK_FEE_TOLERANCE', type: 'string', help: 'a credit short by at most this is a bank charge: CCY:AMOUNT:PERCENT% entries, * for any other currency, both limits holding' },
+  // #29 outlets: where the night's outcome is delivered (src/outlets)
+  mailTo: { flag: 'mail-to', env: 'RECON_MAIL_TO', type: 'string', help: 'mail the summary and the workbook to these addresses (comma-separated)' },
+  mailFrom: { flag: 'mail-from', env: 'RECON_MAIL_FROM', type: 'string', help: 'sender of that mail (default recon@<this host>)' },
+  smtpUrl: { flag: 'smtp-url', env: 'RECON_SMTP_URL', type: 'string', help: 'smtp://user:password@host:587 (STARTTLS) or smtps://…:465; prefer the variable (a flag shows in ps)' },
+  mailMaxAttachmentMb: { flag: 'mail-max-attachment-mb', env: 'RECON_MAIL_MAX_ATTACHMENT_MB', type: 'string', help: 'a larger workbook is named with its path instead of attached' },
+  notifyUrl: { flag: 'notify-url', env: 'RECON_NOTIFY_URL', type: 'string', multiple: true, help: 'POST the run\'s JSON document here (repeatable; the variable: URLs separated by spaces)' },
+  pingUrl: { flag: 'ping-url', env: 'RECON_PING_URL', type: 'string', help: 'health pings, healthchecks.io style: /start, the URL on exit 0/1, /fail on 2' },
+  metricsFile: { flag: 'metrics-file', env: 'RECON_METRICS_FILE', type: 'string', help: 'Prometheus textfile written after each run (node_exporter textfile collector)' },
+  junit: { flag: 'junit', env: 'RECON_JUNIT', type: 'string', help: 'JUnit XML of the checks, one test case per finding, for CI systems' },
+  journalFormat: { flag: 'journal-format', env: 'RECON_JOURNAL_FORMAT', type: 'string', help: 'journal CSVs beside the close workbook: generic, quickbooks, xero or netsuite (comma-separated for several)' },
+  journalAccounts: { flag: 'journal-accounts', env: 'RECON_JOURNAL_ACCOUNTS', type: 'string', help: 'JSON file mapping recon\'s journal accounts to your chart of accounts' },
 } as const satisfies Record<string, Option>;
 export type OptionKey = keyof typeof OPTIONS;
 
@@ -85,7 +100,38 @@ const ConfigSchema = z.object({
   maxTempMb: int(16).default(2048),
   bankFeeTolerance: z.string().refine((v) => parseFeeTolerance(v) !== null,
     'expected CCY:AMOUNT:PERCENT% entries separated by commas, * for every other currency, e.g. "EUR:25:1%,*:10:0.5%" (0:0% for none)').default(DEFAULT_FEE_TOLERANCE),
+  mailTo: z.string().refine(isAddressList, 'expected e-mail addresses separated by commas, e.g. "finance@example.com, ops@example.com"').optional(),
+  mailFrom: z.string().refine(isAddressList, 'expected one e-mail address, e.g. recon@example.com').optional(),
+  smtpUrl: z.string().refine((v) => accepts(() => parseSmtpUrl(v)), 'expected smtp://user:password@host:port or smtps://… (options: ?requireTLS=true, ?tls.rejectUnauthorized=false, …)').optional(),
+  mailMaxAttachmentMb: z.coerce.number().positive().default(10),
+  notifyUrl: z.preprocess(spaceSeparated, z.array(z.string().refine(isHttpUrl, 'expected http:// or https:// URLs'))).optional(),
+  pingUrl: z.string().refine(isHttpUrl, 'expected an http:// or https:// URL, e.g. https://hc-ping.com/<uuid>').optional(),
+  metricsFile: z.string().optional(),
+  junit: z.string().optional(),
+  journalFormat: z.string().refine((v) => parseJournalFormats(v) !== null, `expected ${JOURNAL_FORMATS.join(', ')} (comma-separated for several)`).optional(),
+  journalAccounts: z.string().optional(),
 });
+
+/** Settings whose value is never quoted back in an error: it holds a secret. */
+const SECRET_KEYS: ReadonlySet<string> = new Set(['apiKey', 'smtpUrl']);
+
+function isHttpUrl(v: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function isAddressList(v: string): boolean {
+  const parts = v.split(',').map((a) => a.trim());
+  return parts.length > 0 && parts.every((a) => z.email().safeParse(a).success);
+}
+
+/** A repeatable setting from a variable or the config file: "a b" or ["a", "b"]. */
+function spaceSeparated(v: unknown): unknown {
+  return typeof v === 'string' ? v.split(/\s+/).filter(Boolean) : v;
+}
 
 /** Every default, read from the schema (help texts show them from here, never written twice). */
 const DEFAULTS = ConfigSchema.parse({}) as Record<string, unknown>;
@@ -127,8 +173,8 @@ export function parseCommandArgs(
   env: NodeJS.ProcessEnv = process.env,
 ): Parsed {
   const all = [...new Set<OptionKey>([...keys, 'config', 'logLevel'])];
-  const flagOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = { ...extraFlags };
-  for (const k of all) flagOptions[OPTIONS[k].flag] = { type: OPTIONS[k].type };
+  const flagOptions: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = { ...extraFlags };
+  for (const k of all) flagOptions[OPTIONS[k].flag] = { type: OPTIONS[k].type, ...((OPTIONS[k] as Option).multiple ? { multiple: true } : {}) };
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: argv, options: flagOptions, allowPositionals: true, strict: true });
@@ -152,7 +198,7 @@ export function parseCommandArgs(
     const where = o ? `--${o.flag}${o.env ? ` / ${o.env}` : ''}` : key;
     const given = merged[key];
     // the value is quoted back (never the key, and never the credentials or signatures in a URL)
-    const shown = typeof given === 'string' && key !== 'apiKey' ? ` "${redact(given, []).replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 80)}"` : '';
+    const shown = typeof given === 'string' && !SECRET_KEYS.has(key) ? ` "${redact(given, []).replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 80)}"` : '';
     throw new UsageError(`invalid ${where}${shown}: ${issue.message}`);
   }
   const config = result.data as Config;

@@ -5,6 +5,7 @@ import { EXIT, type ExitCode } from '../errors.js';
 import type { SyncResult } from '../sync/run.js';
 import type { NightlyOutcome } from '../../pipelines/nightly.js';
 import type { DemoOutcome } from '../../pipelines/demo.js';
+import type { OutletsReport } from '../outlets/deliver.js';
 
 export function duration(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -46,8 +47,16 @@ export function describeRun(r: NightlyOutcome & { elapsedMs: number; logFile: st
   if (r.workbook) lines.push(`  workbook: ${path.resolve(r.workbook)}`);
   if (r.published) lines.push(`  snapshot: ${path.resolve(r.published)} (recon sql "SELECT …")`);
   if (r.logFile) lines.push(`  log: ${path.resolve(r.logFile)}`);
+  lines.push(describeOutlets(r.outlets).trimEnd());
   lines.push(`  ${describeExit(r.code)}`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.filter(Boolean).join('\n')}\n`;
+}
+
+/** What the outlets (#29) did, a line each, and what failed (the run's outcome is unchanged either way). */
+export function describeOutlets(o: OutletsReport | undefined): string {
+  if (!o) return '';
+  const lines = [...o.delivered.map((d) => `  ${d}`), ...o.warnings.map((w) => `  warning: ${w} (the outcome is unchanged)`)];
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 
 /** One line of what a demo night did. */
@@ -83,5 +92,5 @@ export function describeDemo(o: DemoOutcome): string {
   }
   row('exit code:', `${o.code} (${o.code === 0 ? 'reconciled' : o.code === 1 ? 'exceptions found' : 'failed'})`);
   lines.push('Try: npx recon sql "SELECT status, count(*) FROM reconciliation GROUP BY ALL"', '');
-  return lines.join('\n');
+  return lines.join('\n') + o.outlets;
 }

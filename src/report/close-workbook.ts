@@ -22,6 +22,8 @@ export interface WrittenCloseWorkbook {
   disbursements: number;
   openFindings: number;
   journalEntries: number;
+  /** The Journal sheet's lines, balanced per currency (the journal CSVs are written from them). */
+  journal: readonly JournalEntry[];
 }
 
 
@@ -40,7 +42,7 @@ export async function writeCloseWorkbook(path: string, input: CloseInput): Promi
     writeJournalSheet(workbook, input.journal, balances);
     if (input.suspense.length > 0) await writeTableSheet(workbook, 'Currency suspense', SUSPENSE_COLUMNS, input.suspense);
     if (input.bank) await writeBankSheets(workbook, input.bank);
-    return { path, provisional: input.provisional, lines, disbursements, openFindings, journalEntries: input.journal.length };
+    return { path, provisional: input.provisional, lines, disbursements, openFindings, journalEntries: input.journal.length, journal: input.journal };
   });
 }
 

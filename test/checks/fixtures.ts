@@ -292,6 +292,9 @@ export async function checkSql(id: string): Promise<string> {
   return check!.sql;
 }
 
+export type Row = Record<string, unknown>;
+
+/** Run one check as the runner would (a generic one rendered) and return its rows as plain JS objects. */
 export async function runCheck(connection: DuckDBConnection, id: string): Promise<Row[]> {
   const reader = await connection.runAndReadAll(await checkSql(id));
   return reader.getRowObjectsJS() as Row[];

@@ -7,7 +7,8 @@ import { notice } from '../notice.js';
 import { EXIT } from '../../errors.js';
 
 export const RUN_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'reports', 'published', 'since', 'full', 'lookbackDays', 'perPage',
-  'concurrency', 'ratePerMinute', 'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile', 'layouts', 'bankDir', 'bankWindowDays', 'bankFeeTolerance'];
+  'concurrency', 'ratePerMinute', 'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile', 'layouts', 'bankDir', 'bankWindowDays', 'bankFeeTolerance',
+  'mailTo', 'mailFrom', 'smtpUrl', 'mailMaxAttachmentMb', 'notifyUrl', 'pingUrl', 'metricsFile', 'junit'];
 
 export const command: Command = {
   name: 'run',

@@ -1,0 +1,28 @@
+// A run's findings in check order, page by page (sql/outlets/run_findings.sql): the results file and the
+// JUnit file are written from one pass over them, whatever their number.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { FindingStatus, LatestFinding, Severity } from '../checks/index.js';
+import { sqlText } from '../store/sql.js';
+
+/** A finding of the run as the checks stage defines it, without the lifecycle fields the files do not carry. */
+export type RunFinding = Omit<LatestFinding, 'status' | 'ageDays' | 'lastSeen' | 'ackNote' | 'ackBy' | 'ackAt'> & {
+  status: Exclude<FindingStatus, 'resolved'>;
+};
+
+export async function* runFindings(connection: DuckDBConnection, runId: string, pageSize = 5000): AsyncGenerator<RunFinding[]> {
+  let after: [string, string] = ['', ''];
+  for (;;) {
+    const rows = (await connection.runAndReadAll(sqlText('outlets/run_findings'), [runId, ...after, pageSize])).getRowObjectsJS();
+    const page = rows.map((r): RunFinding => ({
+      checkId: String(r.check_id), key: String(r.finding_key), status: r.status as RunFinding['status'], severity: r.severity as Severity,
+      disbursementId: (r.disbursement_id as string | null) ?? null, recipientId: (r.recipient_id as string | null) ?? null,
+      subject: (r.subject as string | null) ?? null, currency: (r.currency as string | null) ?? null,
+      expected: (r.expected as bigint | null) ?? null, actual: (r.actual as bigint | null) ?? null, difference: (r.difference as bigint | null) ?? null,
+      detail: String(r.detail ?? ''), firstSeen: r.first_seen as Date,
+    }));
+    if (page.length > 0) yield page;
+    if (page.length < pageSize) return;
+    const last = page[page.length - 1]!;
+    after = [last.checkId, last.key];
+  }
+}
