@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseCommandArgs } from '../src/config.js';
-import { SYNC_KEYS } from '../src/cli/commands/sync.js';
+import { COMMAND_OPTIONS } from '../src/config.js';
 import { silentLogger } from '../src/log.js';
 import { jobSettings, syncSettings } from '../pipelines/settings.js';
 import { withJob, type JobContext } from '../pipelines/job.js';
@@ -54,7 +54,7 @@ export interface Service {
  */
 export async function runSyncJob(service: Service, db: string, args: string[], tuning: SyncTuning = {},
   then?: (ctx: JobContext) => Promise<void>): Promise<{ runId: string; result: SyncResult; counters: Record<string, unknown>; concurrency: number }> {
-  const { config } = parseCommandArgs(['--api-url', service.url, '--api-key', service.apiKey, '--db', db, ...args], SYNC_KEYS, {}, {});
+  const { config } = parseCommandArgs(['--api-url', service.url, '--api-key', service.apiKey, '--db', db, ...args], COMMAND_OPTIONS.sync, {}, {});
   let runId = '';
   let result: SyncResult | null = null;
   let counters: Record<string, unknown> = {};

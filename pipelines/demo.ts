@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { makeFolder } from '../src/files.js';
 import { EXIT, UsageError, type ExitCode } from '../src/errors.js';
-import type { Config, OptionKey } from '../src/config.js';
+import type { Config } from '../src/config.js';
 import { writeStatements } from '../sandbox/statements.js';
 import { plantEveryKind, startSandbox, type Sandbox } from '../sandbox/index.js';
 import { runNightly, type NightlyOutcome } from './nightly.js';
@@ -41,9 +41,6 @@ export interface DemoEvents {
   night?: (n: number, outcome: NightlyOutcome) => void;
   statements?: (s: { files: number; dir: string; planted: number }) => void;
 }
-
-/** The settings `recon demo` takes; the service's are the sandbox's own. */
-export const DEMO_KEYS: OptionKey[] = ['db', 'reports', 'published', 'memoryMb', 'sampleBudget', 'logFile'];
 
 /** Beside a store the demo made, so a second demo may start it afresh and a real store is never touched. */
 const markerOf = (db: string) => `${db}.demo`;

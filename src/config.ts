@@ -1,5 +1,5 @@
 // Configuration: flags > environment > optional JSON config file (--config / RECON_CONFIG) > defaults.
-// One zod schema; an error names both the flag and the variable to set.
+// One table of options, each with its own zod schema; an error names both the flag and the variable to set.
 import { isCalendarDate } from './month.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
@@ -21,96 +21,125 @@ interface Option {
   /** The flag may be given several times; the variable then holds the values separated by spaces. */
   multiple?: true;
   help: string;
+  /** What a value must be, and its default (zod). */
+  schema: z.ZodType;
 }
 
-/** Every setting recon knows, keyed by its config-file name. Commands pick the ones they use. */
+const int = (min: number) => z.coerce.number().int().min(min);
+
+/**
+ * Every setting recon knows, keyed by its config-file name: its flag, variable, help and schema (with its
+ * default) in one place. Commands pick the ones they use (COMMAND_OPTIONS).
+ */
 const OPTIONS = {
-  apiUrl: { flag: 'api-url', env: 'PAYMENTS_API_URL', type: 'string', help: 'service base URL, without /payments/v1' },
-  apiKey: { flag: 'api-key', env: 'PAYMENTS_API_KEY', type: 'string', help: 'X-Authentication-Key' },
-  db: { flag: 'db', env: 'RECON_DB', type: 'string', help: 'DuckDB store' },
-  reports: { flag: 'reports', env: 'RECON_REPORTS_DIR', type: 'string', help: 'workbook folder' },
-  published: { flag: 'published', env: 'RECON_PUBLISHED', type: 'string', help: 'read-only snapshot (default <db folder>/published/recon.duckdb)' },
-  logFile: { flag: 'log-file', env: 'RECON_LOG_FILE', type: 'string', help: 'JSON logs to this file instead of stderr (on a terminal: logs/recon.log beside the store)' },
-  logLevel: { flag: 'log-level', env: 'RECON_LOG_LEVEL', type: 'string', help: 'trace, debug, info, warn or error' },
-  layouts: { flag: 'layouts', env: 'RECON_LAYOUTS', type: 'string', help: 'settlement-file layouts (JSON)' },
-  ratePerMinute: { flag: 'rate-per-minute', env: 'RECON_RATE_PER_MINUTE', type: 'string', help: 'request budget (the service allows 500/min per IP)' },
-  concurrency: { flag: 'concurrency', env: 'RECON_CONCURRENCY', type: 'string', help: 'disbursements read at once' },
-  perPage: { flag: 'per-page', env: 'RECON_PER_PAGE', type: 'string', help: 'page size asked for (a smaller one if the service refuses it)' },
-  lookbackDays: { flag: 'lookback-days', env: 'RECON_LOOKBACK_DAYS', type: 'string', help: 're-read disbursements delivered this many days ago or less' },
-  since: { flag: 'since', env: 'RECON_SINCE', type: 'string', help: 'first backfill from this date (YYYY-MM-DD)' },
-  full: { flag: 'full', type: 'boolean', help: 're-read every disbursement' },
-  timeoutMs: { flag: 'timeout-ms', env: 'RECON_TIMEOUT_MS', type: 'string', help: 'client time-out per request, and between the chunks of a download (above the service 8 s)' },
-  memoryMb: { flag: 'memory-mb', env: 'RECON_MEMORY_MB', type: 'string', help: 'DuckDB memory limit of a run; beyond it DuckDB spills to <db>.tmp' },
-  syncMemoryMb: { flag: 'sync-memory-mb', env: 'RECON_SYNC_MEMORY_MB', type: 'string', help: 'DuckDB memory limit while syncing (the rest of the run gets --memory-mb back)' },
-  maxLines: { flag: 'max-lines', env: 'RECON_MAX_LINES', type: 'string', help: 'lines one disbursement (or one of its files) may hold; beyond it the disbursement is incomplete, the file unparseable' },
-  maxFileMb: { flag: 'max-file-mb', env: 'RECON_MAX_FILE_MB', type: 'string', help: 'largest file downloaded' },
-  sampleBudget: { flag: 'sample-budget', env: 'RECON_SAMPLE_BUDGET', type: 'string', help: 'payment details read per run for payment_cross_check (0 = off)' },
-  insecureHttp: { flag: 'insecure-http', env: 'RECON_INSECURE_HTTP', type: 'boolean', help: 'allow http:// to a non-loopback host' },
-  cron: { flag: 'cron', env: 'RECON_CRON', type: 'string', help: 'schedule (cron, 5 fields)' },
-  tz: { flag: 'tz', env: 'RECON_TZ', type: 'string', help: 'time zone of the schedule' },
-  config: { flag: 'config', env: 'RECON_CONFIG', type: 'string', help: 'JSON file with any of these settings' },
-  bankDir: { flag: 'bank-dir', env: 'RECON_BANK_DIR', type: 'string', help: 'folder of bank statements (camt.053, MT940, BAI2, CSV) imported by every run' },
-  queryTimeoutS: { flag: 'query-timeout-s', env: 'RECON_QUERY_TIMEOUT_S', type: 'string', help: 'recon sql stops a query after this many seconds' },
-  maxTempMb: { flag: 'max-temp-mb', env: 'RECON_MAX_TEMP_MB', type: 'string', help: 'temporary disk space one recon sql query may use' },
-  bankWindowDays: { flag: 'bank-window-days', env: 'RECON_BANK_WINDOW_DAYS', type: 'string', help: 'business days after delivery a bank credit may arrive' },
-  bankFeeTolerance: { flag: 'bank-fee-tolerance', env: 'RECON_BANK_FEE_TOLERANCE', type: 'string', help: 'a credit short by at most this is a bank charge: CCY:AMOUNT:PERCENT% entries, * for any other currency, both limits holding' },
+  apiUrl: { flag: 'api-url', env: 'PAYMENTS_API_URL', type: 'string', help: 'service base URL, without /payments/v1',
+    schema: z.string().url().refine((v) => withoutCredentials(v), 'must not carry credentials (user:password@); the service authenticates with --api-key / PAYMENTS_API_KEY').optional() },
+  apiKey: { flag: 'api-key', env: 'PAYMENTS_API_KEY', type: 'string', help: 'X-Authentication-Key',
+    schema: z.string().min(1).optional() },
+  db: { flag: 'db', env: 'RECON_DB', type: 'string', help: 'DuckDB store',
+    schema: z.string().default('data/recon.duckdb') },
+  reports: { flag: 'reports', env: 'RECON_REPORTS_DIR', type: 'string', help: 'workbook folder',
+    schema: z.string().default('data/reports') },
+  published: { flag: 'published', env: 'RECON_PUBLISHED', type: 'string', help: 'read-only snapshot (default <db folder>/published/recon.duckdb)',
+    schema: z.string().optional() },
+  logFile: { flag: 'log-file', env: 'RECON_LOG_FILE', type: 'string', help: 'JSON logs to this file instead of stderr (on a terminal: logs/recon.log beside the store)',
+    schema: z.string().optional() },
+  logLevel: { flag: 'log-level', env: 'RECON_LOG_LEVEL', type: 'string', help: 'trace, debug, info, warn or error',
+    schema: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') },
+  layouts: { flag: 'layouts', env: 'RECON_LAYOUTS', type: 'string', help: 'settlement-file layouts (JSON)',
+    schema: z.string().optional() },
+  ratePerMinute: { flag: 'rate-per-minute', env: 'RECON_RATE_PER_MINUTE', type: 'string', help: 'request budget (the service allows 500/min per IP)',
+    schema: int(1).default(450) },
+  concurrency: { flag: 'concurrency', env: 'RECON_CONCURRENCY', type: 'string', help: 'disbursements read at once',
+    schema: int(1).max(64).default(8) },
+  perPage: { flag: 'per-page', env: 'RECON_PER_PAGE', type: 'string', help: 'page size asked for (a smaller one if the service refuses it)',
+    schema: int(1).max(1000).default(100) },
+  lookbackDays: { flag: 'lookback-days', env: 'RECON_LOOKBACK_DAYS', type: 'string', help: 're-read disbursements delivered this many days ago or less',
+    schema: int(0).default(7) },
+  since: { flag: 'since', env: 'RECON_SINCE', type: 'string', help: 'first backfill from this date (YYYY-MM-DD)',
+    schema: z.string().refine(isCalendarDate, 'expected a date YYYY-MM-DD that exists, e.g. 2026-09-01').optional() },
+  full: { flag: 'full', type: 'boolean', help: 're-read every disbursement',
+    schema: z.coerce.boolean().default(false) },
+  timeoutMs: { flag: 'timeout-ms', env: 'RECON_TIMEOUT_MS', type: 'string', help: 'client time-out per request, and between the chunks of a download (above the service 8 s)',
+    schema: int(100).default(10_000) },
+  memoryMb: { flag: 'memory-mb', env: 'RECON_MEMORY_MB', type: 'string', help: 'DuckDB memory limit of a run; beyond it DuckDB spills to <db>.tmp',
+    schema: int(64).default(192) },
+  syncMemoryMb: { flag: 'sync-memory-mb', env: 'RECON_SYNC_MEMORY_MB', type: 'string', help: 'DuckDB memory limit while syncing (the rest of the run gets --memory-mb back)',
+    schema: int(16).default(64) },
+  maxLines: { flag: 'max-lines', env: 'RECON_MAX_LINES', type: 'string', help: 'lines one disbursement (or one of its files) may hold; beyond it the disbursement is incomplete, the file unparseable',
+    schema: int(1).default(250_000) },
+  maxFileMb: { flag: 'max-file-mb', env: 'RECON_MAX_FILE_MB', type: 'string', help: 'largest file downloaded',
+    schema: z.coerce.number().positive().default(50) },
+  sampleBudget: { flag: 'sample-budget', env: 'RECON_SAMPLE_BUDGET', type: 'string', help: 'payment details read per run for payment_cross_check (0 = off)',
+    schema: int(0).default(100) },
+  insecureHttp: { flag: 'insecure-http', env: 'RECON_INSECURE_HTTP', type: 'boolean', help: 'allow http:// to a non-loopback host',
+    schema: z.coerce.boolean().default(false) },
+  cron: { flag: 'cron', env: 'RECON_CRON', type: 'string', help: 'schedule (cron, 5 fields)',
+    schema: z.string().refine((v) => accepts(() => parseCron(v)), 'not a 5-field cron expression (minute hour day-of-month month day-of-week), e.g. "30 2 * * *"').default('30 2 * * *') },
+  tz: { flag: 'tz', env: 'RECON_TZ', type: 'string', help: 'time zone of the schedule',
+    schema: z.string().refine((v) => accepts(() => validateSchedule('* * * * *', v)), 'not an IANA time zone, e.g. UTC or Europe/Paris').default('UTC') },
+  config: { flag: 'config', env: 'RECON_CONFIG', type: 'string', help: 'JSON file with any of these settings',
+    schema: z.string().optional() },
+  bankDir: { flag: 'bank-dir', env: 'RECON_BANK_DIR', type: 'string', help: 'folder of bank statements (camt.053, MT940, BAI2, CSV) imported by every run',
+    schema: z.string().optional() },
+  queryTimeoutS: { flag: 'query-timeout-s', env: 'RECON_QUERY_TIMEOUT_S', type: 'string', help: 'recon sql stops a query after this many seconds',
+    schema: int(1).default(300) },
+  maxTempMb: { flag: 'max-temp-mb', env: 'RECON_MAX_TEMP_MB', type: 'string', help: 'temporary disk space one recon sql query may use',
+    schema: int(16).default(2048) },
+  bankWindowDays: { flag: 'bank-window-days', env: 'RECON_BANK_WINDOW_DAYS', type: 'string', help: 'business days after delivery a bank credit may arrive',
+    schema: int(0).max(60).default(3) },
+  bankFeeTolerance: { flag: 'bank-fee-tolerance', env: 'RECON_BANK_FEE_TOLERANCE', type: 'string', help: 'a credit short by at most this is a bank charge: CCY:AMOUNT:PERCENT% entries, * for any other currency, both limits holding',
+    schema: z.string().refine((v) => parseFeeTolerance(v) !== null,
+    'expected CCY:AMOUNT:PERCENT% entries separated by commas, * for every other currency, e.g. "EUR:25:1%,*:10:0.5%" (0:0% for none)').default(DEFAULT_FEE_TOLERANCE) },
   // #29 outlets: where the night's outcome is delivered (src/outlets)
-  mailTo: { flag: 'mail-to', env: 'RECON_MAIL_TO', type: 'string', help: 'mail the summary and the workbook to these addresses (comma-separated)' },
-  mailFrom: { flag: 'mail-from', env: 'RECON_MAIL_FROM', type: 'string', help: 'sender of that mail (default recon@<this host>)' },
-  smtpUrl: { flag: 'smtp-url', env: 'RECON_SMTP_URL', type: 'string', help: 'smtp://user:password@host:587 (STARTTLS) or smtps://…:465; prefer the variable (a flag shows in ps)' },
-  mailMaxAttachmentMb: { flag: 'mail-max-attachment-mb', env: 'RECON_MAIL_MAX_ATTACHMENT_MB', type: 'string', help: 'a larger workbook is named with its path instead of attached' },
-  notifyUrl: { flag: 'notify-url', env: 'RECON_NOTIFY_URL', type: 'string', multiple: true, help: 'POST the run\'s JSON document here (repeatable; the variable: URLs separated by spaces)' },
-  pingUrl: { flag: 'ping-url', env: 'RECON_PING_URL', type: 'string', help: 'health pings, healthchecks.io style: /start, the URL on exit 0/1, /fail on 2' },
-  metricsFile: { flag: 'metrics-file', env: 'RECON_METRICS_FILE', type: 'string', help: 'Prometheus textfile written after each run (node_exporter textfile collector)' },
-  junit: { flag: 'junit', env: 'RECON_JUNIT', type: 'string', help: 'JUnit XML of the checks, one test case per finding, for CI systems' },
-  journalFormat: { flag: 'journal-format', env: 'RECON_JOURNAL_FORMAT', type: 'string', help: 'journal CSVs beside the close workbook: generic, quickbooks, xero or netsuite (comma-separated for several)' },
-  journalAccounts: { flag: 'journal-accounts', env: 'RECON_JOURNAL_ACCOUNTS', type: 'string', help: 'JSON file mapping recon\'s journal accounts to your chart of accounts' },
+  mailTo: { flag: 'mail-to', env: 'RECON_MAIL_TO', type: 'string', help: 'mail the summary and the workbook to these addresses (comma-separated)',
+    schema: z.string().refine(isAddressList, 'expected e-mail addresses separated by commas, e.g. "finance@example.com, ops@example.com"').optional() },
+  mailFrom: { flag: 'mail-from', env: 'RECON_MAIL_FROM', type: 'string', help: 'sender of that mail (default recon@<this host>)',
+    schema: z.string().refine(isAddressList, 'expected one e-mail address, e.g. recon@example.com').optional() },
+  smtpUrl: { flag: 'smtp-url', env: 'RECON_SMTP_URL', type: 'string', help: 'smtp://user:password@host:587 (STARTTLS) or smtps://…:465; prefer the variable (a flag shows in ps)',
+    schema: z.string().refine((v) => accepts(() => parseSmtpUrl(v)), 'expected smtp://user:password@host:port or smtps://… (options: ?requireTLS=true, ?tls.rejectUnauthorized=false, …)').optional() },
+  mailMaxAttachmentMb: { flag: 'mail-max-attachment-mb', env: 'RECON_MAIL_MAX_ATTACHMENT_MB', type: 'string', help: 'a larger workbook is named with its path instead of attached',
+    schema: z.coerce.number().positive().default(10) },
+  notifyUrl: { flag: 'notify-url', env: 'RECON_NOTIFY_URL', type: 'string', multiple: true, help: 'POST the run\'s JSON document here (repeatable; the variable: URLs separated by spaces)',
+    schema: z.preprocess(spaceSeparated, z.array(z.string().refine(isHttpUrl, 'expected http:// or https:// URLs'))).optional() },
+  pingUrl: { flag: 'ping-url', env: 'RECON_PING_URL', type: 'string', help: 'health pings, healthchecks.io style: /start, the URL on exit 0/1, /fail on 2',
+    schema: z.string().refine(isHttpUrl, 'expected an http:// or https:// URL, e.g. https://hc-ping.com/<uuid>').optional() },
+  metricsFile: { flag: 'metrics-file', env: 'RECON_METRICS_FILE', type: 'string', help: 'Prometheus textfile written after each run (node_exporter textfile collector)',
+    schema: z.string().optional() },
+  junit: { flag: 'junit', env: 'RECON_JUNIT', type: 'string', help: 'JUnit XML of the checks, one test case per finding, for CI systems',
+    schema: z.string().optional() },
+  journalFormat: { flag: 'journal-format', env: 'RECON_JOURNAL_FORMAT', type: 'string', help: 'journal CSVs beside the close workbook: generic, quickbooks, xero or netsuite (comma-separated for several)',
+    schema: z.string().refine((v) => parseJournalFormats(v) !== null, `expected ${JOURNAL_FORMATS.join(', ')} (comma-separated for several)`).optional() },
+  journalAccounts: { flag: 'journal-accounts', env: 'RECON_JOURNAL_ACCOUNTS', type: 'string', help: 'JSON file mapping recon\'s journal accounts to your chart of accounts',
+    schema: z.string().optional() },
 } as const satisfies Record<string, Option>;
 export type OptionKey = keyof typeof OPTIONS;
 
-const int = (min: number) => z.coerce.number().int().min(min);
-const ConfigSchema = z.object({
-  apiUrl: z.string().url().refine((v) => withoutCredentials(v), 'must not carry credentials (user:password@); the service authenticates with --api-key / PAYMENTS_API_KEY').optional(),
-  apiKey: z.string().min(1).optional(),
-  db: z.string().default('data/recon.duckdb'),
-  reports: z.string().default('data/reports'),
-  published: z.string().optional(),
-  logFile: z.string().optional(),
-  ratePerMinute: int(1).default(450),
-  concurrency: int(1).max(64).default(8),
-  perPage: int(1).max(1000).default(100),
-  lookbackDays: int(0).default(7),
-  since: z.string().refine(isCalendarDate, 'expected a date YYYY-MM-DD that exists, e.g. 2026-09-01').optional(),
-  full: z.coerce.boolean().default(false),
-  timeoutMs: int(100).default(10_000),
-  maxFileMb: z.coerce.number().positive().default(50),
-  maxLines: int(1).default(250_000),
-  memoryMb: int(64).default(192),
-  syncMemoryMb: int(16).default(64),
-  sampleBudget: int(0).default(100),
-  insecureHttp: z.coerce.boolean().default(false),
-  cron: z.string().refine((v) => accepts(() => parseCron(v)), 'not a 5-field cron expression (minute hour day-of-month month day-of-week), e.g. "30 2 * * *"').default('30 2 * * *'),
-  tz: z.string().refine((v) => accepts(() => validateSchedule('* * * * *', v)), 'not an IANA time zone, e.g. UTC or Europe/Paris').default('UTC'),
-  config: z.string().optional(),
-  logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
-  layouts: z.string().optional(),
-  bankDir: z.string().optional(),
-  bankWindowDays: int(0).max(60).default(3),
-  queryTimeoutS: int(1).default(300),
-  maxTempMb: int(16).default(2048),
-  bankFeeTolerance: z.string().refine((v) => parseFeeTolerance(v) !== null,
-    'expected CCY:AMOUNT:PERCENT% entries separated by commas, * for every other currency, e.g. "EUR:25:1%,*:10:0.5%" (0:0% for none)').default(DEFAULT_FEE_TOLERANCE),
-  mailTo: z.string().refine(isAddressList, 'expected e-mail addresses separated by commas, e.g. "finance@example.com, ops@example.com"').optional(),
-  mailFrom: z.string().refine(isAddressList, 'expected one e-mail address, e.g. recon@example.com').optional(),
-  smtpUrl: z.string().refine((v) => accepts(() => parseSmtpUrl(v)), 'expected smtp://user:password@host:port or smtps://… (options: ?requireTLS=true, ?tls.rejectUnauthorized=false, …)').optional(),
-  mailMaxAttachmentMb: z.coerce.number().positive().default(10),
-  notifyUrl: z.preprocess(spaceSeparated, z.array(z.string().refine(isHttpUrl, 'expected http:// or https:// URLs'))).optional(),
-  pingUrl: z.string().refine(isHttpUrl, 'expected an http:// or https:// URL, e.g. https://hc-ping.com/<uuid>').optional(),
-  metricsFile: z.string().optional(),
-  junit: z.string().optional(),
-  journalFormat: z.string().refine((v) => parseJournalFormats(v) !== null, `expected ${JOURNAL_FORMATS.join(', ')} (comma-separated for several)`).optional(),
-  journalAccounts: z.string().optional(),
-});
+const SYNC: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute',
+  'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile', 'layouts'];
+const BANK: OptionKey[] = ['bankDir', 'bankWindowDays', 'bankFeeTolerance'];
+const MAIL: OptionKey[] = ['mailTo', 'mailFrom', 'smtpUrl', 'mailMaxAttachmentMb', 'notifyUrl'];
+const RUN: OptionKey[] = [...SYNC, 'reports', 'published', ...BANK, ...MAIL, 'pingUrl', 'metricsFile', 'junit'];
+
+/** The settings each command takes (its --help lists them; tests and the bench parse with the same lists). */
+export const COMMAND_OPTIONS = {
+  run: RUN,
+  schedule: [...RUN, 'cron', 'tz'],
+  sync: SYNC,
+  check: ['db', 'memoryMb', 'logFile', ...BANK],
+  report: ['db', 'reports', 'apiUrl', 'memoryMb', 'logFile'],
+  close: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'journalFormat', 'journalAccounts', ...MAIL],
+  ack: ['db', 'published', 'memoryMb', 'logFile'],
+  bank: ['db', 'published', 'memoryMb', 'logFile'],
+  sql: ['db', 'published', 'memoryMb', 'queryTimeoutS', 'maxTempMb'],
+  export: ['db', 'published', 'memoryMb'],
+  demo: ['db', 'reports', 'published', 'memoryMb', 'sampleBudget', 'logFile'],
+} as const satisfies Record<string, readonly OptionKey[]>;
+
+/** The one schema, assembled from each option's own (types come from it: z.infer). */
+const ConfigSchema = z.object(
+  Object.fromEntries(Object.entries(OPTIONS).map(([k, o]) => [k, o.schema])) as { [K in OptionKey]: (typeof OPTIONS)[K]['schema'] },
+);
 
 /** Settings whose value is never quoted back in an error: it holds a secret. */
 const SECRET_KEYS: ReadonlySet<string> = new Set(['apiKey', 'smtpUrl']);

@@ -3,7 +3,6 @@ import type { ExitCode } from '../errors.js';
 /** One CLI command: parses its own flags (node:util parseArgs), calls one function, returns an exit code. */
 export interface Command {
   name: string;
-  summary: string;
   usage: string;
   run(argv: string[]): Promise<ExitCode>;
 }

@@ -1,8 +1,7 @@
 import path from 'node:path';
-import { parseCommandArgs } from '../../src/config.js';
+import { parseCommandArgs, COMMAND_OPTIONS } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { runNightly } from '../../pipelines/nightly.js';
-import { RUN_KEYS } from '../../src/cli/commands/run.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { tempDir } from './recon.js';
@@ -12,7 +11,7 @@ export async function nightlyOnce(sb: Sandbox, dir: string, args: string[] = [])
   const { config } = parseCommandArgs(
     ['--api-url', sb.url, '--api-key', sb.apiKey, '--db', path.join(dir, 'recon.duckdb'), '--reports', path.join(dir, 'reports'),
       '--rate-per-minute', '60000', '--sample-budget', '0', ...args],
-    RUN_KEYS, {}, {},
+    COMMAND_OPTIONS.run, {}, {},
   );
   return { config, outcome: await runNightly(config, silentLogger, { tuning: { retryBaseMs: 5 }, handleSignals: false }) };
 }

@@ -4,8 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { parseCommandArgs } from '../../src/config.js';
-import { SYNC_KEYS } from '../../src/cli/commands/sync.js';
+import { parseCommandArgs, COMMAND_OPTIONS } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import type { SyncTuning } from '../../src/sync/step.js';
 import { runSyncJob } from '../../pipelines/sync.js';
@@ -29,7 +28,7 @@ export interface SyncRun {
 export async function syncOnce(sb: Sandbox, dbPath: string, args: string[] = [], tuning: SyncTuning = {}): Promise<SyncRun> {
   const { config } = parseCommandArgs(
     ['--api-url', sb.url, '--api-key', sb.apiKey, '--db', dbPath, '--rate-per-minute', '60000', '--sample-budget', '0', ...args],
-    SYNC_KEYS,
+    COMMAND_OPTIONS.sync,
     {},
     {},
   );

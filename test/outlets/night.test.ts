@@ -7,12 +7,11 @@ import ExcelJS from 'exceljs';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCommandArgs } from '../../src/config.js';
+import { parseCommandArgs, COMMAND_OPTIONS } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { acquireLock } from '../../src/ops/lock.js';
 import { NotifyDocument } from '../../src/outlets/notify-schema.js';
 import { plantEveryKind, startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { RUN_KEYS } from '../../src/cli/commands/run.js';
 import { runNightly, type NightlyOutcome } from '../../pipelines/nightly.js';
 import { tempDir } from '../helpers/recon.js';
 import { deadPort, mimePart, parsePrometheusText, startReceiver, startSmtp, subjectOf, type Receiver, type SmtpStub } from '../helpers/outlets.js';
@@ -62,7 +61,7 @@ async function night(dir: string, over: { apiUrl?: string; smtpPort?: number; no
     '--rate-per-minute', '60000', '--sample-budget', '0',
     '--mail-to', 'finance@example.com', '--mail-from', 'recon@example.com', '--smtp-url', smtpUrl, ...notify,
     '--ping-url', over.ping ?? `${pings.url}/ping/uuid-1`, '--metrics-file', path.join(dir, 'metrics', 'recon.prom'), '--junit', path.join(dir, 'junit.xml'),
-  ], RUN_KEYS, {}, {});
+  ], COMMAND_OPTIONS.run, {}, {});
   return runNightly(config, silentLogger, { tuning: { retryBaseMs: 5 }, handleSignals: false, outlets: { limits: fast } });
 }
 

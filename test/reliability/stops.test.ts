@@ -8,8 +8,7 @@ import { query, tempDir } from '../helpers/recon.js';
 import { logCount, startCli, waitFor } from '../helpers/child.js';
 import { buildDisbursement, startFakeService, type FakeService } from './fake-service.js';
 import { syncFake } from './helpers.js';
-import { parseCommandArgs } from '../../src/config.js';
-import { RUN_KEYS } from '../../src/cli/commands/run.js';
+import { parseCommandArgs, COMMAND_OPTIONS } from '../../src/config.js';
 import { withJob } from '../../pipelines/job.js';
 import { jobSettings } from '../../pipelines/settings.js';
 import { silentLogger } from '../../src/log.js';
@@ -61,7 +60,7 @@ describe('#12 case 4: bounded, interruptible waits', () => {
 describe('#12 case 5: succeeded only once published', () => {
   it('is recorded as publishing while the snapshot is published, succeeded after, failed with the reason when publishing fails', async () => {
     const dir = folder();
-    const { config } = parseCommandArgs(['--db', path.join(dir, 'recon.duckdb')], RUN_KEYS, {}, {});
+    const { config } = parseCommandArgs(['--db', path.join(dir, 'recon.duckdb')], COMMAND_OPTIONS.run, {}, {});
     let during = '';
     const ok = await withJob('run', jobSettings(config), silentLogger, async () => 0, {
       handleSignals: false,

@@ -1,16 +1,15 @@
 import { userInfo } from 'node:os';
 import type { Command } from '../command.js';
 import { UsageError } from '../../errors.js';
-import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
+import { optionsHelp, parseCommandArgs, requireExistingStore, COMMAND_OPTIONS } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { notice } from '../notice.js';
 import { runAck } from '../../../pipelines/ack.js';
 
-const KEYS: OptionKey[] = ['db', 'published', 'memoryMb', 'logFile'];
+const KEYS = COMMAND_OPTIONS.ack;
 
 export const command: Command = {
   name: 'ack',
-  summary: 'Acknowledge a finding',
   usage: `Usage: recon ack <key> --note "why this is accepted" [--by NAME] [options]\n\nThe key is in the Key column of the workbook (or SELECT finding_key FROM open_exceptions).\nAn acknowledged finding stays out of "new" until its numbers change; the snapshot that recon sql\nreads is published again at once.\n\n  --note TEXT            required\n  --by NAME              who acknowledges (default: the OS user)\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, positionals, extra } = parseCommandArgs(argv, KEYS, { note: { type: 'string' }, by: { type: 'string' } });

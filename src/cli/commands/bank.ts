@@ -5,16 +5,15 @@
 // they already have before the first night).
 import type { Command } from '../command.js';
 import { UsageError } from '../../errors.js';
-import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
+import { optionsHelp, parseCommandArgs, COMMAND_OPTIONS } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { notice } from '../notice.js';
 import { runBankImport } from '../../../pipelines/bank-import.js';
 
-const KEYS: OptionKey[] = ['db', 'published', 'memoryMb', 'logFile'];
+const KEYS = COMMAND_OPTIONS.bank;
 
 export const command: Command = {
   name: 'bank',
-  summary: 'Import bank statements: recon bank import FILE…',
   usage: `Usage: recon bank import FILE… [options]
 
 Imports bank statements into the store's bank_transactions table: ISO 20022 camt.053 (XML), SWIFT MT940

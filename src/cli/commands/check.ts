@@ -1,14 +1,13 @@
 import type { Command } from '../command.js';
-import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
+import { optionsHelp, parseCommandArgs, requireExistingStore, COMMAND_OPTIONS } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { notice } from '../notice.js';
 import { runCheckJob } from '../../../pipelines/check.js';
 
-const KEYS: OptionKey[] = ['db', 'memoryMb', 'logFile', 'bankDir', 'bankWindowDays', 'bankFeeTolerance'];
+const KEYS = COMMAND_OPTIONS.check;
 
 export const command: Command = {
   name: 'check',
-  summary: 'Run every SQL check over the store',
   usage: `Usage: recon check [--only id,id] [options]\n\nRuns every sql/checks/<check_id>.sql over the store and updates the exception lifecycle.\nExit 0 nothing to look at, 1 findings new or open (not acknowledged), 2 failure.\n\n  --only ID,ID           run only these checks\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { only: { type: 'string' } });

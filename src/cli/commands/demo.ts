@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { Command } from '../command.js';
 import { UsageError } from '../../errors.js';
-import { optionsHelp, parseCommandArgs } from '../../config.js';
+import { COMMAND_OPTIONS, optionsHelp, parseCommandArgs } from '../../config.js';
 import { createLogger } from '../../log.js';
-import { DEMO_KEYS, runDemo } from '../../../pipelines/demo.js';
+import { runDemo } from '../../../pipelines/demo.js';
+const KEYS = COMMAND_OPTIONS.demo;
 import { describeDemo, describeNight } from '../summary.js';
 import { notice } from '../notice.js';
 
@@ -13,11 +14,10 @@ const NUMBERS = { seed: 42, disbursements: 180, 'anomaly-rate': 0.02, 'time-comp
 
 export const command: Command = {
   name: 'demo',
-  summary: 'Reconcile against the embedded sandbox',
-  usage: `Usage: recon demo [--seed N] [--disbursements N] [--anomaly-rate R] [--time-compression X] [options]\n\nStarts the sandbox in-process, runs two nights of the nightly job and the close of the last full month,\nand prints where everything was written. Each demo starts from an empty store of its own (a store it did\nnot make is refused), so running it twice tells the same story. Logs go to <db folder>/demo.log unless\n--log-file is given.\n\n  --seed N               dataset seed (default ${NUMBERS.seed})\n  --disbursements N      how many (default ${NUMBERS.disbursements})\n  --anomaly-rate R       share of disbursements with a planted anomaly (default ${NUMBERS['anomaly-rate']})\n  --time-compression X   the sandbox's rate-limit window runs X times faster (default ${NUMBERS['time-compression']})\n${optionsHelp(DEMO_KEYS)}`,
+  usage: `Usage: recon demo [--seed N] [--disbursements N] [--anomaly-rate R] [--time-compression X] [options]\n\nStarts the sandbox in-process, runs two nights of the nightly job and the close of the last full month,\nand prints where everything was written. Each demo starts from an empty store of its own (a store it did\nnot make is refused), so running it twice tells the same story. Logs go to <db folder>/demo.log unless\n--log-file is given.\n\n  --seed N               dataset seed (default ${NUMBERS.seed})\n  --disbursements N      how many (default ${NUMBERS.disbursements})\n  --anomaly-rate R       share of disbursements with a planted anomaly (default ${NUMBERS['anomaly-rate']})\n  --time-compression X   the sandbox's rate-limit window runs X times faster (default ${NUMBERS['time-compression']})\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const flags = Object.fromEntries(Object.keys(NUMBERS).map((k) => [k, { type: 'string' as const }]));
-    const { config, extra } = parseCommandArgs(argv, DEMO_KEYS, flags);
+    const { config, extra } = parseCommandArgs(argv, KEYS, flags);
     const num = (name: keyof typeof NUMBERS) => {
       const x = extra[name] === undefined ? NUMBERS[name] : Number(extra[name]);
       if (!Number.isFinite(x) || x < 0) throw new UsageError(`--${name} must be a non-negative number`, true);

@@ -1,13 +1,12 @@
 import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
+import { optionsHelp, parseCommandArgs, COMMAND_OPTIONS } from '../../config.js';
 import { runExport } from '../../../pipelines/access.js';
 
-const KEYS: OptionKey[] = ['db', 'published', 'memoryMb'];
+const KEYS = COMMAND_OPTIONS.export;
 
 export const command: Command = {
   name: 'export',
-  summary: 'Export every table and view as Parquet',
   usage: `Usage: recon export --parquet DIR [options]\n\nWrites every table and view of the published snapshot as Parquet under DIR, partitioned by month\n(DIR/<name>/month=YYYY-MM/…). Read them with Spark, Trino, Athena or DuckDB (read_parquet('DIR/payouts/**/*.parquet', hive_partitioning=true)).\n\n  --parquet DIR          target folder\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { parquet: { type: 'string' } });

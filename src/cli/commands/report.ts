@@ -1,14 +1,13 @@
 import type { Command } from '../command.js';
-import { optionsHelp, parseCommandArgs, requireExistingStore, type OptionKey } from '../../config.js';
+import { optionsHelp, parseCommandArgs, requireExistingStore, COMMAND_OPTIONS } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { notice } from '../notice.js';
 import { runReportJob } from '../../../pipelines/report.js';
 
-const KEYS: OptionKey[] = ['db', 'reports', 'apiUrl', 'memoryMb', 'logFile'];
+const KEYS = COMMAND_OPTIONS.report;
 
 export const command: Command = {
   name: 'report',
-  summary: 'Write the exception workbook of the latest check run',
   usage: `Usage: recon report [--run RUN_ID] [options]\n\nWrites <reports>/recon-<date>-<run_id>.xlsx for the latest check run (or --run).\nExit 0 no findings to look at, 1 findings new or open, 2 failure.\n\n  --run RUN_ID           a given check run\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { run: { type: 'string' } });

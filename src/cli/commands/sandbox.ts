@@ -82,7 +82,6 @@ export function parseSandboxFlags(argv: string[]): SandboxOptions & { statements
 
 export const command: Command = {
   name: 'sandbox',
-  summary: 'Serve the embedded sandbox of the payments service on 127.0.0.1',
   usage,
   async run(argv: string[]): Promise<ExitCode> {
     const { statements, ...options } = parseSandboxFlags(argv);

@@ -1,16 +1,14 @@
 import type { Command } from '../command.js';
 import { EXIT } from '../../errors.js';
-import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
+import { optionsHelp, parseCommandArgs, COMMAND_OPTIONS } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { scheduleNightly } from '../../../pipelines/schedule.js';
-import { RUN_KEYS } from './run.js';
 import { notice } from '../notice.js';
 
-const KEYS: OptionKey[] = [...RUN_KEYS, 'cron', 'tz'];
+const KEYS = COMMAND_OPTIONS.schedule;
 
 export const command: Command = {
   name: 'schedule',
-  summary: 'Run the nightly job on a cron schedule',
   usage: `Usage: recon schedule [options]\n\nRuns \`recon run\` at RECON_CRON (default '30 2 * * *') in RECON_TZ (default UTC), correct across\ndaylight-saving changes; runs at once if the last successful run is older than one period; never two at\nonce (a manual recon run beside it exits 3). SIGINT/SIGTERM: the run in progress finishes its current\ndisbursements, is recorded as interrupted, and the scheduler exits.\n\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config } = parseCommandArgs(argv, KEYS);

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
+import { optionsHelp, parseCommandArgs, COMMAND_OPTIONS } from '../../config.js';
 import { FORMATS, type Format } from '../../access/output.js';
 import { runAccountantQuery } from '../../../pipelines/access.js';
 
-const KEYS: OptionKey[] = ['db', 'published', 'memoryMb', 'queryTimeoutS', 'maxTempMb'];
+const KEYS = COMMAND_OPTIONS.sql;
 
 /** --format, else the extension of --out (.csv, .json, .xlsx), else a table. */
 function formatFor(format: string | undefined, outFile: string | undefined): Format {
@@ -26,7 +26,6 @@ async function readStdin(): Promise<string> {
 
 export const command: Command = {
   name: 'sql',
-  summary: 'Ad-hoc read-only SQL on the published snapshot',
   usage: `Usage: recon sql ["SELECT …"] [--format table|csv|json|xlsx] [--out FILE]\n\nRuns one query against the published snapshot (never the nightly job's own file, so a session never\nblocks the run). Without a query, reads SQL from stdin. Queries only: COPY, EXPORT, ATTACH, INSTALL/LOAD,\nSET/PRAGMA and writes are refused. Views: reconciliation, open_exceptions, monthly_summary, payment_lines\n(see README, Data dictionary).\n\n  --format F             table (default), csv, json or xlsx (xlsx needs --out)\n  --out FILE             write to FILE (complete, or not at all) instead of stdout\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, positionals, extra } = parseCommandArgs(argv, KEYS, { format: { type: 'string' }, out: { type: 'string' } });

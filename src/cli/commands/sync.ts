@@ -1,21 +1,18 @@
 import { EXIT } from '../../errors.js';
 import type { Command } from '../command.js';
-import { optionsHelp, parseCommandArgs, type OptionKey } from '../../config.js';
+import { optionsHelp, parseCommandArgs, COMMAND_OPTIONS } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { describeSync } from '../summary.js';
 import { notice } from '../notice.js';
 import { runSyncJob } from '../../../pipelines/sync.js';
 
-/** The settings `recon sync` takes (tests and benchmarks run the sync in-process with the same ones). */
-export const SYNC_KEYS: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute',
-  'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile', 'layouts'];
+const KEYS = COMMAND_OPTIONS.sync;
 
 export const command: Command = {
   name: 'sync',
-  summary: 'Pull delivered disbursements into DuckDB',
-  usage: `Usage: recon sync [options]\n\nPulls delivered disbursements with their payouts, refunds, adjustments and files.\n\n${optionsHelp(SYNC_KEYS)}`,
+  usage: `Usage: recon sync [options]\n\nPulls delivered disbursements with their payouts, refunds, adjustments and files.\n\n${optionsHelp(KEYS)}`,
   async run(argv) {
-    const { config } = parseCommandArgs(argv, SYNC_KEYS);
+    const { config } = parseCommandArgs(argv, KEYS);
     const terminal = openTerminal(config);
     let out;
     try {
