@@ -2,7 +2,7 @@
 // workbook writer takes them, and a consistent store of N disbursements × M payouts built in SQL.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Disbursement, Payout } from '../src/api/schemas.js';
-import type { DisbursementBundle, Line } from '../src/sync/bundle.js';
+import type { DisbursementBundle, Line } from '../src/store/bundle.js';
 import type { FileResult } from '../src/sync/files.js';
 import type { FileLine } from '../src/sync/parse-file.js';
 import type { FindingRow } from '../src/report/types.js';

@@ -1,7 +1,24 @@
 // Payment samples for payment_cross_check: pick payouts never sampled before (so successive nights cover
 // new payments), and store what the payment details said.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { PaymentSample, SampleTarget } from '../sync/payments.js';
+
+/** A payment sampled for payment_cross_check, and what its details said (src/sync/payments.ts reads them). */
+export interface SampleTarget {
+  paymentId: string;
+  disbursementId: string;
+  payoutReference: string | null;
+}
+
+export interface PaymentSample extends SampleTarget {
+  /** 200, 404 (unknown payment), another status, or null when no answer came (a network failure). */
+  httpStatus: number | null;
+  paymentStatus: string | null;
+  reportedDisbursementId: string | null;
+  payoutFound: boolean;
+  payoutAmount: bigint | null;
+  payoutCurrency: string | null;
+  raw: string | null;
+}
 import { appendRows } from './append.js';
 import { inTransaction } from './transaction.js';
 

@@ -4,10 +4,10 @@
 // A re-read whose content changed keeps the earlier version in disbursement_history (never overwritten).
 import { inTransaction } from './transaction.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { DisbursementBundle } from '../sync/bundle.js';
-import { recordHash } from '../sync/bundle.js';
+import type { DisbursementBundle } from './bundle.js';
+import { recordHash } from './bundle.js';
 import type { DuckDBValue } from '@duckdb/node-api';
-import type { Line } from '../sync/bundle.js';
+import type { Line } from './bundle.js';
 import { appendColumns, appendRows } from './append.js';
 
 export interface StoredState {

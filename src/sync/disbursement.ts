@@ -12,7 +12,7 @@ import {
   describeIssues,
   type Disbursement,
 } from '../api/schemas.js';
-import { contentHash, type DisbursementBundle, type Line, type QuarantinedRecord, type SyncStatus } from './bundle.js';
+import { contentHash, type DisbursementBundle, type Line, type QuarantinedRecord, type SyncStatus } from '../store/bundle.js';
 import { FileListError, describeProblem, fetchFiles, type FileDeps } from './files.js';
 import { MAX_JSON_DEPTH, canonicalJson, tooDeepStandIn } from './canonical.js';
 

@@ -11,25 +11,13 @@ import { BodyTooLargeError } from '../api/client.js';
 import { ApiError, RateLimitedError } from '../api/errors.js';
 import { FileListSchema, describeIssues, type FileLink } from '../api/schemas.js';
 import type { Layout } from './layouts.js';
-import { DEFAULT_PARSE_LIMITS, parseDisbursementFile, type FileLine, type LineProblem } from './parse-file.js';
+import { DEFAULT_PARSE_LIMITS, parseDisbursementFile } from './parse-file.js';
+import type { FileLine, FileResult, LineProblem } from '../store/bundle.js';
+
+export type { FileResult };
 
 /** Fresh links asked for per file before giving up on it (reported as download_failed). */
 const MAX_LINK_REFRESHES = 8;
-
-export interface FileResult {
-  fileNo: number;
-  name: string;
-  extension: string | null;
-  sha256: string | null;
-  sizeBytes: number | null;
-  layout: string | null;
-  parseStatus: 'parsed' | 'unrecognised' | 'unparseable' | 'too_large' | 'download_failed';
-  parseError: string | null;
-  lines: FileLine[];
-  footerCount: bigint | null;
-  footerTotal: bigint | null;
-  problems: LineProblem[];
-}
 
 export interface FileDeps {
   client: PaymentsClient;

@@ -5,25 +5,11 @@
 import { parse } from 'csv-parse/sync';
 import { parseMajor } from '../money.js';
 import type { Layout } from './layouts.js';
+import type { FileLine, LineProblem } from '../store/bundle.js';
+
+export type { FileLine, LineProblem };
 
 export type LineKind = 'payout' | 'refund' | 'credit' | 'debit';
-
-export interface FileLine {
-  lineNo: number; // physical line in the file, from 1
-  kind: 'payout' | 'refund' | 'adjustment';
-  entryType: 'credit' | 'debit' | null;
-  reference: string;
-  paymentId: string | null;
-  currency: string;
-  amount: bigint;
-  raw: string;
-}
-
-/** A line of a file that could not be read, with the physical line it is on (null: the file as a whole). */
-export interface LineProblem {
-  lineNo: number | null;
-  reason: string;
-}
 
 export type ParsedFile =
   | { status: 'parsed'; layout: string; lines: FileLine[]; footerCount: bigint | null; footerTotal: bigint | null; problems: LineProblem[] }

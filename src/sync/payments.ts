@@ -4,23 +4,9 @@ import type { PaymentsClient } from '../api/client.js';
 import { ApiError, NotFoundError, RateLimitedError } from '../api/errors.js';
 import { canonicalJson, tooDeepStandIn } from './canonical.js';
 import { PaymentDetailsSchema } from '../api/schemas.js';
+import type { PaymentSample, SampleTarget } from '../store/samples.js';
 
-export interface SampleTarget {
-  paymentId: string;
-  disbursementId: string;
-  payoutReference: string | null;
-}
-
-export interface PaymentSample extends SampleTarget {
-  /** 200, 404 (unknown payment), another status, or null when no answer came (a network failure). */
-  httpStatus: number | null;
-  paymentStatus: string | null;
-  reportedDisbursementId: string | null;
-  payoutFound: boolean;
-  payoutAmount: bigint | null;
-  payoutCurrency: string | null;
-  raw: string | null;
-}
+export type { PaymentSample, SampleTarget };
 
 /** Tries per payment look-up: a sample is a spot check, not worth the night's request budget. */
 const LOOKUP_ATTEMPTS = 3;

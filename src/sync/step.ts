@@ -4,7 +4,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { PaymentsClient } from '../api/client.js';
-import { RequestBudget } from '../api/budget.js';
+import { RequestBudget, type Clock } from '../api/budget.js';
 import { assertReachable } from '../api/reach.js';
 import { redactor } from '../api/redact.js';
 import { preferCompactHeap } from '../ops/memory.js';
@@ -44,6 +44,8 @@ export interface SyncTuning {
   blockMs?: number;
   retryBaseMs?: number;
   now?: () => number;
+  /** The client's and the budget's clock (its sleeps too): tests run a night on virtual time with it. */
+  clock?: Clock;
   /** Orders the payment sample instead of the run id, so a demo samples the same payments every time. */
   sampleSeed?: string;
 }
@@ -68,7 +70,7 @@ export async function syncStep(
 ): Promise<SyncResult> {
   await assertReachable(settings.apiUrl); // a mistyped --api-url fails in seconds, not after minutes of retries
   preferCompactHeap();
-  const budget = new RequestBudget({ limit: settings.ratePerMinute, intervalMs: tuning.intervalMs ?? 60_000 });
+  const budget = new RequestBudget({ limit: settings.ratePerMinute, intervalMs: tuning.intervalMs ?? 60_000 }, tuning.clock);
   const client = new PaymentsClient({
     baseUrl: settings.apiUrl,
     apiKey: settings.apiKey,
@@ -80,6 +82,7 @@ export async function syncStep(
     connections: settings.concurrency * 2,
     insecureHttp: settings.insecureHttp,
     signal: target.signal,
+    clock: tuning.clock,
   });
   const c = target.connection;
   client.acceptedPageSize = await rememberedPageSize(c);
@@ -87,7 +90,7 @@ export async function syncStep(
   // keeps the pages it wrote. The rest of the run gets its own limit back.
   await setMemoryLimit(c, settings.syncMemoryMb);
   try {
-    const now = tuning.now ?? Date.now;
+    const now = tuning.now ?? tuning.clock?.now ?? Date.now;
     const result = await runSync(
       {
         connection: c,

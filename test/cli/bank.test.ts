@@ -8,7 +8,7 @@ import { writeStatements } from '../../sandbox/statements.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { ROOT, runCli } from '../helpers/child.js';
 import { openStore } from '../../src/store/db.js';
-import { readWorkbook, sheetOf } from '../report/helpers.js';
+import { readWorkbook, sheetOf } from '../unit/report/helpers.js';
 
 describe('recon bank import', () => {
   it('imports statements once, refuses a malformed one as a whole, and names what is missing', { timeout: 60_000 }, async () => {
@@ -46,7 +46,7 @@ describe('recon bank import', () => {
   });
 });
 
-describe('#25 first use and night safety', () => {
+describe('first use and night safety', () => {
   it('creates the store on a first import, and imports nothing into it when a file is refused', { timeout: 60_000 }, async () => {
     const t = tempDir();
     try {

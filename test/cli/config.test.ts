@@ -17,7 +17,7 @@ describe('configuration', () => {
     expect(() => parseCommandArgs(['--lookback-days', 'soon'], ['lookbackDays'], {}, {})).toThrow(/--lookback-days \/ RECON_LOOKBACK_DAYS/);
   });
 
-  it('#25 reads a bank-fee tolerance per currency, and names the flag of one it cannot read', () => {
+  it('reads a bank-fee tolerance per currency, and names the flag of one it cannot read', () => {
     expect(parseCommandArgs([], ['bankFeeTolerance'], {}, {}).config.bankFeeTolerance).toBe('*:25:1%');
     const env = { RECON_BANK_FEE_TOLERANCE: 'EUR:15:0.5%, usd:20:1%,*:0:0%' };
     expect(parseCommandArgs([], ['bankFeeTolerance'], {}, env).config.bankFeeTolerance).toBe('EUR:15:0.5%, usd:20:1%,*:0:0%');

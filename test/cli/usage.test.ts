@@ -15,7 +15,7 @@ import { closest } from '../../src/suggest.js';
 const night = nightBeforeAll({ seed: 14, disbursements: 120, payoutsPerDisbursement: 3, rateLimit: { limit: 1_000_000 }, anomalies: { plant: plantEveryKind(6) } }, 1);
 
 describe('recon ack', () => {
-  it('case 3: an acknowledgement shows at once in the snapshot accountants query, with its note', async () => {
+  it('an acknowledgement shows at once in the snapshot accountants query, with its note', async () => {
     const open = await runCli(['sql', '--db', night.db, '--format', 'json', "SELECT finding_key FROM open_exceptions WHERE state <> 'acknowledged' ORDER BY finding_key LIMIT 1"]);
     expect(open.code).toBe(0);
     const key = (JSON.parse(open.stdout) as Array<{ finding_key: string }>)[0]!.finding_key;
@@ -27,7 +27,7 @@ describe('recon ack', () => {
 });
 
 describe('recon sql --out', () => {
-  it('case 4: a folder that cannot be written is a usage error (exit 2, one line), never an unhandled stream error', async () => {
+  it('a folder that cannot be written is a usage error (exit 2, one line), never an unhandled stream error', async () => {
     const blocker = path.join(night.dir, 'a-file');
     writeFileSync(blocker, 'x');
     const r = await runCli(['sql', '--db', night.db, '--format', 'csv', '--out', path.join(blocker, 'q.csv'), 'SELECT 1 AS n']);
@@ -36,7 +36,7 @@ describe('recon sql --out', () => {
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack
   });
 
-  it('case 4: a missing folder is made and the format follows the extension', async () => {
+  it('a missing folder is made and the format follows the extension', async () => {
     const out = path.join(night.dir, 'missing', 'q.csv');
     const r = await runCli(['sql', '--db', night.db, '--out', out, "SELECT 'a' AS x, 1 AS n"]);
     expect(r.code, r.stderr).toBe(0);
@@ -45,7 +45,7 @@ describe('recon sql --out', () => {
 });
 
 describe('usage errors', () => {
-  it('case 5: --since with a date that does not exist is refused, naming the flag', async () => {
+  it('--since with a date that does not exist is refused, naming the flag', async () => {
     const r = await runCli(['sync', '--db', path.join(night.dir, 'since', 'recon.duckdb'), '--api-url', night.sb.url, '--api-key', night.sb.apiKey, '--since', '2026-99-01']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--since/);
@@ -53,7 +53,7 @@ describe('usage errors', () => {
     expect(existsSync(path.join(night.dir, 'since', 'recon.duckdb'))).toBe(false);
   });
 
-  it('case 6: check/report/close/ack on a store that does not exist say so and leave nothing behind', async () => {
+  it('check/report/close/ack on a store that does not exist say so and leave nothing behind', async () => {
     const typo = path.join(night.dir, 'typo', 'recon.duckdb');
     for (const args of [['check'], ['report'], ['close', '--month', '2026-10'], ['ack', 'k', '--note', 'n']]) {
       const r = await runCli([...args, '--db', typo]);
@@ -63,7 +63,7 @@ describe('usage errors', () => {
     expect(existsSync(typo)).toBe(false);
   });
 
-  it('case 7: a bad --cron or --tz names the flag and the variable, without a stack', async () => {
+  it('a bad --cron or --tz names the flag and the variable, without a stack', async () => {
     const cron = await runCli(['schedule', '--db', night.db, '--cron', '99 * * * *']);
     expect(cron.code).toBe(2);
     expect(cron.stderr).toMatch(/--cron/);
@@ -75,7 +75,7 @@ describe('usage errors', () => {
     expect(tz.stderr).toMatch(/Mars\/Olympus/);
   });
 
-  it('case 8: an unknown flag, a mistyped command and an unknown config key get a did-you-mean and a pointer to --help', async () => {
+  it('an unknown flag, a mistyped command and an unknown config key get a did-you-mean and a pointer to --help', async () => {
     const flag = await runCli(['run', '--repots', 'x']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/unknown option --repots \(did you mean --reports\?\)/);
@@ -92,13 +92,13 @@ describe('usage errors', () => {
     expect(key.stderr).toMatch(/did you mean reports\?/);
   });
 
-  it('case 8: closest() suggests only near misses', () => {
+  it('closest() suggests only near misses', () => {
     expect(closest('sycn', ['sync', 'run', 'report'])).toBe('sync');
     expect(closest('rnu', ['sync', 'run', 'report'])).toBe('run');
     expect(closest('zzzzzz', ['sync', 'run', 'report'])).toBeNull();
   });
 
-  it('case 9: an --api-url nothing listens on is refused at once, naming the flag and the variable', async () => {
+  it('an --api-url nothing listens on is refused at once, naming the flag and the variable', async () => {
     const fresh = path.join(night.dir, 'unreach', 'recon.duckdb');
     const r = await runCli(['sync', '--db', fresh, '--api-url', 'http://127.0.0.1:9', '--api-key', 'k']);
     expect(r.code).toBe(2);
@@ -108,7 +108,7 @@ describe('usage errors', () => {
     if (existsSync(fresh)) expect(await query(fresh, "SELECT count(*)::INT AS n FROM runs WHERE status = 'succeeded'")).toEqual([{ n: 0 }]);
   });
 
-  it('case 9: an unwritable --reports is refused before the sync starts', async () => {
+  it('an unwritable --reports is refused before the sync starts', async () => {
     const blocker = path.join(night.dir, 'reports-file');
     writeFileSync(blocker, 'x');
     const fresh = path.join(night.dir, 'unwritable', 'recon.duckdb');
@@ -121,7 +121,7 @@ describe('usage errors', () => {
 });
 
 describe('what a run and a sync print', () => {
-  it('case 11: run prints the night in plain lines (findings, workbook, exit meaning); sync prints what it read', async () => {
+  it('run prints the night in plain lines (findings, workbook, exit meaning); sync prints what it read', async () => {
     const own = path.join(night.dir, 'own');
     mkdirSync(own, { recursive: true });
     const odb = path.join(own, 'recon.duckdb');
@@ -138,7 +138,7 @@ describe('what a run and a sync print', () => {
 });
 
 describe('progress line', () => {
-  it('case 10: the total is the announced one from the first page, the rate is per minute of the last minute, never above what was sent', () => {
+  it('the total is the announced one from the first page, the rate is per minute of the last minute, never above what was sent', () => {
     const line = progressLine({ announced: 200, listed: 100, skipped: 20, done: 30, requests: 90 }, { elapsedMs: 30_000, lastMinuteRequests: 90, budgetPerMinute: 450 });
     expect(line).toMatch(/ 50\/200 /);
     expect(line).toMatch(/20 unchanged/);
@@ -153,7 +153,7 @@ describe('progress line', () => {
 
 const tmux = spawnSync('tmux', ['-V']).status === 0;
 describe.skipIf(!tmux)('on a real terminal (tmux)', () => {
-  it('case 10: a person sees one progress bar and readable lines, never the JSON log, which goes to a file', async () => {
+  it('a person sees one progress bar and readable lines, never the JSON log, which goes to a file', async () => {
     const own = path.join(night.dir, 'tty');
     mkdirSync(own, { recursive: true });
     const raw = path.join(own, 'screen.raw');
@@ -180,7 +180,7 @@ describe.skipIf(!tmux)('on a real terminal (tmux)', () => {
   });
 });
 
-describe('#12 case 8: credentials in --api-url', () => {
+describe('credentials in --api-url', () => {
   it('are refused with a clear message that does not repeat them, and nothing is stored', async () => {
     const fresh = path.join(night.dir, 'creds', 'recon.duckdb');
     const r = await runCli(['sync', '--db', fresh, '--api-url', 'http://acct:pw-s3cret@127.0.0.1:9', '--api-key', 'k']);
@@ -191,7 +191,7 @@ describe('#12 case 8: credentials in --api-url', () => {
   });
 });
 
-describe('#14 case 12: amounts accountants can read in SQL', () => {
+describe('amounts accountants can read in SQL', () => {
   it('every money column of monthly_summary has a *_major companion, and --format xlsx shows it as an amount of its currency', async () => {
     const json = await runCli(['sql', '--db', night.db, '--format', 'json', 'SELECT currency, disbursed_total, disbursed_total_major FROM monthly_summary ORDER BY currency LIMIT 5']);
     expect(json.code, json.stderr).toBe(0);

@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 describe('a close with a foreign-currency line and open findings', () => {
-  it('case 1 and 2: exits 1, says provisional, holds the line in its own currency and balances every currency', async () => {
+  it('exits 1, says provisional, holds the line in its own currency and balances every currency', async () => {
     const db = path.join(d, 'recon.duckdb');
     const [line] = await query(db, `SELECT currency, amount FROM currency_suspense WHERE disbursement_id = '${mismatch.id}'`);
     expect(line!.currency).not.toBe(mismatch.currency);

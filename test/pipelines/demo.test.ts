@@ -33,7 +33,7 @@ describe('recon demo (make run)', () => {
     }
   });
 
-  it('case 13: refuses to start afresh a store the demo did not make', async () => {
+  it('refuses to start afresh a store the demo did not make', async () => {
     const t = tempDir();
     try {
       const db = path.join(t.dir, 'recon.duckdb');

@@ -13,7 +13,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { fingerprints, query, tempDir, type Fingerprints } from '../helpers/recon.js';
 import { runCli, startCli } from '../helpers/child.js';
 import { testRandom } from '../helpers/seed.js';
-import { assertWholeDisbursements, recordFigures, sandboxLineCounts, totalRows, type LineCounts } from './helpers.js';
+import { assertWholeDisbursements, recordFigures, sandboxLineCounts, totalRows, type LineCounts } from '../helpers/whole-store.js';
 
 const SOAK = Boolean(process.env.RECON_SOAK);
 const KILLS = SOAK ? 60 : 20;

@@ -14,7 +14,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { fingerprints, tempDir } from '../helpers/recon.js';
 import { CLI, runCli } from '../helpers/child.js';
 import { spawn } from 'node:child_process';
-import { assertWholeDisbursements, sandboxLineCounts } from './helpers.js';
+import { assertWholeDisbursements, sandboxLineCounts } from '../helpers/whole-store.js';
 
 let sb: Sandbox;
 let dir: string;

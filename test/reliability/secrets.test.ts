@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/index.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { logCount, runCli } from '../helpers/child.js';
-import { buildDisbursement, startFakeService, type FakeService } from './fake-service.js';
-import { filesContaining, walk } from './helpers.js';
+import { buildDisbursement, startFakeService, type FakeService } from '../helpers/fake-service.js';
+import { filesContaining, walk } from '../helpers/whole-store.js';
 
 const SECRET = 'sk_live_SECRET_abc123XYZ';
 const open: Array<() => Promise<void> | void> = [];
@@ -34,7 +34,7 @@ function assertNowhere(dir: string, outputs: string[], needle: string): number {
 }
 
 describe('the API key', () => {
-  it('#12 case 1: echoed in every error path of a run that completes (child lists, files, downloads, payments, 429), is stored, published and written nowhere', async () => {
+  it('echoed in every error path of a run that completes (child lists, files, downloads, payments, 429), is stored, published and written nowhere', async () => {
     const [a, b, c, good] = [buildDisbursement({ file: true }), buildDisbursement({ file: true }), buildDisbursement({ file: true }), buildDisbursement({ file: true })];
     const echo = (status: number) => ({ status, body: { title: 'Error', status, detail: `request with key ${SECRET} refused`, errors: [{ message: `key=${SECRET}` }] } });
     const fake = await startFakeService({

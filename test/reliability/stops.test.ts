@@ -6,8 +6,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { query, tempDir } from '../helpers/recon.js';
 import { logCount, startCli, waitFor } from '../helpers/child.js';
-import { buildDisbursement, startFakeService, type FakeService } from './fake-service.js';
-import { syncFake } from './helpers.js';
+import { buildDisbursement, startFakeService, type FakeService } from '../helpers/fake-service.js';
+import { syncFake } from '../helpers/whole-store.js';
 import { parseCommandArgs, COMMAND_OPTIONS } from '../../src/config.js';
 import { withJob } from '../../pipelines/job.js';
 import { jobSettings } from '../../pipelines/settings.js';
@@ -29,7 +29,7 @@ async function fake(override: Parameters<typeof startFakeService>[0]['override']
 }
 const tooMany = (seconds: number) => ({ status: 429, headers: { 'retry-after': String(seconds) }, body: { title: 'Too Many Requests', status: 429 } });
 
-describe('#12 case 4: bounded, interruptible waits', () => {
+describe('bounded, interruptible waits', () => {
   it('a Retry-After of a year stops the run at once with the reason, instead of holding the lock', async () => {
     const f = await fake((r) => (r.path === '/disbursements' ? tooMany(31_536_000) : undefined));
     const db = path.join(folder(), 'recon.duckdb');
@@ -57,7 +57,7 @@ describe('#12 case 4: bounded, interruptible waits', () => {
   }, 40_000);
 });
 
-describe('#12 case 5: succeeded only once published', () => {
+describe('succeeded only once published', () => {
   it('is recorded as publishing while the snapshot is published, succeeded after, failed with the reason when publishing fails', async () => {
     const dir = folder();
     const { config } = parseCommandArgs(['--db', path.join(dir, 'recon.duckdb')], COMMAND_OPTIONS.run, {}, {});

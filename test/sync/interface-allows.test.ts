@@ -3,8 +3,8 @@
 // completed, every other disbursement reconciled, and the touched one says what happened.
 import { describe, expect, it } from 'vitest';
 import { fingerprints, query } from '../helpers/recon.js';
-import { buildDisbursement, envelope, type FakeDisbursement, type FakeService } from '../reliability/fake-service.js';
-import { fakeServicesPerTest, syncFake } from '../reliability/helpers.js';
+import { buildDisbursement, envelope, type FakeDisbursement, type FakeService } from '../helpers/fake-service.js';
+import { fakeServicesPerTest, syncFake } from '../helpers/whole-store.js';
 
 const { fake, store } = fakeServicesPerTest('recon-allows-');
 const db = () => store().db;
@@ -17,8 +17,8 @@ async function files(file: string) {
   return query(file, 'SELECT disbursement_id, parse_status, parse_error FROM disbursement_files ORDER BY disbursement_id');
 }
 
-describe('#11: the interface allows it, recon survives it', () => {
-  it('case 1 and 9: the same lines in another order and with fields reordered are not a restatement', async () => {
+describe('the interface allows it, recon survives it', () => {
+  it('the same lines in another order and with fields reordered are not a restatement', async () => {
     const d = buildDisbursement({ payouts: 5, file: true });
     const f = await fake([d]);
     const file = db();
@@ -33,7 +33,7 @@ describe('#11: the interface allows it, recon survives it', () => {
     expect((await fingerprints(file)).disbursement_history).toEqual(before.disbursement_history);
   });
 
-  it('case 2: a 422 to per_page=100 is answered by asking again smaller, and the size is remembered', async () => {
+  it('a 422 to per_page=100 is answered by asking again smaller, and the size is remembered', async () => {
     const d = buildDisbursement({ payouts: 30 });
     const f = await fake([d], (req) => (req.perPage > 25
       ? { status: 422, body: { title: 'Unprocessable entity', status: '422', detail: 'Invalid pagination parameters', errors: [{ param: 'per_page', message: 'per_page must be at most 25' }] } }
@@ -47,7 +47,7 @@ describe('#11: the interface allows it, recon survives it', () => {
     expect(f.log.filter((r) => r.status === 422).length).toBe(refused); // the next run asks for 25 at once
   });
 
-  it('case 2: without a named maximum it halves down to the service default', async () => {
+  it('without a named maximum it halves down to the service default', async () => {
     const d = buildDisbursement({ payouts: 12 });
     const f = await fake([d], (req) => (req.perPage > 20 ? { status: 400, body: { title: 'Bad Request', status: 400, detail: 'bad paging' } } : undefined));
     const file = db();
@@ -55,7 +55,7 @@ describe('#11: the interface allows it, recon survives it', () => {
     expect(await query(file, `SELECT value FROM service_settings WHERE key = 'per_page'`)).toEqual([{ value: '12' }]);
   });
 
-  it('case 3: a file that arrives slowly but steadily is downloaded (the time-out is between chunks)', async () => {
+  it('a file that arrives slowly but steadily is downloaded (the time-out is between chunks)', async () => {
     // served by the sandbox in 8 slices 150 ms apart: 1.2 s in all, above the 500 ms time-out
     const { startSandbox } = await import('../../sandbox/index.js');
     const sb = await startSandbox({ seed: 3, disbursements: 4, payoutsPerDisbursement: 3, rateLimit: { limit: 1_000_000 }, realism: { slowFileRate: 1, slowFileSliceDelayMs: 150 } });
@@ -71,7 +71,7 @@ describe('#11: the interface allows it, recon survives it', () => {
     }
   });
 
-  it('case 4: an ftp:// or file:// link fails that file at once, without retries; the rest reconciles', async () => {
+  it('an ftp:// or file:// link fails that file at once, without retries; the rest reconciles', async () => {
     const bad = buildDisbursement({ file: true });
     const good = buildDisbursement({ file: true });
     const f = await fake([bad, good], (req) => (req.path === `/disbursements/${id(bad)}/files`
@@ -87,7 +87,7 @@ describe('#11: the interface allows it, recon survives it', () => {
     expect(rows.find((r) => r.disbursement_id === id(good))?.parse_status).toBe('parsed');
   });
 
-  it('case 5: payment details refused (a key without that permission) cost no run and stop the sample after 5 refusals', async () => {
+  it('payment details refused (a key without that permission) cost no run and stop the sample after 5 refusals', async () => {
     const ds = [buildDisbursement({ payouts: 6 }), buildDisbursement({ payouts: 6 }), buildDisbursement({ payouts: 6 })];
     const f = await fake(ds, (req) => (req.path.startsWith('/payments/')
       ? { status: 403, body: { title: 'Forbidden', status: 403, detail: 'this key may not read payments' } } : undefined));
@@ -98,7 +98,7 @@ describe('#11: the interface allows it, recon survives it', () => {
     expect(await query(file, 'SELECT http_status, count(*)::INT AS n FROM payment_samples GROUP BY ALL')).toEqual([{ http_status: 403, n: 5 }]);
   });
 
-  it('case 5: a few refused look-ups among many are just unverified, the sample goes on', async () => {
+  it('a few refused look-ups among many are just unverified, the sample goes on', async () => {
     const ds = [buildDisbursement({ payouts: 6 }), buildDisbursement({ payouts: 6 }), buildDisbursement({ payouts: 6 })];
     let n = 0;
     const f = await fake(ds, (req) => (req.path.startsWith('/payments/') && ++n % 4 === 0
@@ -109,7 +109,7 @@ describe('#11: the interface allows it, recon survives it', () => {
     expect(row).toEqual({ n: 18, refused: 4 });
   });
 
-  it('case 6: a disbursement announcing 10^9 lines is not read, says why, and the night goes on', async () => {
+  it('a disbursement announcing 10^9 lines is not read, says why, and the night goes on', async () => {
     const huge = buildDisbursement();
     huge.record.number_of_payments = 1_000_000_000;
     const good = buildDisbursement();
@@ -125,7 +125,7 @@ describe('#11: the interface allows it, recon survives it', () => {
     expect(s[id(good)]).toEqual({ status: 'complete', note: null });
   });
 
-  it('case 6: a list that keeps serving lines past the line limit stops there and marks its disbursement incomplete', async () => {
+  it('a list that keeps serving lines past the line limit stops there and marks its disbursement incomplete', async () => {
     const endless = buildDisbursement({ payouts: 3 });
     const f = await fake([endless], (req) => (req.path === `/disbursements/${id(endless)}/payouts`
       ? { body: envelope('payouts', Array.from({ length: 40 }, (_, i) => ({ ...endless.payouts![0]!, reference: `r${req.page}_${i}` })), 1, 40, { page: req.page, total_entries: 100_000, total_pages: 2500 }) }
@@ -136,7 +136,7 @@ describe('#11: the interface allows it, recon survives it', () => {
     expect((await statuses(file))[id(endless)]).toEqual({ status: 'incomplete', note: 'payouts: more than 100 lines for one disbursement (--max-lines); the rest was not read' });
   });
 
-  it('case 7: a file with a 200 kB text line is unparseable, a finding on that file only', async () => {
+  it('a file with a 200 kB text line is unparseable, a finding on that file only', async () => {
     const d = buildDisbursement({ file: true });
     d.files![0]!.body = `record_type,reference,payment_id,amount,currency,description\r\nPAYOUT,${'x'.repeat(200_000)},p,1.00,EUR,payout\r\n`;
     const f = await fake([d, buildDisbursement()]);
@@ -146,7 +146,7 @@ describe('#11: the interface allows it, recon survives it', () => {
     expect(row).toMatchObject({ parse_status: 'unparseable', parse_error: expect.stringMatching(/line 2 is \d+ bytes long, above the limit of 65536/) });
   });
 
-  it('case 8: a record nested 200,000 levels deep is quarantined, naming its disbursement', async () => {
+  it('a record nested 200,000 levels deep is quarantined, naming its disbursement', async () => {
     const d = buildDisbursement({ payouts: 2 });
     const f = await fake([d, buildDisbursement()], (req) => (req.path === `/disbursements/${id(d)}/payouts`
       ? { body: `{"total_entries":2,"total_pages":1,"page":1,"per_page":100,"payouts":[${JSON.stringify(d.payouts![0])},{"extra":${'{"d":'.repeat(200_000)}1${'}'.repeat(200_000)}}]}` }
@@ -157,7 +157,7 @@ describe('#11: the interface allows it, recon survives it', () => {
     expect(q).toEqual([{ disbursement_id: id(d), resource: 'payout', reason: 'nests deeper than 64 levels; not kept' }]);
   }, 30_000);
 
-  it('case 11: a download answered with a redirect is followed', async () => {
+  it('a download answered with a redirect is followed', async () => {
     const d = buildDisbursement({ file: true });
     const f = await fake([d], (req, fallback) => (req.path.startsWith('/files/') && req.attempt === 1
       ? { status: 302, headers: { location: `${req.path}?hop=1` }, body: '' }
@@ -167,7 +167,7 @@ describe('#11: the interface allows it, recon survives it', () => {
     expect((await files(file)).map((r) => r.parse_status)).toEqual(['parsed']);
   });
 
-  it('case 12: a page past the end answered 404 (the list shrank) ends the list; what is missing is said', async () => {
+  it('a page past the end answered 404 (the list shrank) ends the list; what is missing is said', async () => {
     const d = buildDisbursement({ payouts: 15 });
     const f = await fake([d], (req) => (req.path === `/disbursements/${id(d)}/payouts` && req.page === 2
       ? { status: 404, body: { title: 'Not Found', status: 404, detail: 'page out of range' } }

@@ -41,13 +41,13 @@ describe('two nights against the realistic profile', () => {
     expect(nights[1]!.sync!.fetched).toBe(120);
   });
 
-  it('case 1: finds nothing restated on night 2 though every list and field came in another order', async () => {
+  it('finds nothing restated on night 2 though every list and field came in another order', async () => {
     expect(nights[1]!.sync!.restated).toBe(0);
     const night2 = await findingsOf(nights[1]!.runId!);
     expect(night2.filter((f) => f.status === 'new')).toEqual([]);
   });
 
-  it('case 2: negotiated the page size the service accepts and remembered it', async () => {
+  it('negotiated the page size the service accepts and remembered it', async () => {
     const [row] = await query(path.join(dir, 'recon.duckdb'), `SELECT value FROM service_settings WHERE key = 'per_page'`);
     expect(row?.value).toBe('50');
   });
@@ -65,7 +65,7 @@ describe('two nights against the realistic profile', () => {
     expect(found.filter((f) => f.disbursement_id !== null && !anomalous.has(f.disbursement_id))).toEqual([]);
   });
 
-  it('case 5: counts the payment look-ups the service refused as unverified, not as findings', async () => {
+  it('counts the payment look-ups the service refused as unverified, not as findings', async () => {
     const [row] = await query(path.join(dir, 'recon.duckdb'),
       `SELECT count(*) FILTER (WHERE http_status = 403)::INT AS refused, count(*)::INT AS sampled FROM payment_samples`);
     expect(row!.refused).toBeGreaterThan(0); // some payment details are refused in this profile

@@ -1,0 +1,143 @@
+// The runner's contract: broken check files fail the run by name and leave nothing behind, `only`
+// leaves other checks' findings alone, keys are distinct and stable, and findings stream in pages.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CheckFileError } from '../../../src/checks/errors.js';
+import { ackFinding } from '../../../src/checks/ack.js';
+import { latestFindings, type LatestFinding } from '../../../src/store/read/findings.js';
+import { runChecks } from '../../../src/checks/runner.js';
+import { markShown } from '../../../src/checks/lifecycle.js';
+import { clean, loadClean, openTempStore, rows, withSpec, type TempStore } from './fixtures.js';
+
+let t: TempStore;
+beforeEach(async () => {
+  t = await openTempStore();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+/** The header every check file carries (src/checks/contract.ts); both severities allowed, for tests of the rows. */
+const headerOf = (name: string) => `-- check: ${name.replace(/\.sql$/, '')}\n-- severity: error or warning\n-- title: t\n-- meaning: m\n-- next step: n\n--\n`;
+
+async function checksDir(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(t.dir, 'checks-'));
+  for (const [name, sql] of Object.entries(files)) await writeFile(path.join(dir, name), sql.startsWith('-- check:') ? sql : headerOf(name) + sql);
+  return dir;
+}
+
+const row = (id: string, severity: string, subject: string, detail = "'something'") =>
+  `SELECT '${id}' AS check_id, '${severity}' AS severity, 'D1' AS disbursement_id, 'R1' AS recipient_id,
+     ${subject} AS subject, 'EUR' AS currency, CAST(1 AS BIGINT) AS expected, CAST(2 AS BIGINT) AS actual,
+     CAST(1 AS BIGINT) AS difference, ${detail} AS detail`;
+
+describe('runChecks', () => {
+  it('names the file whose columns break the contract', async () => {
+    const dir = await checksDir({ 'bad_columns.sql': "SELECT 'bad_columns' AS check_id, 'error' AS severity;" });
+    const err = await runChecks(t.connection, { runId: 'c1', checksDir: dir }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CheckFileError);
+    expect((err as Error).message).toContain('bad_columns.sql');
+    expect((err as Error).message).toContain('must return exactly the columns check_id, severity, disbursement_id');
+  });
+
+  it('refuses floating-point money columns', async () => {
+    const dir = await checksDir({ 'floaty.sql': row('floaty', 'error', "'s'").replace('CAST(1 AS BIGINT) AS expected', '1.5::DOUBLE AS expected') });
+    await expect(runChecks(t.connection, { runId: 'c1', checksDir: dir })).rejects.toThrow(/column expected must be integer subunits/);
+  });
+
+  it('rolls the whole run back when one check returns a bad severity', async () => {
+    const dir = await checksDir({
+      'a_good.sql': row('a_good', 'error', "'s'"),
+      'b_bad.sql': row('b_bad', 'fatal', "'s'"),
+    });
+    await expect(runChecks(t.connection, { runId: 'c1', checksDir: dir })).rejects.toThrow(
+      /check b_bad \(.*b_bad\.sql\): severity is 'fatal'/,
+    );
+    expect(await rows(t.connection, 'SELECT * FROM exceptions')).toEqual([]);
+    expect(await rows(t.connection, 'SELECT * FROM findings')).toEqual([]);
+    expect(await rows(t.connection, 'SELECT * FROM check_runs')).toEqual([]);
+  });
+
+  it('refuses a check whose check_id is not its file name', async () => {
+    const dir = await checksDir({ 'named.sql': row('other', 'error', "'s'") });
+    await expect(runChecks(t.connection, { runId: 'c1', checksDir: dir })).rejects.toThrow(/check_id is 'other', not the file name 'named'/);
+  });
+
+  it('gives the same check_id + disbursement + subject produced twice two distinct, stable keys', async () => {
+    const dir = await checksDir({
+      'twice.sql': `${row('twice', 'error', "'same'", "'first'")} UNION ALL ${row('twice', 'warning', "'same'", "'second'")}`,
+    });
+    await runChecks(t.connection, { runId: 'c1', checksDir: dir });
+    await markShown(t.connection, 'c1');
+    await runChecks(t.connection, { runId: 'c2', checksDir: dir });
+    const keys = await rows(t.connection, 'SELECT run_id, finding_key, status FROM exceptions ORDER BY run_id, detail');
+    expect(new Set(keys.map((k) => k.finding_key)).size).toBe(2);
+    expect(keys.map((k) => k.status)).toEqual(['new', 'new', 'open', 'open']);
+  });
+
+  it('refuses to reuse a run id', async () => {
+    await loadClean(t.connection);
+    await runChecks(t.connection, { runId: 'c1' });
+    await expect(runChecks(t.connection, { runId: 'c1' })).rejects.toThrow(/checks already ran for run c1/);
+  });
+
+  it('with only, runs those checks and leaves the findings of the others open', async () => {
+    await loadClean(t.connection, withSpec({ ...clean('D-JP-1'), amount: 1, numberOfPayments: 9 }));
+    const all = await runChecks(t.connection, { runId: 'c1', now: new Date('2026-07-01T00:00:00Z') });
+    await markShown(t.connection, 'c1');
+    expect(all.byCheck).toEqual([
+      { checkId: 'count_payments', severity: 'error', count: 1 },
+      { checkId: 'file_vs_api', severity: 'error', count: 1 }, // the footer's count vs number_of_*
+      { checkId: 'total_identity', severity: 'error', count: 1 },
+    ]);
+    const one = await runChecks(t.connection, { runId: 'c2', only: ['total_identity'] });
+    expect(one.checks.map((c) => c.checkId)).toEqual(['total_identity']);
+    expect(one.byStatus).toEqual({ new: 0, open: 1, acknowledged: 0, resolved: 0 });
+    await t.connection.run(`UPDATE disbursements SET amount = 14550 WHERE disbursement_id = 'D-JP-1'`);
+    const fixed = await runChecks(t.connection, { runId: 'c3', only: ['total_identity'] });
+    expect(fixed.byStatus.resolved).toBe(1);
+    expect(await rows(t.connection, `SELECT check_id, state FROM findings ORDER BY check_id`)).toEqual([
+      { check_id: 'count_payments', state: 'open' },
+      { check_id: 'file_vs_api', state: 'open' },
+      { check_id: 'total_identity', state: 'resolved' },
+    ]);
+  });
+
+  it('rejects an unknown check id in only', async () => {
+    await expect(runChecks(t.connection, { runId: 'c1', only: ['no_such_check'] })).rejects.toThrow(/no such check; available: /);
+  });
+});
+
+describe('latestFindings', () => {
+  it('yields a run in pages, errors first, every finding once', async () => {
+    const many = Array.from({ length: 7 }, (_, i) => row('many', i % 3 === 0 ? 'warning' : 'error', `'s${i}'`)).join(' UNION ALL ');
+    const dir = await checksDir({ 'many.sql': many });
+    await runChecks(t.connection, { runId: 'c1', checksDir: dir });
+    const pages: LatestFinding[][] = [];
+    for await (const page of latestFindings(t.connection, 'c1', { pageSize: 3 })) pages.push(page);
+    expect(pages.map((p) => p.length)).toEqual([3, 3, 1]);
+    const flat = pages.flat();
+    expect(new Set(flat.map((f) => f.key)).size).toBe(7);
+    expect(flat.map((f) => f.severity)).toEqual(['error', 'error', 'error', 'error', 'warning', 'warning', 'warning']);
+    expect(flat.map((f) => f.subject)).toEqual(['s1', 's2', 's4', 's5', 's0', 's3', 's6']);
+    expect(flat[0]).toMatchObject({ status: 'new', expected: 1n, actual: 2n, difference: 1n, currency: 'EUR', ageDays: 0 });
+    expect(flat[0]?.firstSeen).toBeInstanceOf(Date);
+  });
+
+  it('orders new before open before acknowledged, errors first, the most money at stake first', async () => {
+    const stake = (subject: string, difference: number, severity = 'error') =>
+      `SELECT 'stake' AS check_id, '${severity}' AS severity, 'D1' AS disbursement_id, 'R1' AS recipient_id, '${subject}' AS subject,
+         'EUR' AS currency, CAST(0 AS BIGINT) AS expected, CAST(${difference} AS BIGINT) AS actual, CAST(${difference} AS BIGINT) AS difference, 'x' AS detail`;
+    const first = await checksDir({ 'stake.sql': [stake('small', 5), stake('big', -900), stake('mid', 70), stake('warn', 5000, 'warning')].join(' UNION ALL ') });
+    await runChecks(t.connection, { runId: 'c1', checksDir: first });
+    await markShown(t.connection, 'c1');
+    const [acked] = (await t.connection.runAndReadAll(`SELECT finding_key FROM exceptions WHERE run_id = 'c1' AND subject = 'big'`)).getRows();
+    await ackFinding(t.connection, { key: String(acked![0]), note: 'agreed with treasury', by: 'ana' });
+    const second = await checksDir({ 'stake.sql': [stake('small', 5), stake('big', -900), stake('mid', 70), stake('warn', 5000, 'warning'), stake('fresh', 1)].join(' UNION ALL ') });
+    await runChecks(t.connection, { runId: 'c2', checksDir: second });
+    const flat: LatestFinding[] = [];
+    for await (const page of latestFindings(t.connection, 'c2', { pageSize: 2 })) flat.push(...page);
+    expect(flat.map((f) => [f.status, f.subject])).toEqual([['new', 'fresh'], ['open', 'mid'], ['open', 'small'], ['open', 'warn'], ['acknowledged', 'big']]);
+  });
+});
