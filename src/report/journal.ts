@@ -16,6 +16,7 @@
 // variance = disbursed − computed net. So every currency balances exactly, and any unexplained money
 // sits visibly on suspense instead of being folded into another account.
 import type { CloseLine, JournalEntry, SuspenseLine } from './types.js';
+import type { BankSplitRow } from '../store/read/summaries.js';
 
 export const ACCOUNTS = {
   bank: 'Bank',
@@ -100,21 +101,8 @@ function suspenseEntries(currency: string, t: HeldTotals): JournalEntry[] {
   ].filter((e) => e.debit !== 0n || e.credit !== 0n);
 }
 
-/**
- * What the bank statements say of a currency's disbursements of the month (#17, #25), each disbursement
- * in one place: settled by a credit (what arrived, and what the bank kept as its charge within the
- * tolerance); a credit naming it for less beyond the tolerance (the credit, and what it fell short by);
- * credited on another account; not yet covered by a statement; not arrived.
- */
-export interface BankSplit {
-  settled: bigint;
-  bankCharges: bigint;
-  shortCredited: bigint;
-  shortBy: bigint;
-  otherAccount: bigint;
-  awaiting: bigint;
-  notArrived: bigint;
-}
+/** What the bank statements say of a currency's disbursements of the month (src/store/read/summaries.ts). */
+export type BankSplit = BankSplitRow;
 
 /**
  * The debit side of the cash: with bank statements, Bank holds only what credits show arrived and each

@@ -150,7 +150,12 @@ export async function* openFindingsOfMonth(c: DuckDBConnection, month: string, n
   }
 }
 
-/** Per currency, what the bank says of the month's disbursements (bank_month_split). */
+/**
+ * Per currency, what the bank statements say of the month's disbursements (#17, #25; bank_month_split),
+ * each disbursement in one place: settled by a credit (what arrived, and what the bank kept as its charge
+ * within the tolerance); a credit naming it for less beyond the tolerance (the credit, and what it fell
+ * short by); credited on another account; not yet covered by a statement; not arrived.
+ */
 export interface BankSplitRow {
   settled: bigint;
   bankCharges: bigint;

@@ -1,6 +1,6 @@
 // Named edge cases for the checks that look at files, history, samples and the sync's status.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addSample, clean, loadClean, openTempStore, runCheck, withSpec, type TempStore } from './fixtures.js';
+import { addSample, clean, loadClean, openTempStore, runCheck, withSpec, type TempStore } from '../../helpers/check-fixtures.js';
 
 let t: TempStore;
 beforeEach(async () => {

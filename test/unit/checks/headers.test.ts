@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeChecks, loadChecks, runChecks, type CheckDescription } from '../../../src/checks/index.js';
 import { ROOT } from '../../helpers/child.js';
-import { openTempStore, type TempStore } from './fixtures.js';
+import { openTempStore, type TempStore } from '../../helpers/check-fixtures.js';
 
 let t: TempStore;
 beforeEach(async () => {

@@ -6,7 +6,7 @@ import { AckError } from '../../../src/checks/errors.js';
 import { latestFindings, type LatestFinding } from '../../../src/store/read/findings.js';
 import { runChecks } from '../../../src/checks/runner.js';
 import { markShown } from '../../../src/checks/lifecycle.js';
-import { clean, loadClean, openTempStore, rows, withSpec, type TempStore } from './fixtures.js';
+import { clean, loadClean, openTempStore, rows, withSpec, type TempStore } from '../../helpers/check-fixtures.js';
 
 let t: TempStore;
 beforeEach(async () => {

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   addQuarantine, clean, loadClean, openTempStore, runCheck, withSpec, type TempStore,
-} from './fixtures.js';
+} from '../../helpers/check-fixtures.js';
 
 let t: TempStore;
 beforeEach(async () => {

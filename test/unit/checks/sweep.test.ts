@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHECK_COLUMNS, DEFAULT_CHECKS_DIR } from '../../../src/checks/contract.js';
 import { runChecks } from '../../../src/checks/runner.js';
-import { checkSql, loadClean, openTempStore, type TempStore } from './fixtures.js';
+import { checkSql, loadClean, openTempStore, type TempStore } from '../../helpers/check-fixtures.js';
 
 const CHECK_IDS = readdirSync(DEFAULT_CHECKS_DIR)
   .filter((n) => n.endsWith('.sql'))

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ackFinding } from '../../../src/checks/ack.js';
 import { runChecks } from '../../../src/checks/runner.js';
-import { CLEAN, addQuarantine, clean, computedAmount, loadClean, openTempStore, rows, withSpec, type TempStore } from './fixtures.js';
+import { CLEAN, addQuarantine, clean, computedAmount, loadClean, openTempStore, rows, withSpec, type TempStore } from '../../helpers/check-fixtures.js';
 
 let t: TempStore;
 beforeEach(async () => {

@@ -7,7 +7,7 @@ import { parseSmtpUrl } from '../../../src/outlets/smtp-url.js';
 import { runSummary } from '../../../src/outlets/summary.js';
 import { tempDir } from '../../helpers/recon.js';
 import { deadPort, mimePart, startSmtp, subjectOf, type SmtpStub } from '../../helpers/outlets.js';
-import { nightFacts, smallWorkbook } from './fixtures.js';
+import { nightFacts, smallWorkbook } from '../../helpers/outlet-fixtures.js';
 
 const PASS = 'p@ss w/ord:7';
 const limits = { timeoutMs: 8_000, attempts: 2 };

@@ -10,7 +10,7 @@ import { escapeMrkdwn, urlOrigin } from '../../../src/outlets/escape.js';
 import { storableOutletOptions } from '../../../src/outlets/settings.js';
 import { ROOT } from '../../helpers/child.js';
 import { parsePrometheusText } from '../../helpers/outlets.js';
-import { HOSTILE, nightFacts } from './fixtures.js';
+import { HOSTILE, nightFacts } from '../../helpers/outlet-fixtures.js';
 
 const KEY = 'sk_live_NOTIFY_key_42';
 const at = (s: string) => new Date(`2026-11-24T02:${s}Z`);

@@ -3,7 +3,7 @@
 // the listed set and the exact formatting must agree.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LISTED_CURRENCIES, currencyFactor, formatMajor } from '../../../src/money.js';
-import { openTempStore, rows, type TempStore } from '../checks/fixtures.js';
+import { openTempStore, rows, type TempStore } from '../../helpers/check-fixtures.js';
 
 let t: TempStore;
 beforeAll(async () => {

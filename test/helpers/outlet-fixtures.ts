@@ -1,8 +1,8 @@
 // A night's facts by hand, with hostile service text, for the outlets' unit tests.
 import ExcelJS from 'exceljs';
 import path from 'node:path';
-import type { CheckRunResult, LatestFinding } from '../../../src/checks/index.js';
-import type { NightFacts } from '../../../src/outlets/facts.js';
+import type { CheckRunResult, LatestFinding } from '../../src/checks/index.js';
+import type { NightFacts } from '../../src/outlets/facts.js';
 
 export const HOSTILE = '<script>alert(1)</script> & <!channel> =HYPERLINK("http://x")';
 

@@ -5,8 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { openStore, type Store } from '../../../src/store/db.js';
-import { DEFAULT_CHECKS_DIR, loadChecks } from '../../../src/checks/contract.js';
+import { openStore, type Store } from '../../src/store/db.js';
+import { DEFAULT_CHECKS_DIR, loadChecks } from '../../src/checks/contract.js';
 
 export interface TempStore {
   store: Store;
