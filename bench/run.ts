@@ -89,12 +89,14 @@ const budgetUse: Measure = async () => {
 const load: Measure = async () => {
   const r = await runStage('load', [5000, 100, 3]);
   const rows = r.rows as Record<string, number>;
-  const pairs = r.pairs as Array<{ recon: number; duckdb: number; ratio: number }>;
+  const pairs = r.pairs as Array<{ recon: number; duckdb: number; ratio: number; reconCpu: number; duckdbCpu: number; cpuRatio: number }>;
   const ratios = pairs.map((p) => p.ratio);
+  const cpuRatios = pairs.map((p) => p.cpuRatio);
   const total = Object.values(rows).reduce((a, b) => a + b, 0);
   return [figure('load_ratio', median(ratios),
     `median ${spread(ratios)}: StoreWriter ${pairs.map((p) => fmt(p.recon)).join(' / ')} s vs DuckDB read_json ${pairs.map((p) => fmt(p.duckdb)).join(' / ')} s ` +
-    `for the same ${total} rows (${Object.entries(rows).map(([t, n]) => `${t} ${n}`).join(', ')}), same column types, fresh stores, interleaved.`,
+    `for the same ${total} rows (${Object.entries(rows).map(([t, n]) => `${t} ${n}`).join(', ')}), same column types, fresh stores, interleaved. ` +
+    `CPU time (every thread): ratio ${spread(cpuRatios)}, ${pairs.map((p) => fmt(p.reconCpu)).join(' / ')} s vs ${pairs.map((p) => fmt(p.duckdbCpu)).join(' / ')} s.`,
     { detail: r })];
 };
 

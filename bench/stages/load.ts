@@ -74,7 +74,8 @@ stage(async ([disbursementsArg = '10000', payoutsArg = '100', pairsArg = '3']) =
       }
     }
     const rows = measured[0]!.recon.rows;
-    const pairs = measured.map((p) => ({ recon: p.recon.seconds, duckdb: p.baseline.seconds, ratio: p.recon.seconds / p.baseline.seconds }));
+    const pairs = measured.map((p) => ({ recon: p.recon.seconds, duckdb: p.baseline.seconds, ratio: p.recon.seconds / p.baseline.seconds,
+      reconCpu: p.recon.cpu, duckdbCpu: p.baseline.cpu, cpuRatio: p.recon.cpu / p.baseline.cpu }));
     return { rows, pairs, peakRssMb: peakRssMb() };
   } finally {
     tmp.cleanup();
@@ -87,24 +88,32 @@ async function countRows(db: Awaited<ReturnType<typeof openStore>>): Promise<Rec
   return out;
 }
 
-async function storeWriter(db: string, bundles: ReturnType<typeof bundle>[]): Promise<{ seconds: number; rows: Record<string, number> }> {
+/** CPU seconds of the whole process (every DuckDB thread included) since `from`. */
+const cpuSince = (from: NodeJS.CpuUsage): number => {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1e6;
+};
+
+async function storeWriter(db: string, bundles: ReturnType<typeof bundle>[]): Promise<{ seconds: number; cpu: number; rows: Record<string, number> }> {
   const store = await openStore(db);
   try {
     const writer = new StoreWriter(store.connection, RUN_ID, new Map());
     const started = performance.now();
+    const cpu = process.cpuUsage();
     for (const b of bundles) await writer.add(b);
     await writer.flush();
     const s = seconds(started);
-    return { seconds: s, rows: await countRows(store) };
+    return { seconds: s, cpu: cpuSince(cpu), rows: await countRows(store) };
   } finally {
     store.close();
   }
 }
 
-async function readJson(db: string, dir: string): Promise<{ seconds: number; rows: Record<string, number> }> {
+async function readJson(db: string, dir: string): Promise<{ seconds: number; cpu: number; rows: Record<string, number> }> {
   const store = await openStore(db);
   try {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     await store.connection.run('BEGIN');
     for (const t of TABLES) {
       const r = READS[t];
@@ -112,7 +121,7 @@ async function readJson(db: string, dir: string): Promise<{ seconds: number; row
     }
     await store.connection.run('COMMIT');
     const s = seconds(started);
-    return { seconds: s, rows: await countRows(store) };
+    return { seconds: s, cpu: cpuSince(cpu), rows: await countRows(store) };
   } finally {
     store.close();
   }
