@@ -112,7 +112,8 @@ const checks = (disbursements: number, label: string): Measure => async () => {
     `median ${spread(ratios)}: runChecks ${pairs.map((p) => fmt(p.checksS)).join(' / ')} s vs the bare work ${pairs.map((p) => fmt(p.bareS)).join(' / ')} s ` +
     `(8 scans: per line table GROUP BY, 3 repeat scans, file-line ⋈ API-line) over ${r.payouts} payouts, ${r.refunds} refunds, ${r.adjustments} adjustments, ` +
     `${r.fileLines} file lines of ${r.disbursements} disbursements (sandbox proportions, ${r.findings} findings open from the night before), ` +
-    `--memory-mb ${r.memoryMb}: ${fmt(perMillion)} s per 1M payouts; slowest checks (s): ${slow}.`, { scale: label, detail: r }),
+    `--memory-mb ${r.memoryMb}: ${fmt(perMillion)} s per 1M payouts; phases of the last run (ms): ${Object.entries((r.phases ?? {}) as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ')}; `
+    + `slowest checks (s): ${slow}.`, { scale: label, detail: r }),
   figure('excel_peak_rss_mb', num(r, 'peakRssMb'),
     `maxRSS of the process that built that store, ran the checks four times and then wrote the run's exception workbook from it ` +
     `(${r.findings} findings, ${r.disbursements} disbursements, ${fmt(num(r, 'workbookS'))} s), as recon run does; ${fmt(num(r, 'rssBeforeWorkbookMb'))} MB before the workbook.`,

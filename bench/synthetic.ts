@@ -74,7 +74,7 @@ export function rowsNdjson(b: DisbursementBundle, runId: string): { disbursement
   for (const l of b.payouts) {
     payouts += `{"disbursement_id":${JSON.stringify(id)},"line_no":${l.lineNo},"recipient_id":${JSON.stringify(l.value.recipient_id)},`
       + `"reference":${JSON.stringify(l.value.reference)},"status":${JSON.stringify(l.value.status)},"payment_id":${JSON.stringify(l.value.payment_id)},`
-      + `"currency":${JSON.stringify(l.value.currency)},"amount":${l.value.amount},"run_id":${JSON.stringify(runId)},"raw":${l.raw}}\n`;
+      + `"currency":${JSON.stringify(l.value.currency)},"amount":${l.value.amount},"run_id":${JSON.stringify(runId)},"raw":${l.raw},"occurrence":1}\n`;
   }
   let files = '';
   let fileLines = '';
@@ -84,7 +84,7 @@ export function rowsNdjson(b: DisbursementBundle, runId: string): { disbursement
       footer_total: Number(f.footerTotal), run_id: runId })}\n`;
     for (const l of f.lines) {
       fileLines += `${JSON.stringify({ disbursement_id: id, file_no: f.fileNo, line_no: l.lineNo, kind: l.kind, entry_type: l.entryType, reference: l.reference,
-        payment_id: l.paymentId, currency: l.currency, amount: Number(l.amount), run_id: runId, raw: l.raw })}\n`;
+        payment_id: l.paymentId, currency: l.currency, amount: Number(l.amount), run_id: runId, raw: l.raw, occurrence: 1 })}\n`;
     }
   }
   return { disbursements, payouts, files, fileLines };
@@ -128,7 +128,7 @@ export async function buildStoreInSql(c: DuckDBConnection, disbursements: number
     SELECT 'dsb_' || lpad(CAST(i // ${payoutsPer} AS VARCHAR), 8, '0'), CAST(i % ${payoutsPer} + 1 AS INTEGER),
            'rcp_' || CAST((i // ${payoutsPer}) % 6 AS VARCHAR), 'po_' || CAST(i AS VARCHAR), 'paid',
            'pay_' || CAST(i AS VARCHAR), ['EUR','USD','JPY','KWD','MGA','VND'][CAST((i // ${payoutsPer}) % 6 AS INTEGER) + 1],
-           1000 + (i * 7919) % 99000, '${runId}', NULL
+           1000 + (i * 7919) % 99000, '${runId}', NULL, 1
     FROM range(${n}) AS t(i)`);
   await c.run(`
     INSERT INTO disbursements
@@ -156,24 +156,24 @@ export async function buildRealisticStoreInSql(c: DuckDBConnection, disbursement
     INSERT INTO payouts
     SELECT ${dsb(`i // ${payoutsPer}`)}, CAST(i % ${payoutsPer} + 1 AS INTEGER), 'rcp_' || CAST((i // ${payoutsPer}) % 6 AS VARCHAR),
            'po_' || CAST(i AS VARCHAR), 'paid', 'pay_' || CAST(i AS VARCHAR), ${ccy(`i // ${payoutsPer}`)},
-           1000 + (i * 7919) % 99000, '${runId}', '{"amount":' || CAST(1000 + (i * 7919) % 99000 AS VARCHAR) || '}'
+           1000 + (i * 7919) % 99000, '${runId}', '{"amount":' || CAST(1000 + (i * 7919) % 99000 AS VARCHAR) || '}', 1
     FROM range(${disbursements * payoutsPer}) AS t(i)`);
   await c.run(`
     INSERT INTO refunds
     SELECT ${dsb(`i // ${refundsPer}`)}, CAST(i % ${refundsPer} + 1 AS INTEGER), 'ref_' || CAST(i AS VARCHAR),
            'pay_' || CAST((i // ${refundsPer}) * ${payoutsPer} + i % ${refundsPer} AS VARCHAR), NULL, ${ccy(`i // ${refundsPer}`)},
-           100 + (i * 104729) % 900, '${runId}', '{}'
+           100 + (i * 104729) % 900, '${runId}', '{}', 1
     FROM range(${disbursements * refundsPer}) AS t(i)`);
   await c.run(`
     INSERT INTO adjustments
     SELECT ${dsb(`i // ${adjustmentsPer}`)}, CAST(i % ${adjustmentsPer} + 1 AS INTEGER), 'adj_' || CAST(i AS VARCHAR), 'fee',
            CASE WHEN i % 3 = 0 THEN 'credit' ELSE 'debit' END, NULL, NULL, ${ccy(`i // ${adjustmentsPer}`)},
-           10 + (i * 7907) % 490, '${runId}', '{}'
+           10 + (i * 7907) % 490, '${runId}', '{}', 1
     FROM range(${disbursements * adjustmentsPer}) AS t(i)`);
   await c.run(`
     INSERT INTO file_lines
     SELECT disbursement_id, 1, CAST(row_number() OVER (PARTITION BY disbursement_id ORDER BY kind, line_no) + 1 AS INTEGER), kind, entry_type,
-           reference, payment_id, currency, amount, '${runId}', kind || ',' || reference
+           reference, payment_id, currency, amount, '${runId}', kind || ',' || reference, 1
     FROM (SELECT disbursement_id, line_no, 'payout' AS kind, NULL AS entry_type, reference, payment_id, currency, amount FROM payouts
           UNION ALL SELECT disbursement_id, line_no, 'refund', NULL, refund_id, payment_id, currency, amount FROM refunds
           UNION ALL SELECT disbursement_id, line_no, 'adjustment', entry_type, reference, NULL, currency, amount FROM adjustments)`);

@@ -66,7 +66,7 @@ stage(async ([disbursementsArg = '10000', payoutsArg = '100', workbook]) => {
       workbookS = seconds(t);
     }
     return { payouts: Number(rows![0]), disbursements: Number(rows![1]), refunds: Number(rows![2]), adjustments: Number(rows![3]), fileLines: Number(rows![4]),
-      buildS, pairs, findings: last.findings, firstFindings: first.findings, slowestChecks: slowest, memoryMb: DEFAULT_MEMORY_MB,
+      buildS, pairs, findings: last.findings, firstFindings: first.findings, slowestChecks: slowest, phases: last.phases, memoryMb: DEFAULT_MEMORY_MB,
       rssBeforeWorkbookMb, workbookS, peakRssMb: peakRssMb() };
   } finally {
     store.close();

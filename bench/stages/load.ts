@@ -30,7 +30,7 @@ const READS: Record<(typeof TABLES)[number], { file: string; columns: string; se
   payouts: {
     file: 'payouts.ndjson',
     columns: `disbursement_id: 'VARCHAR', line_no: 'INTEGER', recipient_id: 'VARCHAR', reference: 'VARCHAR', status: 'VARCHAR',
-      payment_id: 'VARCHAR', currency: 'VARCHAR', amount: 'BIGINT', run_id: 'VARCHAR', raw: 'JSON'`,
+      payment_id: 'VARCHAR', currency: 'VARCHAR', amount: 'BIGINT', run_id: 'VARCHAR', raw: 'JSON', occurrence: 'INTEGER'`,
     select: '*',
   },
   disbursement_files: {
@@ -42,7 +42,7 @@ const READS: Record<(typeof TABLES)[number], { file: string; columns: string; se
   file_lines: {
     file: 'file_lines.ndjson',
     columns: `disbursement_id: 'VARCHAR', file_no: 'INTEGER', line_no: 'INTEGER', kind: 'VARCHAR', entry_type: 'VARCHAR', reference: 'VARCHAR',
-      payment_id: 'VARCHAR', currency: 'VARCHAR', amount: 'BIGINT', run_id: 'VARCHAR', raw: 'VARCHAR'`,
+      payment_id: 'VARCHAR', currency: 'VARCHAR', amount: 'BIGINT', run_id: 'VARCHAR', raw: 'VARCHAR', occurrence: 'INTEGER'`,
     select: '*',
   },
 };

@@ -42,7 +42,7 @@ export async function runGuardedQuery<T>(db: Snapshot, sql: string, limits: Sess
     const result = await guard.watch(streamResult(c));
     return await write({ columns: result.deduplicatedColumnNames(), rows: rowsOf(result, count, guard), count });
   } finally {
-    guard.stop();
+    await guard.stop();
   }
 }
 
@@ -63,7 +63,7 @@ async function* rowsOf(result: DuckDBResult, expected: number, guard: Guard): As
 interface Guard {
   /** Awaits a step of the query; a failure becomes the guard's reason (time, temp space) or the query's error. */
   watch<T>(step: Promise<T>): Promise<T>;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 /** Interrupts the session's query past its time limit or its temp-space cap. */
@@ -76,18 +76,18 @@ function startGuard(db: Snapshot, limits: SessionLimits): Guard {
   const timer = setTimeout(() => stopWith(`the query ran longer than ${limits.timeoutS} s and was stopped; `
     + 'narrow it (a WHERE, a LIMIT) or raise --query-timeout-s / RECON_QUERY_TIMEOUT_S'), limits.timeoutS * 1000);
   let watcher: DuckDBConnection | null = null;
-  let polling = false;
+  // the poll in flight: the session is closed only once it is done (closing under a running query crashes)
+  let inflight: Promise<void> | null = null;
   const poll = setInterval(() => {
-    if (polling) return;
-    polling = true;
-    void (async () => {
+    if (inflight) return;
+    inflight = (async () => {
       watcher ??= await db.instance.connect();
       const used = await tempFileBytes(watcher);
       if (used > limits.maxTempMb * 1024 * 1024) {
         stopWith(`the query needed more than ${limits.maxTempMb} MB of temporary disk space and was stopped; `
           + 'narrow it or raise --max-temp-mb / RECON_MAX_TEMP_MB');
       }
-    })().catch(() => undefined).finally(() => (polling = false));
+    })().catch(() => undefined).finally(() => (inflight = null));
   }, GUARD_POLL_MS);
   return {
     async watch<T>(step: Promise<T>): Promise<T> {
@@ -99,9 +99,10 @@ function startGuard(db: Snapshot, limits: SessionLimits): Guard {
         throw queryFailed(err);
       }
     },
-    stop() {
+    async stop() {
       clearTimeout(timer);
       clearInterval(poll);
+      await inflight;
       watcher?.closeSync();
     },
   };

@@ -5,6 +5,7 @@
 // They are created in the order their own text gives: an object comes after every object whose name it
 // reads (no number prefixes, no hand-kept list). A view whose header says `materialised: per check run`
 // is computed once per check run when two or more of the run's checks read it (src/checks/runner.ts).
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SQL_DIR } from '../paths.js';
@@ -90,4 +91,12 @@ export function readThrough(objects: readonly SqlObject[], sql: string): Set<str
   };
   for (const o of objects) if (reads(code, o.name)) add(o.name);
   return seen;
+}
+
+/** A digest of every SQL object's text and of the migrations applied: it changes when anything a check reads may have. */
+export async function objectsDigest(c: { runAndReadAll(sql: string): Promise<{ getRows(): unknown[][] }> }): Promise<string> {
+  const hash = createHash('sha256');
+  for (const o of await sqlObjects()) hash.update(o.file).update('\0').update(o.sql).update('\0');
+  hash.update(String((await c.runAndReadAll('SELECT max(version) FROM schema_migrations')).getRows()[0]?.[0]));
+  return hash.digest('hex');
 }

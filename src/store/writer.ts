@@ -199,21 +199,21 @@ export class StoreWriter {
   private async insertLines(batch: DisbursementBundle[]): Promise<void> {
     const c = this.connection;
     const run = this.runId;
-    await appendColumns(c, 'payouts', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar'],
-      lineColumns(batch, (b) => b.payouts, (l) => [l.value.recipient_id, l.value.reference, l.value.status ?? null, l.value.payment_id,
+    await appendColumns(c, 'payouts', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
+      lineColumns(batch, (b) => b.payouts, (l) => l.value.reference, (l) => [l.value.recipient_id, l.value.reference, l.value.status ?? null, l.value.payment_id,
         l.value.currency, BigInt(l.value.amount)], run));
-    await appendColumns(c, 'refunds', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar'],
-      lineColumns(batch, (b) => b.refunds, (l) => [l.value.refund_id, l.value.payment.id, l.value.payment.external_reference ?? null,
+    await appendColumns(c, 'refunds', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
+      lineColumns(batch, (b) => b.refunds, (l) => l.value.refund_id, (l) => [l.value.refund_id, l.value.payment.id, l.value.payment.external_reference ?? null,
         l.value.currency, BigInt(l.value.amount)], run));
-    await appendColumns(c, 'adjustments', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar'],
-      lineColumns(batch, (b) => b.adjustments, (l) => [l.value.reference, l.value.category ?? null, l.value.entry_type, l.value.entity ?? null,
+    await appendColumns(c, 'adjustments', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
+      lineColumns(batch, (b) => b.adjustments, (l) => l.value.reference, (l) => [l.value.reference, l.value.category ?? null, l.value.entry_type, l.value.entity ?? null,
         l.value.entity_reference ?? null, l.value.currency, BigInt(l.value.amount)], run));
     const files = batch.flatMap((b) => b.files.map((f) => [b.record.disbursement_id, f.fileNo, f.name, f.extension, f.sha256,
       f.sizeBytes === null ? null : BigInt(f.sizeBytes), f.layout, f.parseStatus, f.parseError, f.lines.length, f.footerCount, f.footerTotal, run]));
     await c.run(`CREATE OR REPLACE TEMP TABLE _files AS SELECT * EXCLUDE (downloaded_at) FROM disbursement_files LIMIT 0`);
     await appendRows(c, '_files', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'varchar', 'integer', 'bigint', 'bigint', 'varchar'], files);
     await c.run('INSERT INTO disbursement_files SELECT *, CASE WHEN sha256 IS NOT NULL THEN now() END FROM _files');
-    await appendColumns(c, 'file_lines', ['varchar', 'integer', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar'],
+    await appendColumns(c, 'file_lines', ['varchar', 'integer', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
       fileLineColumns(batch, run));
     const quarantine = batch.flatMap((b) => b.quarantine.map((q) => [run, b.record.disbursement_id, q.resource, q.lineNo, q.reason, q.raw]));
     if (quarantine.length) {
@@ -225,20 +225,37 @@ export class StoreWriter {
 }
 
 /**
+ * The n-th time each key comes, in the order given (lines come in line order): the occurrence column
+ * file_line_disagreements pairs file and API lines by (migration 040).
+ */
+function occurrences(): (key: string | null | undefined) => number {
+  const seen = new Map<string | null | undefined, number>();
+  return (key) => {
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    return n;
+  };
+}
+
+/**
  * A line table's columns, filled straight from the bundles: disbursement_id, line_no, the line's own
- * fields (`fields`, in table order), run_id, raw — the layout payouts, refunds and adjustments share.
+ * fields (`fields`, in table order), run_id, raw, occurrence (of its `reference` in its disbursement) —
+ * the layout payouts, refunds and adjustments share.
  */
 function lineColumns<T>(
   batch: readonly DisbursementBundle[],
   linesOf: (b: DisbursementBundle) => ReadonlyArray<Line<T>>,
+  reference: (l: Line<T>) => string | null | undefined,
   fields: (l: Line<T>) => DuckDBValue[],
   runId: string,
 ): DuckDBValue[][] {
   const ids: DuckDBValue[] = [];
   const lineNos: DuckDBValue[] = [];
   const raws: DuckDBValue[] = [];
+  const occurrence: DuckDBValue[] = [];
   let own: DuckDBValue[][] | null = null;
   for (const b of batch) {
+    const nth = occurrences();
     for (const l of linesOf(b)) {
       const values = fields(l);
       own ??= values.map(() => []);
@@ -246,20 +263,24 @@ function lineColumns<T>(
       ids.push(b.record.disbursement_id);
       lineNos.push(l.lineNo);
       raws.push(l.raw);
+      occurrence.push(nth(reference(l)));
     }
   }
   if (own === null) return [];
-  return [ids, lineNos, ...own, new Array<DuckDBValue>(ids.length).fill(runId), raws];
+  return [ids, lineNos, ...own, new Array<DuckDBValue>(ids.length).fill(runId), raws, occurrence];
 }
 
 /** The file_lines table's columns, filled straight from the bundles' parsed files (column by column, as lineColumns). */
 function fileLineColumns(batch: readonly DisbursementBundle[], runId: string): DuckDBValue[][] {
-  const columns: DuckDBValue[][] = Array.from({ length: 11 }, () => []);
-  const [ids, fileNos, lineNos, kinds, entryTypes, references, paymentIds, currencies, amounts, runs, raws] = columns as [
-    DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[]];
+  const columns: DuckDBValue[][] = Array.from({ length: 12 }, () => []);
+  const [ids, fileNos, lineNos, kinds, entryTypes, references, paymentIds, currencies, amounts, runs, raws, occurrence] = columns as [
+    DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[],
+    DuckDBValue[], DuckDBValue[]];
   for (const b of batch) {
     for (const f of b.files) {
+      const nth = occurrences();
       for (const l of f.lines) {
+        occurrence.push(nth(l.reference === null ? `${l.kind}\u0001` : `${l.kind}\u0000${l.reference}`));
         ids.push(b.record.disbursement_id);
         fileNos.push(f.fileNo);
         lineNos.push(l.lineNo);

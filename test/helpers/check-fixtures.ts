@@ -100,8 +100,20 @@ export async function addDisbursement(connection: DuckDBConnection, spec: Disbur
     run_id: SYNC_RUN,
     synced_at: spec.deliveredAt,
   });
+  // the n-th time a reference comes among the lines of a kind (the writer numbers them so: migration 040)
+  const nth = () => {
+    const seen = new Map<string, number>();
+    return (key: string) => {
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+      return seen.get(key)!;
+    };
+  };
+  const payoutNth = nth();
+  const refundNth = nth();
+  const adjustmentNth = nth();
   for (const [i, p] of payouts.entries()) {
     await insert(connection, 'payouts', {
+      occurrence: payoutNth(p.ref),
       disbursement_id: spec.id,
       line_no: i + 1,
       recipient_id: spec.recipient,
@@ -115,6 +127,7 @@ export async function addDisbursement(connection: DuckDBConnection, spec: Disbur
   }
   for (const [i, r] of refunds.entries()) {
     await insert(connection, 'refunds', {
+      occurrence: refundNth(r.ref),
       disbursement_id: spec.id,
       line_no: i + 1,
       refund_id: r.ref,
@@ -126,6 +139,7 @@ export async function addDisbursement(connection: DuckDBConnection, spec: Disbur
   }
   for (const [i, a] of adjustments.entries()) {
     await insert(connection, 'adjustments', {
+      occurrence: adjustmentNth(a.ref),
       disbursement_id: spec.id,
       line_no: i + 1,
       reference: a.ref,
@@ -159,8 +173,10 @@ export async function addDisbursement(connection: DuckDBConnection, spec: Disbur
       run_id: SYNC_RUN,
       downloaded_at: spec.deliveredAt,
     });
+    const lineNth = nth();
     for (const [i, l] of fileLines.entries()) {
       await insert(connection, 'file_lines', {
+        occurrence: lineNth(`${l.kind}:${l.ref}`),
         disbursement_id: spec.id,
         file_no: fileNo,
         line_no: i + 2,

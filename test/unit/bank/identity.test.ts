@@ -77,7 +77,7 @@ describe('identity', () => {
       const store = await openStore(db); // applies 021
       try {
         const c = store.connection;
-        expect((await c.runAndReadAll('SELECT max(version) FROM schema_migrations')).getRows()).toEqual([[21]]);
+        expect((await c.runAndReadAll('SELECT count(*)::INT FROM schema_migrations WHERE version = 21')).getRows()).toEqual([[1]]);
         expect((await importStatements(c, [DAY1], 'r1')).added).toBe(0); // the same file again: the rows are recognised
         expect((await c.runAndReadAll('SELECT count(*) FROM bank_transactions WHERE account_key IS NULL')).getRows()).toEqual([[0n]]);
         expect((await importStatements(c, [DAY2], 'r2')).added).toBe(4); // #17 had lost the second day to 'i:1'…'i:4'

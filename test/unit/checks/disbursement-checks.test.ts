@@ -19,7 +19,7 @@ describe('file_vs_api', () => {
   it('payout-missing-from-api: a file line with no API line, in every file that has it', async () => {
     await loadClean(t.connection);
     await t.connection.run(
-      `INSERT INTO file_lines VALUES ('D-KW-1', 1, 9, 'payout', NULL, 'kw1-extra', 'pay-x', 'KWD', 700, 'sync-1', 'x')`,
+      `INSERT INTO file_lines VALUES ('D-KW-1', 1, 9, 'payout', NULL, 'kw1-extra', 'pay-x', 'KWD', 700, 'sync-1', 'x', 1)`,
     );
     const found = await runCheck(t.connection, 'file_vs_api');
     const lines = found.filter((r) => !String(r.subject).includes('footer'));
@@ -34,7 +34,7 @@ describe('file_vs_api', () => {
   it('at most 1000 line findings per file, the rest one summary with their count and gross', async () => {
     await loadClean(t.connection);
     await t.connection.run(
-      `INSERT INTO file_lines SELECT 'D-KW-1', 1, 100 + i, 'payout', NULL, 'extra-' || lpad(CAST(i AS VARCHAR), 5, '0'), NULL, 'KWD', 10, 'sync-1', 'x'
+      `INSERT INTO file_lines SELECT 'D-KW-1', 1, 100 + i, 'payout', NULL, 'extra-' || lpad(CAST(i AS VARCHAR), 5, '0'), NULL, 'KWD', 10, 'sync-1', 'x', 1
          FROM range(1500) t(i)`,
     );
     const found = (await runCheck(t.connection, 'file_vs_api')).filter((r) => String(r.subject).startsWith('extra-') || String(r.subject).includes('beyond'));

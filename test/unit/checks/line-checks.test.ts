@@ -65,7 +65,7 @@ describe('gross_variance', () => {
   it('ignores file lines that have no API line (file_vs_api reports those)', async () => {
     await loadClean(t.connection);
     await t.connection.run(
-      `INSERT INTO file_lines VALUES ('D-EU-1', 1, 99, 'payout', NULL, 'not-in-api', NULL, 'EUR', 500, 'sync-1', 'x')`,
+      `INSERT INTO file_lines VALUES ('D-EU-1', 1, 99, 'payout', NULL, 'not-in-api', NULL, 'EUR', 500, 'sync-1', 'x', 1)`,
     );
     expect(await runCheck(t.connection, 'gross_variance')).toEqual([]);
   });

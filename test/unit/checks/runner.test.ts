@@ -141,3 +141,16 @@ describe('latestFindings', () => {
     expect(flat.map((f) => [f.status, f.subject])).toEqual([['new', 'fresh'], ['open', 'mid'], ['open', 'small'], ['open', 'warn'], ['acknowledged', 'big']]);
   });
 });
+
+describe('check contracts', () => {
+  it('validates a check once for the store as it is, and again when its SQL changes', async () => {
+    const dir = await checksDir({ 'once.sql': row('once', 'error', "'s'") });
+    await runChecks(t.connection, { runId: 'c1', checksDir: dir });
+    expect((await rows(t.connection, 'SELECT count(*)::INT AS n FROM check_contracts'))[0]!.n).toBe(1);
+    await runChecks(t.connection, { runId: 'c2', checksDir: dir });
+    expect((await rows(t.connection, 'SELECT count(*)::INT AS n FROM check_contracts'))[0]!.n).toBe(1);
+    // the file changes: a money column that is not integer subunits is caught, not skipped
+    await writeFile(path.join(dir, 'once.sql'), headerOf('once.sql') + row('once', 'error', "'s'").replace('CAST(1 AS BIGINT) AS expected', '1.5 AS expected'));
+    await expect(runChecks(t.connection, { runId: 'c3', checksDir: dir })).rejects.toThrow(/column expected must be integer subunits/);
+  });
+});
