@@ -1,7 +1,8 @@
--- Weekdays in (a, b]: 0 when b is a, negative when b is before a.
+-- Weekdays in (a, b]: 0 when b is a, -1 when b is before a. Counted as the weekdays up to b less those up
+-- to a, both counted from Monday 0001-01-01 (#28: by arithmetic, where a list of the days in between was
+-- built and filtered for every pair; test/unit/store/business-days.test.ts holds it to a day-by-day count).
 CREATE OR REPLACE MACRO business_days_after(a, b) AS (
   CASE WHEN b < a THEN -1 ELSE
-    (datediff('day', a, b) // 7) * 5
-    + len(list_filter(range(1, CAST(datediff('day', a, b) % 7 AS BIGINT) + 1), k -> ((isodow(a) - 1 + k) % 7) < 5))
+    weekdays_before(datediff('day', DATE '0001-01-01', b) + 1) - weekdays_before(datediff('day', DATE '0001-01-01', a) + 1)
   END
 );

@@ -20,14 +20,30 @@ WITH RECURSIVE
 by_ref AS MATERIALIZED (
   SELECT disbursement_id, statement_id, entry_ref, by_reference, days_after FROM bank_batch_by_reference
 ),
--- Round 0 is every candidate on an agreeing account, none taken; at least one pair is taken per round while
--- any is left (the best pair overall is first on both sides), at most 8 rounds.
-rounds(round, disbursement_id, statement_id, entry_ref, by_reference, days_after, taken) AS (
-  SELECT 0, disbursement_id, statement_id, entry_ref, by_reference, days_after, false
+-- Round 1 runs over every candidate on an agreeing account at once; later rounds only over what it left
+-- (#28); at least one pair is taken per round while any is left (the best pair overall is first on both
+-- sides), at most 8 rounds.
+-- the one-to-one candidates left once the batches by reference took theirs
+cand AS MATERIALIZED (
+  SELECT disbursement_id, statement_id, entry_ref, by_reference, days_after
   FROM bank_candidates AS k
   WHERE account_agrees
     AND NOT EXISTS (SELECT 1 FROM by_ref AS b WHERE b.disbursement_id = k.disbursement_id)
     AND NOT EXISTS (SELECT 1 FROM by_ref AS b WHERE b.statement_id = k.statement_id AND b.entry_ref = k.entry_ref)
+),
+-- round 1 over every candidate in one window pass: the pairs that are each other's first choice (nearly all)
+first AS MATERIALIZED (
+  SELECT disbursement_id, statement_id, entry_ref, by_reference, days_after,
+    row_number() OVER (PARTITION BY disbursement_id ORDER BY by_reference DESC, abs(days_after), statement_id, entry_ref) = 1
+    AND row_number() OVER (PARTITION BY statement_id, entry_ref ORDER BY by_reference DESC, abs(days_after), disbursement_id) = 1 AS taken
+  FROM cand
+),
+-- the later rounds only over what round 1 left: neither its disbursement nor its credit taken
+rounds(round, disbursement_id, statement_id, entry_ref, by_reference, days_after, taken) AS (
+  SELECT 1, f.disbursement_id, f.statement_id, f.entry_ref, f.by_reference, f.days_after, false
+  FROM first AS f
+  WHERE NOT EXISTS (SELECT 1 FROM first AS t WHERE t.taken AND t.disbursement_id = f.disbursement_id)
+    AND NOT EXISTS (SELECT 1 FROM first AS t WHERE t.taken AND t.statement_id = f.statement_id AND t.entry_ref = f.entry_ref)
   UNION ALL
   SELECT round + 1, disbursement_id, statement_id, entry_ref, by_reference, days_after,
     row_number() OVER (PARTITION BY disbursement_id ORDER BY by_reference DESC, abs(days_after), statement_id, entry_ref) = 1
@@ -41,9 +57,10 @@ rounds(round, disbursement_id, statement_id, entry_ref, by_reference, days_after
   WHERE NOT d_taken AND NOT c_taken AND round < 8
 ),
 single AS MATERIALIZED (
+  SELECT disbursement_id, statement_id, entry_ref, by_reference, days_after FROM first WHERE taken
+  UNION ALL
   SELECT disbursement_id, statement_id, entry_ref, by_reference, days_after FROM rounds WHERE taken
 ),
--- the provider as the bank names it: the counterparties of the credits settled so far
 provider AS MATERIALIZED (
   SELECT DISTINCT lower(c.counterparty) AS name
   FROM (SELECT statement_id, entry_ref FROM single UNION SELECT statement_id, entry_ref FROM by_ref) AS m
