@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { parseCommandArgs } from '../src/config.js';
 import { COMMAND_OPTIONS } from '../src/config.js';
 import { silentLogger } from '../src/log.js';
@@ -92,4 +93,17 @@ export async function timed(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await work();
   return seconds(started);
+}
+
+/**
+ * A fingerprint of one check run's findings (#28): every column an accountant reads, the rows in a fixed
+ * order, so a change that claims to preserve behaviour can be held to the same hash before and after.
+ */
+export async function findingsHash(c: DuckDBConnection, runId: string): Promise<string> {
+  const reader = await c.runAndReadAll(`
+    SELECT CAST(count(*) AS INTEGER), COALESCE(left(md5(string_agg(concat_ws('|', check_id, severity, disbursement_id, recipient_id, subject, currency,
+      expected, actual, difference, detail), chr(10) ORDER BY check_id, disbursement_id, subject, detail)), 16), '-')
+    FROM exceptions WHERE run_id = $1`, [runId]);
+  const [[count, hash]] = reader.getRows() as [[number, string]];
+  return `${count} findings ${hash}`;
 }

@@ -113,7 +113,7 @@ const checks = (disbursements: number, label: string): Measure => async () => {
     `(8 scans: per line table GROUP BY, 3 repeat scans, file-line ⋈ API-line) over ${r.payouts} payouts, ${r.refunds} refunds, ${r.adjustments} adjustments, ` +
     `${r.fileLines} file lines of ${r.disbursements} disbursements (sandbox proportions, ${r.findings} findings open from the night before), ` +
     `--memory-mb ${r.memoryMb}: ${fmt(perMillion)} s per 1M payouts; phases of the last run (ms): ${Object.entries((r.phases ?? {}) as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ')}; `
-    + `slowest checks (s): ${slow}.`, { scale: label, detail: r }),
+    + `slowest checks (s): ${slow}; findings hash ${String(r.findingsHash)}.`, { scale: label, detail: r }),
   figure('excel_peak_rss_mb', num(r, 'peakRssMb'),
     `maxRSS of the process that built that store, ran the checks four times and then wrote the run's exception workbook from it ` +
     `(${r.findings} findings, ${r.disbursements} disbursements, ${fmt(num(r, 'workbookS'))} s), as recon run does; ${fmt(num(r, 'rssBeforeWorkbookMb'))} MB before the workbook.`,
@@ -142,10 +142,14 @@ const bank: Measure = async () => {
   const pairs = r.pairs as Array<{ checksS: number; bareS: number; ratio: number }>;
   const ratios = pairs.map((p) => p.ratio);
   const found = Object.entries(r.findings as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ');
-  return [figure('bank_ratio', median(ratios),
-    `median ${spread(ratios)}: the five bank checks ${pairs.map((p) => fmt(p.checksS)).join(' / ')} s vs a bare equi-join of disbursements and bank lines ` +
-    `on currency and amount ${pairs.map((p) => fmt(p.bareS)).join(' / ')} s, ${r.disbursements} disbursements against ${r.bankLines} bank lines ` +
-    `(--memory-mb 192; findings: ${found}).`, { detail: r })];
+  const kinds = Object.entries(r.matches as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ');
+  const agrees = num(r, 'baselineDisagrees') === 0;
+  return [figure('bank_ratio', agrees ? median(ratios) : Number.POSITIVE_INFINITY,
+    `median ${spread(ratios)}: the five bank checks ${pairs.map((p) => fmt(p.checksS)).join(' / ')} s vs the matching alone by the simplest correct ` +
+    `query over the raw tables (bench/stages/bank-baseline.ts: batches by reference, rounds of mutual first choices, fees, batches by sum) ` +
+    `${pairs.map((p) => fmt(p.bareS)).join(' / ')} s, ${r.disbursements} disbursements against ${r.bankLines} bank lines (--memory-mb 192); ` +
+    `${agrees ? 'the baseline agrees with bank_matches pair for pair' : `THE BASELINE DISAGREES WITH bank_matches ON ${num(r, 'baselineDisagrees')} PAIRS`} ` +
+    `(${kinds}); findings: ${found}; findings hash ${String(r.findingsHash)}.`, { detail: r })];
 };
 
 const scaling: Measure = async () => {

@@ -14,7 +14,7 @@ import { runChecks } from '../../src/checks/runner.js';
 import { openStore } from '../../src/store/db.js';
 import { setMemoryLimit as limitDuckDbMemory } from '../../src/store/db.js';
 import { writeRunWorkbook } from '../../src/report/run-report.js';
-import { interleavedPairs, peakRssMb, seconds, stage, tempDir, timed } from '../lib.js';
+import { findingsHash, interleavedPairs, peakRssMb, seconds, stage, tempDir, timed } from '../lib.js';
 import { buildRealisticStoreInSql } from '../synthetic.js';
 
 /** recon's default --memory-mb (src/config.ts). */
@@ -57,6 +57,7 @@ stage(async ([disbursementsArg = '10000', payoutsArg = '100', workbook]) => {
       }),
       () => bareScans(c));
     const pairs = measured.map((p) => ({ checksS: p.recon, bareS: p.baseline.total, ratio: p.recon / p.baseline.total, bareEach: p.baseline.each }));
+    const hash = await findingsHash(c, last.runId);
     const slowest = [...last.checks].sort((a, b) => b.ms - a.ms).slice(0, 6);
     let workbookS: number | null = null;
     const rssBeforeWorkbookMb = peakRssMb();
@@ -66,7 +67,7 @@ stage(async ([disbursementsArg = '10000', payoutsArg = '100', workbook]) => {
       workbookS = seconds(t);
     }
     return { payouts: Number(rows![0]), disbursements: Number(rows![1]), refunds: Number(rows![2]), adjustments: Number(rows![3]), fileLines: Number(rows![4]),
-      buildS, pairs, findings: last.findings, firstFindings: first.findings, slowestChecks: slowest, phases: last.phases, memoryMb: DEFAULT_MEMORY_MB,
+      buildS, pairs, findings: last.findings, findingsHash: hash, firstFindings: first.findings, slowestChecks: slowest, phases: last.phases, memoryMb: DEFAULT_MEMORY_MB,
       rssBeforeWorkbookMb, workbookS, peakRssMb: peakRssMb() };
   } finally {
     store.close();
