@@ -122,6 +122,8 @@ const MAX_ROW_LINES = 8;
 export function wrappedLines(value: ExcelJS.CellValue, width: number): number {
   if (typeof value !== 'string' || value.length === 0) return 1;
   const perLine = Math.max(1, Math.floor(width * 1.15));
+  // most cells (ids, short subjects) fit on their first line: no splitting for them (#28)
+  if (value.length <= perLine && !value.includes('\n')) return 1;
   let lines = 0;
   for (const paragraph of value.split('\n')) {
     let line = 0;
