@@ -91,3 +91,22 @@ export function accessSettings(config: Config): AccessSettings {
     limits: { memoryMb: config.memoryMb, maxTempMb: config.maxTempMb, timeoutS: config.queryTimeoutS },
   };
 }
+
+/** recon prune: what the retention covers (issue 26). */
+export interface PruneSettings {
+  keepDays: number;
+  reportsDir: string;
+  filesDir: string;
+  /** The JSON log files trimmed to the kept days: --log-file, and the terminal's logs/recon.log beside the store. */
+  logFiles: string[];
+}
+
+export function pruneSettings(config: Config): PruneSettings {
+  const defaultLog = path.join(path.dirname(path.resolve(config.db)), 'logs', 'recon.log');
+  return {
+    keepDays: config.keepDays,
+    reportsDir: config.reports,
+    filesDir: filesDirOf(config.db),
+    logFiles: [...new Set([defaultLog, ...(config.logFile ? [path.resolve(config.logFile)] : [])])],
+  };
+}

@@ -112,6 +112,8 @@ const OPTIONS = {
     schema: z.string().refine((v) => parseJournalFormats(v) !== null, `expected ${JOURNAL_FORMATS.join(', ')} (comma-separated for several)`).optional() },
   journalAccounts: { flag: 'journal-accounts', env: 'RECON_JOURNAL_ACCOUNTS', type: 'string', help: 'JSON file mapping recon\'s journal accounts to your chart of accounts',
     schema: z.string().optional() },
+  keepDays: { flag: 'keep-days', env: 'RECON_KEEP_DAYS', type: 'string', help: 'recon prune: keep run workbooks, results, downloaded files and log lines this many days (what an unresolved finding or an unclosed month needs is kept always)',
+    schema: int(1).default(90) },
 } as const satisfies Record<string, Option>;
 export type OptionKey = keyof typeof OPTIONS;
 
@@ -133,6 +135,7 @@ export const COMMAND_OPTIONS = {
   bank: ['db', 'published', 'memoryMb', 'logFile'],
   sql: ['db', 'published', 'memoryMb', 'queryTimeoutS', 'maxTempMb'],
   export: ['db', 'published', 'memoryMb'],
+  prune: ['db', 'reports', 'keepDays', 'memoryMb', 'logFile'],
   demo: ['db', 'reports', 'published', 'memoryMb', 'sampleBudget', 'logFile'],
 } as const satisfies Record<string, readonly OptionKey[]>;
 

@@ -3,11 +3,16 @@
 // format may change without a new version); amounts are integers in subunits; a currency must look like
 // an ISO 4217 code — a well-formed code outside the interface's list is a finding, not a rejection.
 import { z } from 'zod';
+import { parseServiceTimestamp } from '../timestamp.js';
 
 const id = z.string().min(1, 'must be a non-empty string');
 const amount = z.number().int('must be an integer number of subunits').nonnegative('must not be negative');
 const currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code (three capital letters)');
-const timestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 timestamp');
+// read exactly (src/timestamp.ts), never by Date.parse: an impossible or non-ISO one quarantines its record
+const timestamp = z.string().superRefine((s, ctx) => {
+  const at = parseServiceTimestamp(s);
+  if (typeof at === 'string') ctx.addIssue({ code: 'custom', message: at });
+});
 const count = z.number().int().nonnegative();
 
 export const DisbursementSchema = z.looseObject({

@@ -20,6 +20,7 @@ const COMMANDS: Record<string, Entry> = {
   ack: { summary: 'Acknowledge a finding: recon ack <key> --note "…"' },
   bank: { summary: 'Import bank statements (camt.053, MT940, BAI2, CSV): recon bank import FILE…' },
   export: { summary: 'Export every table and view as Parquet: recon export --parquet DIR' },
+  prune: { summary: 'Remove workbooks, downloaded files and log lines older than --keep-days (never what is still needed)' },
   sandbox: { summary: 'Serve the embedded sandbox of the payments service on 127.0.0.1' },
   demo: { summary: 'Start the sandbox in-process, run the nightly job and a monthly close, print a summary' },
 };

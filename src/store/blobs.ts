@@ -1,5 +1,8 @@
 // The downloaded files live beside the store under files/<ab>/<sha256>. The store says which blobs a
-// disbursement's files should have; if the folder lost them, the disbursement is read again.
+// disbursement's files should have; if the folder lost them, the disbursement is read again — unless
+// `recon prune` removed them under the retention (pruned_blobs, src/store/retention.ts).
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from './sql-text.js';
 
@@ -8,7 +11,29 @@ export async function disbursementsMissingBlobs(c: DuckDBConnection, filesDir: s
   const rows = (await c.runAndReadAll(
     `WITH present AS (SELECT parse_filename(file) AS sha256 FROM glob(${sqlString(`${filesDir}/*/*`)}))
      SELECT DISTINCT df.disbursement_id FROM disbursement_files AS df
-      WHERE df.sha256 IS NOT NULL AND df.sha256 NOT IN (SELECT sha256 FROM present)`,
+      WHERE df.sha256 IS NOT NULL AND df.sha256 NOT IN (SELECT sha256 FROM present)
+        AND df.sha256 NOT IN (SELECT sha256 FROM pruned_blobs)`,
   )).getRows();
   return new Set(rows.map((r) => String(r[0])));
+}
+
+export interface BlobFile {
+  path: string;
+  /** The file's name: the sha256 of its content for a blob, anything else for a stray file. */
+  name: string;
+  bytes: number;
+  modifiedMs: number;
+}
+
+/** Every file under files/<ab>/ (none when the folder does not exist). */
+export async function listBlobs(filesDir: string): Promise<BlobFile[]> {
+  const out: BlobFile[] = [];
+  for (const dir of await readdir(filesDir).catch(() => [] as string[])) {
+    const sub = path.join(filesDir, dir);
+    for (const name of await readdir(sub).catch(() => [] as string[])) {
+      const st = await stat(path.join(sub, name)).catch(() => null);
+      if (st?.isFile()) out.push({ path: path.join(sub, name), name, bytes: st.size, modifiedMs: st.mtimeMs });
+    }
+  }
+  return out;
 }

@@ -9,6 +9,9 @@ import { recordHash } from './bundle.js';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Line } from './bundle.js';
 import { appendColumns, appendRows } from './append.js';
+import { storable } from './storable.js';
+import { quarantineRecord } from './quarantine.js';
+import { parseServiceTimestamp, serviceTimestampMs, utcText, type Instant } from '../timestamp.js';
 
 export interface StoredState {
   contentHash: string;
@@ -71,12 +74,20 @@ export class StoreWriter {
   }
 
   /** Buffer a bundle; flushes (awaited) when thresholds are reached, so memory stays bounded. */
-  async add(bundle: DisbursementBundle): Promise<void> {
-    const prior = this.stored.get(bundle.record.disbursement_id);
-    if (prior && prior.contentHash === bundle.contentHash) {
+  async add(read: DisbursementBundle): Promise<void> {
+    const prior = this.stored.get(read.record.disbursement_id);
+    if (prior && prior.contentHash === read.contentHash) {
       this.counts.unchanged += 1;
       return;
     }
+    // a value the store cannot hold costs its own record, never the batch it would have been written in
+    const ready = storable(read);
+    if (!ready.ok) {
+      await this.exclusive((c) => quarantineRecord(c, this.runId, read.record, ready.reason, read.raw, (text) => text));
+      this.counts.quarantined += 1;
+      return;
+    }
+    const bundle = ready.bundle;
     if (this.buffer.length === 0) this.bufferedSince = this.now();
     this.buffer.push(bundle);
     const lines = this.bufferedLines;
@@ -128,7 +139,7 @@ export class StoreWriter {
         version: (prior?.version ?? 0) + 1,
         firstRunId: prior?.firstRunId ?? this.runId,
         syncStatus: b.syncStatus,
-        deliveredAt: Date.parse(b.record.delivered_at),
+        deliveredAt: serviceTimestampMs(b.record.delivered_at),
       });
       this.counts.disbursements += 1;
       this.counts.quarantined += b.quarantine.length;
@@ -174,12 +185,13 @@ export class StoreWriter {
       const r = b.record;
       const prior = this.stored.get(r.disbursement_id);
       return [
-        r.disbursement_id, r.recipient_id, r.status, r.delivered_at, BigInt(r.number_of_payments), BigInt(r.number_of_refunds),
+        r.disbursement_id, r.recipient_id, r.status, utcText(parseServiceTimestamp(r.delivered_at) as Instant), BigInt(r.number_of_payments), BigInt(r.number_of_refunds),
         BigInt(r.number_of_adjustments), BigInt(r.amount), r.currency, r.bank_account_number ?? null, b.syncStatus, b.syncNote,
         (prior?.version ?? 0) + 1, b.contentHash, prior?.firstRunId ?? this.runId, this.runId, now, b.raw,
       ];
     });
-    // Staged through a VARCHAR temp table so timestamps are cast by DuckDB, not hand-built in JS.
+    // Staged through a VARCHAR temp table; delivered_at is the UTC text of src/timestamp.ts (checked by
+    // storable() when the bundle was added), which DuckDB casts the same under any session time zone.
     await this.connection.run(
       `CREATE OR REPLACE TEMP TABLE _disb (disbursement_id VARCHAR, recipient_id VARCHAR, status VARCHAR, delivered_at VARCHAR,
         number_of_payments BIGINT, number_of_refunds BIGINT, number_of_adjustments BIGINT, amount BIGINT, currency VARCHAR,

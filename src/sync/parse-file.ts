@@ -77,7 +77,7 @@ export function parseDisbursementFile(content: Buffer, layouts: Layout[], limits
   let rawLines: string[];
   try {
     const delimiter = detectDelimiter(text);
-    rows = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, bom: true }) as string[][];
+    rows = splitPlain(text, delimiter) ?? parseQuoted(text, delimiter);
     rawLines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
   } catch (err) {
     // the parser's message quotes the file; only its code is kept (service text never enters the store)
@@ -89,6 +89,47 @@ export function parseDisbursementFile(content: Buffer, layouts: Layout[], limits
     if (parsed) return parsed;
   }
   return { status: 'unrecognised', reason: `no layout matches its first row (${rows[0]?.length ?? 0} fields); add a layout to the layouts file` };
+}
+
+/** csv-parse's reading of a file (quoted fields, any line ends): the rows of splitPlain's fallback. */
+export function parseQuoted(text: string, delimiter: string): string[][] {
+  // relax_column_count: header, detail and footer records of a tagged file differ in length (csv-parse builds
+  // an error object for each such record, which is why a file without quotes never comes here)
+  return parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, bom: true }) as string[][];
+}
+
+/**
+ * The rows of a file without quotes whose lines all end alike (\n, or \r\n) — every layout's usual shape —
+ * split directly: the same rows csv-parse gives (trimmed fields, blank lines skipped; held to it by
+ * test/unit/sync/parse-split.test.ts), without csv-parse's per-record work. Its relax_column_count
+ * builds a CsvError (a stack trace and a copy of the record) for every record whose length differs from the
+ * first's: every detail line of a tagged .dat file, ~10× the cost of the line (issue 26). null: any other
+ * file, read by parseQuoted.
+ */
+export function splitPlain(text: string, delimiter: string): string[][] | null {
+  if (text.includes('"')) return null;
+  let crlf = false;
+  const cr = text.indexOf('\r');
+  if (cr !== -1) {
+    // every \r in a \r\n and every \n after a \r: csv-parse takes the first line end it sees for all of them
+    let crs = 0;
+    for (let at = cr; at !== -1; at = text.indexOf('\r', at + 1)) {
+      if (text.charCodeAt(at + 1) !== 10) return null;
+      crs += 1;
+    }
+    let lfs = 0;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lfs += 1;
+    if (crs !== lfs) return null;
+    crlf = true;
+  }
+  const rows: string[][] = [];
+  for (const line of text.split(crlf ? '\r\n' : '\n')) {
+    if (!line.includes(delimiter) && line.trim() === '') continue;
+    const fields = line.split(delimiter);
+    for (let i = 0; i < fields.length; i += 1) fields[i] = fields[i]!.trim();
+    rows.push(fields);
+  }
+  return rows;
 }
 
 function applyLayout(layout: Layout, rows: string[][], rawLines: string[]): ParsedFile | null {

@@ -17,6 +17,7 @@ import { quarantinePage, quarantineRecord } from '../store/quarantine.js';
 import { disbursementsMissingBlobs } from '../store/blobs.js';
 import { WorkPool } from '../ops/pool.js';
 import { MAX_JSON_DEPTH, canonicalJson, tooDeepStandIn } from './canonical.js';
+import { serviceTimestampMs } from '../timestamp.js';
 
 export interface SyncOptions {
   perPage: number;
@@ -80,7 +81,7 @@ function stopsTheRun(err: unknown): boolean {
 }
 
 function shouldRead(record: Disbursement, prior: StoredState | undefined, o: SyncOptions, blobsMissing = false): boolean {
-  const deliveredAt = Date.parse(record.delivered_at);
+  const deliveredAt = serviceTimestampMs(record.delivered_at);
   if (!prior) return o.since === null || deliveredAt >= o.since.getTime();
   if (o.full || prior.syncStatus === 'incomplete' || blobsMissing) return true;
   if (prior.recordHash !== recordHash(record)) return true;
