@@ -35,7 +35,7 @@ export function syncSettings(config: Config): SyncSettings {
     insecureHttp: config.insecureHttp,
     ratePerMinute: config.ratePerMinute,
     concurrency: config.concurrency,
-    perPage: config.perPage,
+    perPage: config.perPage ?? null,
     lookbackDays: config.lookbackDays,
     since: config.since ? new Date(`${config.since.slice(0, 10)}T00:00:00Z`) : null,
     full: config.full,

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { PaymentsClient } from '../api/client.js';
 import { RequestBudget, type Clock } from '../api/budget.js';
 import { assertReachable } from '../api/reach.js';
+import { PROBE_PER_PAGE } from '../api/paginate.js';
 import { redactor } from '../api/redact.js';
 import { preferCompactHeap } from '../ops/memory.js';
 import { setMemoryLimit } from '../store/db.js';
@@ -21,7 +22,8 @@ export interface SyncSettings {
   insecureHttp: boolean;
   ratePerMinute: number;
   concurrency: number;
-  perPage: number;
+  /** Page size asked for; null: the largest the service accepts (PROBE_PER_PAGE down, found once, remembered). */
+  perPage: number | null;
   lookbackDays: number;
   since: Date | null;
   full: boolean;
@@ -86,6 +88,8 @@ export async function syncStep(
   });
   const c = target.connection;
   client.acceptedPageSize = await rememberedPageSize(c);
+  client.learnPageSize = settings.perPage === null;
+  const perPage = settings.perPage ?? client.acceptedPageSize ?? PROBE_PER_PAGE;
   // The sync only appends: DuckDB needs little memory for it, and without a lower limit its buffer pool
   // keeps the pages it wrote. The rest of the run gets its own limit back.
   await setMemoryLimit(c, settings.syncMemoryMb);
@@ -105,12 +109,12 @@ export async function syncStep(
           maxFileBytes: settings.maxFileBytes,
           maxLines: settings.maxLines,
           now,
-          perPage: settings.perPage,
+          perPage,
         },
         onProgress: onProgress && ((p) => onProgress({ ...p, requests: client.stats.requests })),
       },
       {
-        perPage: settings.perPage,
+        perPage,
         concurrency: settings.concurrency,
         lookbackDays: settings.lookbackDays,
         since: settings.since,
