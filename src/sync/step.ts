@@ -50,6 +50,8 @@ export interface SyncTuning {
   clock?: Clock;
   /** Orders the payment sample instead of the run id, so a demo samples the same payments every time. */
   sampleSeed?: string;
+  /** Another rotation period than ROTATION_NIGHTS: the bench measures what each would cost. */
+  rotationNights?: number;
 }
 
 /** What the command shows of a sync in progress (a progress bar on a terminal). */
@@ -121,6 +123,7 @@ export async function syncStep(
         full: settings.full,
         sampleBudget: settings.sampleBudget,
         sampleSeed: tuning.sampleSeed,
+        rotationNights: tuning.rotationNights,
         now,
       },
     );
