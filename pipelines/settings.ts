@@ -34,6 +34,7 @@ export function syncSettings(config: Config): SyncSettings {
     apiKey: service.apiKey,
     insecureHttp: config.insecureHttp,
     ratePerMinute: config.ratePerMinute,
+    budgetFile: config.budgetFile ? path.resolve(config.budgetFile) : null,
     concurrency: config.concurrency,
     perPage: config.perPage ?? null,
     lookbackDays: config.lookbackDays,

@@ -2,6 +2,8 @@
 // the service counts 500 requests/min per IP (interface § Limits) and other software may share the IP.
 // A 429 anyway closes the gate for the whole block period: no request at all leaves until it reopens.
 
+import type { SharedBudget } from './shared-budget.js';
+
 export interface Clock {
   now(): number;
   /** Resolves after `ms`, or rejects with an AbortError as soon as `signal` aborts. */
@@ -45,6 +47,8 @@ export interface BudgetOptions {
    * burst + limit; the default keeps that under the service's 500/min with the default 450.
    */
   burst?: number;
+  /** The host-wide schedule every recon process on the host shares (--budget-file, src/api/shared-budget.ts). */
+  shared?: SharedBudget;
 }
 
 export class RequestBudget {
@@ -84,14 +88,24 @@ export class RequestBudget {
       this.last = now;
       if (this.tokens >= 1) {
         this.tokens -= 1;
+        if (this.options.shared) await this.takeSharedTurn(signal);
         return;
       }
       await this.clock.sleep(Math.ceil((1 - this.tokens) / this.perMs), signal);
     }
   }
 
+  /** This process's turn on the host's schedule: one request every interval/limit ms among all processes. */
+  private async takeSharedTurn(signal?: AbortSignal): Promise<void> {
+    const at = await this.options.shared!.reserve(this.clock.now(), this.options.intervalMs / this.options.limit, signal);
+    const wait = at - this.clock.now();
+    if (wait > 0) await this.clock.sleep(wait, signal);
+  }
+
   /** Close the gate until `until` (ms since epoch); tokens are dropped so requests do not burst after. */
   block(until: number): void {
+    // every process sharing the host's schedule stops too (best effort: the 429 pause here holds regardless)
+    this.options.shared?.block(until).catch(() => undefined);
     if (until > this.gateOpensAt) this.gateOpensAt = until;
     this.tokens = 0;
     this.last = Math.max(this.last, until);

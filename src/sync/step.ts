@@ -5,6 +5,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { PaymentsClient } from '../api/client.js';
 import { RequestBudget, type Clock } from '../api/budget.js';
+import { SharedBudget } from '../api/shared-budget.js';
 import { assertReachable } from '../api/reach.js';
 import { PROBE_PER_PAGE } from '../api/paginate.js';
 import { redactor } from '../api/redact.js';
@@ -21,6 +22,8 @@ export interface SyncSettings {
   apiKey: string;
   insecureHttp: boolean;
   ratePerMinute: number;
+  /** The host-wide budget file every recon process on the host shares (--budget-file), or null. */
+  budgetFile: string | null;
   concurrency: number;
   /** Page size asked for; null: the largest the service accepts (PROBE_PER_PAGE down, found once, remembered). */
   perPage: number | null;
@@ -74,7 +77,11 @@ export async function syncStep(
 ): Promise<SyncResult> {
   await assertReachable(settings.apiUrl); // a mistyped --api-url fails in seconds, not after minutes of retries
   preferCompactHeap();
-  const budget = new RequestBudget({ limit: settings.ratePerMinute, intervalMs: tuning.intervalMs ?? 60_000 }, tuning.clock);
+  const budget = new RequestBudget({
+    limit: settings.ratePerMinute,
+    intervalMs: tuning.intervalMs ?? 60_000,
+    shared: settings.budgetFile === null ? undefined : new SharedBudget(settings.budgetFile),
+  }, tuning.clock);
   const client = new PaymentsClient({
     baseUrl: settings.apiUrl,
     apiKey: settings.apiKey,
