@@ -52,7 +52,7 @@ async function measure(keys: Array<Pick<Figure, 'key' | 'target'>>, fn: Measure)
 /** request_efficiency on three nights (stages/requests.ts); the minimum's rule is the sandbox child's, from the interface. */
 const REQUEST_NIGHTS: Array<[mode: string, args: number[], label: string]> = [
   ['backfill', [250, 30], 'backfill, 100–300 ms latency, 5 % faults, sampling on'],
-  ['night2', [2000, 30], 'second night, 1 % new, default lookback'],
+  ['night2', [2000, 30], 'second night, 1 % new, default lookback and rotation'],
   ['realistic', [1000, 30], 'realistic profile, negotiated page size'],
 ];
 

@@ -2,8 +2,6 @@
 // the service counts 500 requests/min per IP (interface § Limits) and other software may share the IP.
 // A 429 anyway closes the gate for the whole block period: no request at all leaves until it reopens.
 
-import type { SharedBudget } from './shared-budget.js';
-
 export interface Clock {
   now(): number;
   /** Resolves after `ms`, or rejects with an AbortError as soon as `signal` aborts. */
@@ -48,7 +46,13 @@ export interface BudgetOptions {
    */
   burst?: number;
   /** The host-wide schedule every recon process on the host shares (--budget-file, src/api/shared-budget.ts). */
-  shared?: SharedBudget;
+  shared?: SharedSchedule;
+}
+
+/** Turns on a schedule shared with other processes (SharedBudget): when a request may leave, and a gate for all. */
+export interface SharedSchedule {
+  reserve(now: number, spacingMs: number, signal?: AbortSignal): Promise<number>;
+  block(until: number): Promise<void>;
 }
 
 export class RequestBudget {
