@@ -82,6 +82,9 @@ export interface ListProgress {
 /** Refused payment look-ups (at least this many, and at least 80 % of those made) that stop the sample. */
 const REFUSED_LOOKUPS = 5;
 
+/** Deep reads recorded together (deep_reads), at the latest at the end of the run. */
+const DEEP_READS_SLICE = 5_000;
+
 /** Disbursements failing one after another before the run gives up on the service. */
 const FAILURES_IN_A_ROW = 10;
 
@@ -147,6 +150,12 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
     const bundle = redactBundle(await readOne(next.record, next.raw), deps.redact);
     await writer.add(bundle);
     if (bundle.syncStatus !== 'incomplete') readInDepth.push(bundle.record.disbursement_id);
+    // recorded in slices, so a backfill's ids are not all held at once; after what they read is committed
+    if (readInDepth.length >= DEEP_READS_SLICE) {
+      const slice = readInDepth.splice(0);
+      await writer.flush();
+      await writer.exclusive((c) => saveDeepReads(c, slice, o.now(), deps.runId));
+    }
     result.fetched += 1;
     logger.info({ disbursement_id: bundle.record.disbursement_id, status: bundle.syncStatus, payouts: bundle.payouts.length,
       refunds: bundle.refunds.length, adjustments: bundle.adjustments.length, files: bundle.files.length, quarantined: bundle.quarantine.length }, 'disbursement read');
