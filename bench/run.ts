@@ -27,6 +27,9 @@ const TARGETS = {
   scaling: { text: '≈ 10× time, flat RSS (≤ 12×, ≤ 1.5× per 10×)', met: (g: { time: number[]; rss: number[] }) => g.time.every((x) => x <= 12) && g.rss.every((x) => x <= 1.5) },
   sandbox_peak_rss_mb: { text: '< 200', met: (v: number) => v < 200 },
   bank_ratio: { text: '≤ 3', met: (v: number) => v <= 3 },
+  night_requests_ratio: { text: '≤ 1.1', met: (v: number) => v <= 1.1 },
+  night_minutes_10M: { text: '≤ 90', met: (v: number) => v <= 90 },
+  sync_cpu_s_per_1M: { text: 'printed', met: (v: number) => Number.isFinite(v) },
 } as const;
 type NumericKey = Exclude<keyof typeof TARGETS, 'scaling'>;
 
@@ -49,7 +52,7 @@ async function measure(keys: Array<Pick<Figure, 'key' | 'target'>>, fn: Measure)
 /** request_efficiency on three nights (stages/requests.ts); the minimum's rule is the sandbox child's, from the interface. */
 const REQUEST_NIGHTS: Array<[mode: string, args: number[], label: string]> = [
   ['backfill', [250, 30], 'backfill, 100–300 ms latency, 5 % faults, sampling on'],
-  ['night2', [2000, 30], 'second night, 1 % new, default lookback'],
+  ['night2', [2000, 30], 'second night, 1 % new, default lookback and rotation'],
   ['realistic', [1000, 30], 'realistic profile, negotiated page size'],
 ];
 
@@ -69,6 +72,59 @@ const requestEfficiency: Measure = async () => {
         `${fmt(num(r, 'elapsed'))} s.`,
       { scale: label, detail: r }));
   }
+  return figures;
+};
+
+/**
+ * Ten nights at two volumes (stages/nights.ts): nights 2 and 10 against what they truly need, and the
+ * night at 10M payouts a month projected from the two volumes' measured request counts.
+ */
+const NIGHT_VOLUMES = [300, 900];
+/** 10M payouts a month at ~100 payouts per disbursement: disbursements delivered per night. */
+const NEW_PER_NIGHT_10M = 10_000_000 / 100 / 30;
+/** A year of history at that volume, walked whole without a list filter at the page size the service accepts. */
+const HISTORY_10M = NEW_PER_NIGHT_10M * 365;
+const BUDGET_PER_MINUTE = 450;
+
+const nightsMeasure: Measure = async () => {
+  const runs: StageResult[] = [];
+  for (const v of NIGHT_VOLUMES) runs.push(await runStage('nights', [v, 100], 1_800_000));
+  const figures: Figure[] = [];
+  type Night = { night: number; newDisbursements: number; issued: number; needed: number; ratio: number; fetched: number; listed: number;
+    by: Record<string, number>; minimum: Record<string, number>; reasons: Record<string, number> };
+  for (const r of runs) {
+    for (const night of r.nights as Night[]) {
+      figures.push(figure('night_requests_ratio', night.ratio,
+        `night ${night.night}: ${night.issued} read requests for a minimum of ${night.needed} (list ${night.by.list ?? 0}/${night.minimum.list} pages of ` +
+        `${night.listed} listed at the largest page size accepted; children of ${night.minimum.disbursements}: ${night.reasons.new} new + ${night.reasons.changed} changed + ` +
+        `${night.reasons.rotation} by the ${r.rotationNights}-night rotation of the ${r.lookbackDays}-day window; recon read ${night.fetched}).`,
+        { scale: `${r.disbursements} disbursements × ${r.payoutsPer}, night ${night.night}`, detail: night }));
+    }
+  }
+  // projection: child requests of night 10 as a line through the two volumes' (new per night, requests)
+  const last = (r: StageResult) => (r.nights as Night[]).at(-1)!;
+  const [a, b] = runs.map(last) as [Night, Night];
+  const children = (x: Night) => x.issued - (x.by.list ?? 0);
+  const slope = (children(b) - children(a)) / (b.newDisbursements - a.newDisbursements);
+  const projectedChildren = children(a) + slope * (NEW_PER_NIGHT_10M - a.newDisbursements);
+  const pageSize = 1000;
+  const listPages = Math.ceil(HISTORY_10M / pageSize);
+  const minutes = (projectedChildren + listPages) / BUDGET_PER_MINUTE;
+  figures.push(figure('night_minutes_10M', minutes,
+    `${Math.round(projectedChildren)} child requests (a line through night 10 at ${a.newDisbursements} and ${b.newDisbursements} new disbursements a night: ` +
+    `${children(a)} and ${children(b)} requests, ${fmt(slope)} per new disbursement incl. its share of the rotation) at ${Math.round(NEW_PER_NIGHT_10M)} new a night, ` +
+    `+ ${listPages} list pages (a year of history, ${Math.round(HISTORY_10M)} disbursements, walked whole at ${pageSize} per page without a list filter; ` +
+    `at 100 per page it would be ${Math.ceil(HISTORY_10M / 100)} pages, ${fmt(Math.ceil(HISTORY_10M / 100) / BUDGET_PER_MINUTE)} min), at ${BUDGET_PER_MINUTE}/min.`,
+    { detail: { slope, projectedChildren, listPages } }));
+  // CPU per payout synced: the slope between the two backfills (fixed costs — opening, migrating and
+  // checkpointing the store — cancel out), the whole process (DuckDB's threads too)
+  const [small, big] = runs.map((r) => r.backfill as { payouts: number; cpuS: number; delivered: number }) as [{ payouts: number; cpuS: number; delivered: number }, { payouts: number; cpuS: number; delivered: number }];
+  const perMillion = (big.cpuS - small.cpuS) / ((big.payouts - small.payouts) / 1e6);
+  figures.push(figure('sync_cpu_s_per_1M', perMillion,
+    `CPU (user + system, every thread) of recon's process for the backfill night: ${fmt(small.cpuS)} s for ${small.payouts} payouts of ${small.delivered} disbursements, ` +
+    `${fmt(big.cpuS)} s for ${big.payouts} of ${big.delivered}, with their files (sandbox in its own process); the slope between them, per 1M payouts ` +
+    `(${fmt(big.cpuS / (big.payouts / 1e6))} s per 1M at the larger volume, fixed costs included).`,
+    { detail: { small, big } }));
   return figures;
 };
 
@@ -220,6 +276,7 @@ async function main(): Promise<void> {
     ? [['checks', planned('checks_ratio', 'excel_peak_rss_mb'), checks(100_000, '10M payouts / 100k disbursements')]]
     : [
         ['requests', planned('request_efficiency'), requestEfficiency],
+        ['nights', planned('night_requests_ratio', 'night_minutes_10M', 'sync_cpu_s_per_1M'), nightsMeasure],
         ['budget', planned('budget_use', 'rate_limited'), budgetUse],
         ['load', planned('load_ratio'), load],
         ['checks', planned('checks_ratio', 'excel_peak_rss_mb'), checks(10_000, '1M payouts / 10k disbursements')],

@@ -4,6 +4,7 @@
 // number of requests the dataset needs, and the peak RSS.
 import { startSandbox, type SandboxOptions } from '../sandbox/index.js';
 import { vmHwmMb } from './proc.js';
+import { slotDue } from '../src/sync/rotation.js';
 
 export type SandboxRequest =
   | { id: number; type: 'stats' }
@@ -11,6 +12,7 @@ export type SandboxRequest =
   | { id: number; type: 'log' }
   | { id: number; type: 'minimum'; perPage: number; select?: ChildSelection }
   | { id: number; type: 'set-delivered'; count: number }
+  | { id: number; type: 'deliver-until'; ms: number }
   | { id: number; type: 'rss' };
 
 /**
@@ -20,6 +22,11 @@ export type SandboxRequest =
 export interface ChildSelection {
   fromIndex: number;
   deliveredSinceMs: number;
+  /**
+   * With a rotation (issue #26), of those delivered since `deliveredSinceMs` only the ones whose rotation
+   * slot is the night at `nowMs` (src/sync/rotation.ts, the stated rule) are re-read; new ones always.
+   */
+  rotation?: { nowMs: number; nights: number };
 }
 
 /**
@@ -59,12 +66,27 @@ async function main(): Promise<void> {
       case 'set-delivered':
         sb.setDelivered(req.count);
         return null;
+      case 'deliver-until': {
+        // index order is delivered_at order: the disbursements delivered by then are a prefix (binary search)
+        let lo = 0;
+        let hi = sb.truth.disbursementCount;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (Date.parse(sb.truth.disbursement(mid).delivered_at) <= req.ms) lo = mid + 1;
+          else hi = mid;
+        }
+        sb.setDelivered(lo);
+        return lo;
+      }
       case 'minimum': {
         const m: Minimum = { disbursements: 0, list: 0, files: 0, payouts: 0, refunds: 0, adjustments: 0, downloads: 0, payoutLines: 0, listed: 0 };
         for (const d of sb.truth.disbursements()) {
           if (!d.visible) continue;
           m.listed += 1;
-          const chosen = !req.select || d.index >= req.select.fromIndex || Date.parse(d.delivered_at) >= req.select.deliveredSinceMs;
+          const sel = req.select;
+          const inWindow = sel !== undefined && Date.parse(d.delivered_at) >= sel.deliveredSinceMs
+            && (sel.rotation === undefined || slotDue(d.disbursement_id, sel.rotation.nowMs, sel.rotation.nights));
+          const chosen = !sel || d.index >= sel.fromIndex || inWindow;
           if (!chosen) continue;
           const e = d.expected;
           m.disbursements += 1;

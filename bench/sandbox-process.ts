@@ -16,6 +16,8 @@ export interface SandboxProcess {
   log(): Promise<Array<[number, string, number]>>;
   minimum(perPage: number, select?: ChildSelection): Promise<Minimum>;
   setDelivered(count: number): Promise<void>;
+  /** Deliver every disbursement whose delivered_at is at or before `ms`; resolves to how many that is. */
+  deliverUntil(ms: number): Promise<number>;
   rss(): Promise<{ vmHwmMb: number; maxRssMb: number }>;
   close(): Promise<void>;
 }
@@ -47,6 +49,7 @@ export async function startSandboxProcess(options: SandboxOptions): Promise<Sand
     log: () => ask({ type: 'log' }),
     minimum: (perPage, select) => ask({ type: 'minimum', perPage, select }),
     setDelivered: (count) => ask({ type: 'set-delivered', count }),
+    deliverUntil: (ms) => ask({ type: 'deliver-until', ms }),
     rss: () => ask({ type: 'rss' }),
     async close() {
       if (child.connected) child.disconnect();

@@ -50,10 +50,12 @@ const OPTIONS = {
     schema: z.string().optional() },
   ratePerMinute: { flag: 'rate-per-minute', env: 'RECON_RATE_PER_MINUTE', type: 'string', help: 'request budget (the service allows 500/min per IP)',
     schema: int(1).default(450) },
+  budgetFile: { flag: 'budget-file', env: 'RECON_BUDGET_FILE', type: 'string', help: 'request budget shared by every recon process on this host (point every store at one file)',
+    schema: z.string().min(1).optional() },
   concurrency: { flag: 'concurrency', env: 'RECON_CONCURRENCY', type: 'string', help: 'disbursements read at once',
     schema: int(1).max(64).default(8) },
-  perPage: { flag: 'per-page', env: 'RECON_PER_PAGE', type: 'string', help: 'page size asked for (a smaller one if the service refuses it)',
-    schema: int(1).max(1000).default(100) },
+  perPage: { flag: 'per-page', env: 'RECON_PER_PAGE', type: 'string', help: 'page size asked for (default: the largest the service accepts, 1000 down, found once and remembered)',
+    schema: int(1).max(1000).optional() },
   lookbackDays: { flag: 'lookback-days', env: 'RECON_LOOKBACK_DAYS', type: 'string', help: 're-read disbursements delivered this many days ago or less',
     schema: int(0).default(7) },
   since: { flag: 'since', env: 'RECON_SINCE', type: 'string', help: 'first backfill from this date (YYYY-MM-DD)',
@@ -117,7 +119,7 @@ const OPTIONS = {
 } as const satisfies Record<string, Option>;
 export type OptionKey = keyof typeof OPTIONS;
 
-const SYNC: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute',
+const SYNC: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute', 'budgetFile',
   'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile', 'layouts'];
 const BANK: OptionKey[] = ['bankDir', 'bankWindowDays', 'bankFeeTolerance'];
 const MAIL: OptionKey[] = ['mailTo', 'mailFrom', 'smtpUrl', 'mailMaxAttachmentMb', 'notifyUrl'];

@@ -2,13 +2,15 @@
 // endpoint and answer, its ground truth says what the night needs (sandbox-child.ts, minimum).
 //   backfill    first night over an empty store: 100–300 ms latency, 5 % transient 5xx faults (their
 //               retries counted apart), payment sampling on (look-ups apart)
-//   night2      a second night after 1 % new deliveries, default lookback (7 days of re-reads)
+//   night2      a second night after 1 % new deliveries, default lookback (its rotation's re-reads)
 //   realistic   the realistic profile's first night: per_page above 50 refused, so recon negotiates the
 //               page size (the refusals counted apart), redirects and expiring links on downloads
 // Args: mode disbursements payoutsPerDisbursement
 import path from 'node:path';
 import { runSyncJob, seconds, stage, tempDir } from '../lib.js';
 import { startSandboxProcess, type SandboxProcess } from '../sandbox-process.js';
+import type { ChildSelection } from '../sandbox-child.js';
+import { ROTATION_NIGHTS } from '../../src/sync/rotation.js';
 
 /** The endpoints a night's reading is made of (downloads and payment look-ups are counted apart). */
 const READS = ['list', 'files', 'payouts', 'refunds', 'adjustments', 'disbursement'] as const;
@@ -42,7 +44,7 @@ stage(async ([mode = 'backfill', disbursementsArg = '2000', payoutsArg = '60']) 
   const args = ['--rate-per-minute', '10000000', ...(mode === 'backfill' ? [] : ['--sample-budget', '0'])];
   try {
     let perPage = 100; // the sandbox's maxPerPage: the largest page size it honours
-    let select: { fromIndex: number; deliveredSinceMs: number } | undefined;
+    let select: ChildSelection | undefined;
     if (mode === 'realistic') perPage = 50;
     if (mode === 'night2') {
       const first = Math.floor(n * 0.99);
@@ -50,7 +52,8 @@ stage(async ([mode = 'backfill', disbursementsArg = '2000', payoutsArg = '60']) 
       await runSyncJob(sb, db, args, { retryBaseMs: 5 });
       await sb.setDelivered(n);
       await sb.resetStats(); // the log and counts start again: night 2 alone
-      select = { fromIndex: first, deliveredSinceMs: Date.now() - 7 * DAY };
+      // the re-reads the night needs: of the 7-day window, those whose rotation slot is tonight (#26)
+      select = { fromIndex: first, deliveredSinceMs: Date.now() - 7 * DAY, rotation: { nowMs: Date.now(), nights: ROTATION_NIGHTS } };
     }
     const started = performance.now();
     const { result, counters } = await runSyncJob(sb, db, args, { retryBaseMs: 5 });

@@ -42,9 +42,29 @@ export interface BudgetOptions {
   intervalMs: number;
   /**
    * Tokens that may be spent at once. The service's window is sliding, so in any interval we may send
-   * burst + limit; the default keeps that under the service's 500/min with the default 450.
+   * burst + limit. The default is what the service's 500 leaves above the budget, up to a fifteenth of it
+   * (30 at the default 450: at most 480 in any sliding minute, 20 left for jitter), and at least a thirtieth: requests that
+   * could not leave while the workers were busy elsewhere (a retry's back-off, a commit) catch up instead
+   * of being lost to the night (issue #26, pacing at the budget).
    */
   burst?: number;
+  /** The host-wide schedule every recon process on the host shares (--budget-file, src/api/shared-budget.ts). */
+  shared?: SharedSchedule;
+}
+
+/** Turns on a schedule shared with other processes (SharedBudget): when a request may leave, and a gate for all. */
+export interface SharedSchedule {
+  reserve(now: number, spacingMs: number, signal?: AbortSignal): Promise<number>;
+  block(until: number): Promise<void>;
+}
+
+/** The service's limit per window (interface § Limits: 500 requests a minute per IP). */
+const SERVICE_LIMIT = 500;
+
+function defaultBurst(limit: number): number {
+  const floor = Math.floor(limit / 30);
+  const room = SERVICE_LIMIT - limit;
+  return Math.max(1, room > 0 ? Math.max(floor, Math.min(Math.floor(limit / 15), room)) : floor);
 }
 
 export class RequestBudget {
@@ -60,7 +80,7 @@ export class RequestBudget {
     private readonly clock: Clock = realClock,
   ) {
     this.perMs = options.limit / options.intervalMs;
-    this.burst = Math.max(1, options.burst ?? Math.max(1, Math.floor(options.limit / 30)));
+    this.burst = Math.max(1, options.burst ?? defaultBurst(options.limit));
     this.tokens = this.burst;
     this.last = clock.now();
   }
@@ -84,14 +104,24 @@ export class RequestBudget {
       this.last = now;
       if (this.tokens >= 1) {
         this.tokens -= 1;
+        if (this.options.shared) await this.takeSharedTurn(signal);
         return;
       }
       await this.clock.sleep(Math.ceil((1 - this.tokens) / this.perMs), signal);
     }
   }
 
+  /** This process's turn on the host's schedule: one request every interval/limit ms among all processes. */
+  private async takeSharedTurn(signal?: AbortSignal): Promise<void> {
+    const at = await this.options.shared!.reserve(this.clock.now(), this.options.intervalMs / this.options.limit, signal);
+    const wait = at - this.clock.now();
+    if (wait > 0) await this.clock.sleep(wait, signal);
+  }
+
   /** Close the gate until `until` (ms since epoch); tokens are dropped so requests do not burst after. */
   block(until: number): void {
+    // every process sharing the host's schedule stops too (best effort: the 429 pause here holds regardless)
+    this.options.shared?.block(until).catch(() => undefined);
     if (until > this.gateOpensAt) this.gateOpensAt = until;
     this.tokens = 0;
     this.last = Math.max(this.last, until);

@@ -119,6 +119,17 @@ export class PaymentsClient {
   /** Set when a page size was negotiated (or remembered from an earlier run); null while none was needed. */
   acceptedPageSize: number | null = null;
 
+  /**
+   * While true (no --per-page given, none remembered), the first page size the service serves without
+   * refusing is kept as the accepted one: every later list of the run, and later runs, ask for it.
+   */
+  learnPageSize = false;
+
+  /** The service answered a first page at this size (a size it caps is still accepted: the envelope says what it applied). */
+  pageSizeServed(size: number): void {
+    if (this.learnPageSize && this.acceptedPageSize === null) this.acceptedPageSize = size;
+  }
+
   /** GET an API path (relative to /payments/v1) and return its parsed JSON, retrying transient failures. */
   async getJson(path: string, query?: Record<string, string | number>, o: { maxAttempts?: number } = {}): Promise<unknown> {
     const url = new URL(`${this.options.baseUrl.replace(/\/+$/, '')}${API_PREFIX}${path}`);

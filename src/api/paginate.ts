@@ -8,6 +8,14 @@ import { NotFoundError, ResponseShapeError, TerminalApiError, type ApiError } fr
 /** The page size every list of a run falls back to when the service refuses the one asked for (its default). */
 const SERVICE_DEFAULT_PER_PAGE = 10;
 
+/**
+ * The page size asked for when none is configured or remembered (issue #26): the interface does not show
+ * the maximum of per_page, so recon asks large once — 1000, then 500, then 100 — and keeps the largest the
+ * service accepted. A larger page is fewer requests, and requests are what a night costs.
+ */
+export const PROBE_PER_PAGE = 1000;
+const LADDER = [500, 100];
+
 /** The largest page size an error names ("per_page must be at most 50", {"errors": {"per_page": ["max 50"]}}). */
 function namedMaximum(err: ApiError): number | null {
   const text = `${err.body?.detail ?? ''} ${JSON.stringify(err.body?.errors ?? '')}`;
@@ -19,9 +27,9 @@ function namedMaximum(err: ApiError): number | null {
 /**
  * The first page of a list, at the largest page size the service accepts. The interface does not show the
  * maximum of per_page, so a 400/422 to the size asked for is answered by asking again smaller — the
- * maximum the error names, else half — down to the service's own default (per_page left out). The size
- * that worked is kept on the client for every later list (and by the caller for later runs); an error
- * that persists at the default was not about the page size and goes up unchanged.
+ * maximum the error names, else the next of 500 and 100, else half — down to the service's own default
+ * (per_page left out). The size that worked is kept on the client for every later list (and by the caller
+ * for later runs); an error that persists at the default was not about the page size and goes up unchanged.
  */
 async function firstPage(client: PaymentsClient, path: string, asked: number): Promise<unknown> {
   let size: number | null = client.pageSize(asked);
@@ -30,13 +38,15 @@ async function firstPage(client: PaymentsClient, path: string, asked: number): P
     try {
       const body = await client.getJson(path, size === null ? { page: 1 } : { page: 1, per_page: size });
       if (firstError) client.acceptPageSize(size ?? SERVICE_DEFAULT_PER_PAGE, firstError.message);
+      else if (size !== null) client.pageSizeServed(size);
       return body;
     } catch (err) {
       const refused = err instanceof TerminalApiError && (err.status === 400 || err.status === 422) && !(err instanceof NotFoundError);
       if (!refused || size === null) throw firstError ?? err;
       firstError ??= err;
       const named = namedMaximum(err);
-      const smaller: number = named !== null && named < size ? named : Math.floor(size / 2);
+      const current = size;
+      const smaller: number = named !== null && named < size ? named : LADDER.find((x) => x < current) ?? Math.floor(size / 2);
       size = smaller > SERVICE_DEFAULT_PER_PAGE || (named !== null && smaller === named) ? smaller : null;
     }
   }

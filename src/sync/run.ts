@@ -18,6 +18,8 @@ import { disbursementsMissingBlobs } from '../store/blobs.js';
 import { WorkPool } from '../ops/pool.js';
 import { MAX_JSON_DEPTH, canonicalJson, tooDeepStandIn } from './canonical.js';
 import { serviceTimestampMs } from '../timestamp.js';
+import { loadDeepReads, saveDeepReads } from '../store/deep-reads.js';
+import { ROTATION_NIGHTS, rotationDue } from './rotation.js';
 
 export interface SyncOptions {
   perPage: number;
@@ -29,6 +31,17 @@ export interface SyncOptions {
   /** Orders the sample (default: the run id, so successive nights sample differently). */
   sampleSeed?: string;
   now: () => number;
+  /** The rotation period in nights (src/sync/rotation.ts); ROTATION_NIGHTS unless a bench measures another. */
+  rotationNights?: number;
+}
+
+/** Why a listed disbursement was read tonight (what a night's requests went to). */
+export interface ReadReasons {
+  new: number;
+  changed: number;
+  rotation: number;
+  /** Incomplete before, files missing from files/, or --full. */
+  again: number;
 }
 
 export interface SyncResult {
@@ -43,6 +56,7 @@ export interface SyncResult {
   sampled: number;
   interrupted: boolean;
   listComplete: boolean;
+  reasons: ReadReasons;
 }
 
 export interface SyncDeps {
@@ -66,9 +80,11 @@ export interface ListProgress {
   done: number;
 }
 
-/** Which listed disbursements to read now: new, not complete, changed in the list, in the lookback, or all with --full. */
 /** Refused payment look-ups (at least this many, and at least 80 % of those made) that stop the sample. */
 const REFUSED_LOOKUPS = 5;
+
+/** Deep reads recorded together (deep_reads), at the latest at the end of the run. */
+const DEEP_READS_SLICE = 5_000;
 
 /** Disbursements failing one after another before the run gives up on the service. */
 const FAILURES_IN_A_ROW = 10;
@@ -80,17 +96,26 @@ function stopsTheRun(err: unknown): boolean {
   return code === 'ENOSPC' || code === 'EROFS' || code === 'EDQUOT' || code === 'EACCES' || (err as Error | null)?.name === 'AbortError';
 }
 
-function shouldRead(record: Disbursement, prior: StoredState | undefined, o: SyncOptions, blobsMissing = false): boolean {
+/**
+ * Whether to read a listed disbursement tonight, and why: new (since --since), not complete before, its
+ * files missing, --full, its list record changed, or — inside the lookback window — its rotation
+ * (src/sync/rotation.ts). Null: unchanged and not due, skipped.
+ */
+function readReason(record: Disbursement, prior: StoredState | undefined, o: SyncOptions, blobsMissing: boolean, lastDeepRead: number | undefined): keyof ReadReasons | null {
   const deliveredAt = serviceTimestampMs(record.delivered_at);
-  if (!prior) return o.since === null || deliveredAt >= o.since.getTime();
-  if (o.full || prior.syncStatus === 'incomplete' || blobsMissing) return true;
-  if (prior.recordHash !== recordHash(record)) return true;
-  return deliveredAt >= o.now() - o.lookbackDays * 86_400_000;
+  if (!prior) return o.since === null || deliveredAt >= o.since.getTime() ? 'new' : null;
+  if (o.full || prior.syncStatus === 'incomplete' || blobsMissing) return 'again';
+  if (prior.recordHash !== recordHash(record)) return 'changed';
+  const now = o.now();
+  if (deliveredAt < now - o.lookbackDays * 86_400_000) return null;
+  return rotationDue(record.disbursement_id, now, lastDeepRead, o.rotationNights ?? ROTATION_NIGHTS) ? 'rotation' : null;
 }
 
 export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResult> {
   const { connection, client, logger } = deps;
   const stored = await loadStoredState(connection);
+  const deepReads = await loadDeepReads(connection);
+  const readInDepth: string[] = [];
   // files deleted from files/ (a cleaned disk, a restored backup) are downloaded again
   const blobsMissing = await disbursementsMissingBlobs(connection, deps.extract.filesDir);
   if (blobsMissing.size > 0) logger.warn({ disbursements: blobsMissing.size }, 'downloaded files are missing from the files folder; their disbursements are read again');
@@ -98,7 +123,8 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
     onCommit: (ids) => logger.info({ disbursements: ids.length }, 'batch committed'),
   });
   const seen = new Set<string>();
-  const result: SyncResult = { listed: 0, fetched: 0, skipped: 0, written: 0, restated: 0, quarantined: 0, lines: 0, files: 0, sampled: 0, interrupted: false, listComplete: true };
+  const result: SyncResult = { listed: 0, fetched: 0, skipped: 0, written: 0, restated: 0, quarantined: 0, lines: 0, files: 0, sampled: 0, interrupted: false, listComplete: true,
+    reasons: { new: 0, changed: 0, rotation: 0, again: 0 } };
   const extractDeps: ExtractDeps = { ...deps.extract, client };
 
   // One disbursement that cannot be read is stored incomplete with the reason and the night goes on;
@@ -124,6 +150,13 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
   const pool = new WorkPool<{ record: Disbursement; raw: string }>(async (next) => {
     const bundle = redactBundle(await readOne(next.record, next.raw), deps.redact);
     await writer.add(bundle);
+    if (bundle.syncStatus !== 'incomplete') readInDepth.push(bundle.record.disbursement_id);
+    // recorded in slices, so a backfill's ids are not all held at once; after what they read is committed
+    if (readInDepth.length >= DEEP_READS_SLICE) {
+      const slice = readInDepth.splice(0);
+      await writer.flush();
+      await writer.exclusive((c) => saveDeepReads(c, slice, o.now(), deps.runId));
+    }
     result.fetched += 1;
     logger.info({ disbursement_id: bundle.record.disbursement_id, status: bundle.syncStatus, payouts: bundle.payouts.length,
       refunds: bundle.refunds.length, adjustments: bundle.adjustments.length, files: bundle.files.length, quarantined: bundle.quarantine.length }, 'disbursement read');
@@ -167,10 +200,12 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
         if (seen.has(id)) continue; // shifted onto the next page while the list changed
         seen.add(id);
         result.listed += 1;
-        if (!shouldRead(parsed.data, stored.get(id), o, blobsMissing.has(id))) {
+        const reason = readReason(parsed.data, stored.get(id), o, blobsMissing.has(id), deepReads.get(id));
+        if (reason === null) {
           result.skipped += 1;
           continue;
         }
+        result.reasons[reason] += 1;
         await pool.push({ record: parsed.data, raw });
       }
       progress();
@@ -181,6 +216,8 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
   let failure: unknown = null;
   await pool.close().catch((err: unknown) => (failure = err));
   await writer.flush();
+  // what was read tonight counts for the rotation even if the run fails after it
+  await writer.exclusive((c) => saveDeepReads(c, readInDepth, o.now(), deps.runId)).catch((err: unknown) => (failure ??= err));
   if (failure) throw failure;
   result.interrupted = deps.signal?.aborted === true;
   if (!result.interrupted && o.sampleBudget > 0) result.sampled = await samplePayments(deps, o.sampleBudget, o.sampleSeed ?? deps.runId, o.concurrency);

@@ -5,7 +5,9 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { PaymentsClient } from '../api/client.js';
 import { RequestBudget, type Clock } from '../api/budget.js';
+import { SharedBudget } from '../api/shared-budget.js';
 import { assertReachable } from '../api/reach.js';
+import { PROBE_PER_PAGE } from '../api/paginate.js';
 import { redactor } from '../api/redact.js';
 import { preferCompactHeap } from '../ops/memory.js';
 import { setMemoryLimit } from '../store/db.js';
@@ -20,8 +22,11 @@ export interface SyncSettings {
   apiKey: string;
   insecureHttp: boolean;
   ratePerMinute: number;
+  /** The host-wide budget file every recon process on the host shares (--budget-file), or null. */
+  budgetFile: string | null;
   concurrency: number;
-  perPage: number;
+  /** Page size asked for; null: the largest the service accepts (PROBE_PER_PAGE down, found once, remembered). */
+  perPage: number | null;
   lookbackDays: number;
   since: Date | null;
   full: boolean;
@@ -48,6 +53,8 @@ export interface SyncTuning {
   clock?: Clock;
   /** Orders the payment sample instead of the run id, so a demo samples the same payments every time. */
   sampleSeed?: string;
+  /** Another rotation period than ROTATION_NIGHTS: the bench measures what each would cost. */
+  rotationNights?: number;
 }
 
 /** What the command shows of a sync in progress (a progress bar on a terminal). */
@@ -70,7 +77,11 @@ export async function syncStep(
 ): Promise<SyncResult> {
   await assertReachable(settings.apiUrl); // a mistyped --api-url fails in seconds, not after minutes of retries
   preferCompactHeap();
-  const budget = new RequestBudget({ limit: settings.ratePerMinute, intervalMs: tuning.intervalMs ?? 60_000 }, tuning.clock);
+  const budget = new RequestBudget({
+    limit: settings.ratePerMinute,
+    intervalMs: tuning.intervalMs ?? 60_000,
+    shared: settings.budgetFile === null ? undefined : new SharedBudget(settings.budgetFile),
+  }, tuning.clock);
   const client = new PaymentsClient({
     baseUrl: settings.apiUrl,
     apiKey: settings.apiKey,
@@ -86,6 +97,8 @@ export async function syncStep(
   });
   const c = target.connection;
   client.acceptedPageSize = await rememberedPageSize(c);
+  client.learnPageSize = settings.perPage === null;
+  const perPage = settings.perPage ?? client.acceptedPageSize ?? PROBE_PER_PAGE;
   // The sync only appends: DuckDB needs little memory for it, and without a lower limit its buffer pool
   // keeps the pages it wrote. The rest of the run gets its own limit back.
   await setMemoryLimit(c, settings.syncMemoryMb);
@@ -105,18 +118,19 @@ export async function syncStep(
           maxFileBytes: settings.maxFileBytes,
           maxLines: settings.maxLines,
           now,
-          perPage: settings.perPage,
+          perPage,
         },
         onProgress: onProgress && ((p) => onProgress({ ...p, requests: client.stats.requests })),
       },
       {
-        perPage: settings.perPage,
+        perPage,
         concurrency: settings.concurrency,
         lookbackDays: settings.lookbackDays,
         since: settings.since,
         full: settings.full,
         sampleBudget: settings.sampleBudget,
         sampleSeed: tuning.sampleSeed,
+        rotationNights: tuning.rotationNights,
         now,
       },
     );

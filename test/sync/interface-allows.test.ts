@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fingerprints, query } from '../helpers/recon.js';
 import { buildDisbursement, envelope, type FakeDisbursement, type FakeService } from '../helpers/fake-service.js';
 import { fakeServicesPerTest, syncFake } from '../helpers/whole-store.js';
+import { ROTATION_NIGHTS, slotDue } from '../../src/sync/rotation.js';
 
 const { fake, store } = fakeServicesPerTest('recon-allows-');
 const db = () => store().db;
@@ -22,15 +23,35 @@ describe('the interface allows it, recon survives it', () => {
     const d = buildDisbursement({ payouts: 5, file: true });
     const f = await fake([d]);
     const file = db();
-    expect((await syncFake(f, file, ['--lookback-days', '100000'])).code).toBe(0);
+    expect((await syncFake(f, file)).code).toBe(0);
     const before = await fingerprints(file);
     const reorder = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).reverse());
     d.payouts = d.payouts!.slice().reverse().map(reorder);
-    const again = await syncFake(f, file, ['--lookback-days', '100000']);
+    const again = await syncFake(f, file, ['--full']);
     expect(again.code).toBe(0);
     expect(again.result!.fetched).toBe(1);
     expect(again.result!.restated).toBe(0);
     expect((await fingerprints(file)).disbursement_history).toEqual(before.disbursement_history);
+  });
+
+  it('a payout restated without a change to the list record is caught within the rotation period, on its slot night', async () => {
+    const delivered = Date.parse('2026-10-01T10:00:00Z');
+    const d = buildDisbursement({ payouts: 4, deliveredAt: new Date(delivered).toISOString() });
+    const f = await fake([d]);
+    const file = db();
+    const night = (k: number) => delivered + 14 * 3_600_000 + k * 86_400_000; // 00:00 the next day, then daily
+    expect((await syncFake(f, file, [], { now: () => night(0) })).code).toBe(0);
+    // two payouts trade amounts: the total, the counts and every list field stay the same
+    const [a, b] = [d.payouts![0]!, d.payouts![1]!];
+    [a.amount, b.amount] = [b.amount, a.amount];
+    const restatedOn: number[] = [];
+    for (let k = 1; k <= ROTATION_NIGHTS; k += 1) {
+      const run = await syncFake(f, file, [], { now: () => night(k) });
+      expect(run.code).toBe(0);
+      if (run.result!.restated > 0) restatedOn.push(k);
+    }
+    const slotNight = Array.from({ length: ROTATION_NIGHTS }, (_, i) => i + 1).find((k) => slotDue(id(d), night(k)));
+    expect(restatedOn).toEqual([slotNight]);
   });
 
   it('a 422 to per_page=100 is answered by asking again smaller, and the size is remembered', async () => {

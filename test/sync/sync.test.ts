@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
 import { fingerprints, query, syncOnce, tempDir } from '../helpers/recon.js';
+import { ROTATION_NIGHTS, slotDue } from '../../src/sync/rotation.js';
 
 const BASE: SandboxOptions = { seed: 11, disbursements: 40, payoutsPerDisbursement: 12, rateLimit: { limit: 1_000_000 } };
 const open: Array<{ close(): Promise<void> | void }> = [];
@@ -91,17 +92,37 @@ describe('sync', () => {
     expect(again.result!.skipped).toBe(40);
   });
 
-  it('re-reads the disbursements delivered inside the lookback window, by the injected clock', async () => {
+  it('re-reads of the lookback window only the disbursements whose rotation slot is tonight, by the injected clock', async () => {
     const sb = await sandbox();
     const file = db();
     const now = () => Date.parse('2026-11-02T22:00:00Z'); // two days after the last delivery
     await syncOnce(sb, file, [], { now });
-    const recent = [...sb.truth.disbursements()].filter((t) => Date.parse(t.delivered_at) >= now() - 7 * 86_400_000).length;
-    expect(recent).toBeGreaterThan(0);
-    expect(recent).toBeLessThan(40);
+    const recent = [...sb.truth.disbursements()].filter((t) => Date.parse(t.delivered_at) >= now() - 7 * 86_400_000);
+    const due = recent.filter((t) => slotDue(t.disbursement_id, now())).length;
+    expect(recent.length).toBeGreaterThan(0);
+    expect(recent.length).toBeLessThan(40);
     const again = await syncOnce(sb, file, [], { now });
-    expect(again.result!.fetched).toBe(recent);
-    expect(again.result!.skipped).toBe(40 - recent);
+    expect(again.result!.fetched).toBe(due);
+    expect(again.result!.reasons).toEqual({ new: 0, changed: 0, rotation: due, again: 0 });
+    expect(again.result!.skipped).toBe(40 - due);
+  });
+
+  it('over seven consecutive nights the rotation reads every disbursement of the lookback window again', async () => {
+    const sb = await sandbox();
+    const file = db();
+    const first = Date.parse('2026-10-31T23:00:00Z');
+    await syncOnce(sb, file, ['--lookback-days', '100000'], { now: () => first });
+    let rotated = 0;
+    for (let night = 1; night <= ROTATION_NIGHTS; night += 1) {
+      const run = await syncOnce(sb, file, ['--lookback-days', '100000'], { now: () => first + night * 86_400_000 });
+      expect(run.result!.reasons.changed + run.result!.reasons.new).toBe(0);
+      rotated += run.result!.reasons.rotation;
+    }
+    // each read exactly once: its slot comes round once in seven nights, and the age bound coincides with it
+    expect(rotated).toBe(40);
+    const [r] = await query(file, `SELECT count(*) AS n, min(read_at) AS oldest FROM deep_reads`);
+    expect(Number(r!.n)).toBe(40);
+    expect(Date.parse(String(r!.oldest))).toBeGreaterThan(first);
   });
 
   it('asks /files again for fresh links when a pre-signed link has expired', async () => {

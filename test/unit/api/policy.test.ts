@@ -92,6 +92,25 @@ describe('request budget', () => {
     expect(worst).toBeLessThan(500);
   });
 
+  it('paces at the whole default budget, never above 480 in a sliding minute (30 of burst, 20 left for jitter)', async () => {
+    const clock = fakeClock();
+    const start = clock.t;
+    const budget = new RequestBudget({ limit: 450, intervalMs: 60_000 }, clock);
+    const times: number[] = [];
+    for (let i = 0; i < 2000; i += 1) {
+      await budget.acquire();
+      times.push(clock.t - start);
+    }
+    let worst = 0;
+    for (let i = 0, j = 0; i < times.length; i += 1) {
+      while (times[i]! - times[j]! >= 60_000) j += 1;
+      worst = Math.max(worst, i - j + 1);
+    }
+    expect(worst).toBeGreaterThan(470);
+    expect(worst).toBeLessThanOrEqual(480);
+    for (let m = 1; m < 4; m += 1) expect(times.filter((t) => t >= m * 60_000 && t < (m + 1) * 60_000).length).toBeGreaterThanOrEqual(449);
+  });
+
   it('lets no request through while blocked after a 429', async () => {
     const clock = fakeClock();
     const budget = new RequestBudget({ limit: 6000, intervalMs: 60_000 }, clock);
