@@ -107,6 +107,30 @@ describe('sync', () => {
     expect(again.result!.skipped).toBe(40 - due);
   });
 
+  it('on the realistic profile with a tenth of the disbursements restated, night 2 re-reads those and the rotation, nothing else', async () => {
+    // 4 of 40 restated (generation 1 changes a payout, and with it the list record's amount)
+    const restated = [3, 14, 22, 37];
+    const sb = await sandbox({ profile: 'realistic', anomalies: { rate: 0, plant: restated.map((index) => ({ index, kind: 'restated' as const })) } });
+    const file = db();
+    const now = () => Date.parse('2026-11-02T22:00:00Z');
+    const first = await syncOnce(sb, file, [], { now });
+    expect([0, 1]).toContain(first.code);
+    const ids = new Set([...sb.truth.disbursements()].map((t) => t.disbursement_id));
+    const changed = [...sb.truth.anomalies()].filter((a) => a.kind === 'restated').map((a) => a.disbursement_id);
+    expect(changed).toHaveLength(4);
+    sb.setGeneration(1);
+    const recent = [...sb.truth.disbursements()].filter((t) => Date.parse(t.delivered_at) >= now() - 7 * 86_400_000 && !changed.includes(t.disbursement_id));
+    const due = recent.filter((t) => slotDue(t.disbursement_id, now())).length;
+    const second = await syncOnce(sb, file, [], { now });
+    expect(second.result!.reasons).toEqual({ new: 0, changed: 4, rotation: due, again: 0 });
+    expect(second.result!.fetched).toBe(4 + due);
+    expect(second.result!.skipped).toBe(ids.size - 4 - due);
+    // and the restated amounts are what the store now holds
+    const rows = await query(file, `SELECT disbursement_id, amount FROM disbursements WHERE disbursement_id IN (${changed.map((c) => `'${c}'`).join(', ')})`);
+    const truth = new Map([...sb.truth.disbursements()].map((t) => [t.disbursement_id, t]));
+    for (const r of rows) expect(BigInt(String(r.amount))).toBe(BigInt(truth.get(String(r.disbursement_id))!.amount));
+  });
+
   it('over seven consecutive nights the rotation reads every disbursement of the lookback window again', async () => {
     const sb = await sandbox();
     const file = db();
