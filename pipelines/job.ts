@@ -9,7 +9,7 @@ import { EXIT, ReconError, UsageError, oneLine, type ExitCode } from '../src/err
 import type { JobSettings } from './settings.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { finishRun, markAbandonedRuns, newRunId, startRun, type RunCounters, type RunStatus } from '../src/store/runs.js';
-import { acquireLock, LockHeldError } from '../src/ops/lock.js';
+import { acquireLockWaiting, LockHeldError } from '../src/ops/lock.js';
 import { redact } from '../src/api/redact.js';
 import { applyFailureNote, noteFailure } from '../src/store/runs.js';
 import { setMemoryLimit } from '../src/store/db.js';
@@ -51,6 +51,8 @@ export async function withJob(
     afterSuccess?: (ctx: JobContext) => Promise<void>;
     /** Told the line shown when the run does not complete (exit 2 or 3), for the outlets (#29). */
     onStopped?: (message: string) => void;
+    /** How long to wait for another run's lock before exit 3 (recon ack --wait); 0: refuse at once. */
+    lockWaitMs?: number;
   } = {},
 ): Promise<ExitCode> {
   const notice = opts.notice ?? (() => undefined);
@@ -58,7 +60,10 @@ export async function withJob(
   try {
     // The lock file lives beside the store, so its folder must exist before the lock can be taken.
     await makeFolder(path.dirname(path.resolve(job.db)));
-    lock = await acquireLock(lockPathFor(job.db), { command: `recon ${command}` });
+    lock = await acquireLockWaiting(lockPathFor(job.db), { command: `recon ${command}` }, {
+      waitMs: opts.lockWaitMs ?? 0,
+      onWait: (held) => notice(`recon ${command}: waiting up to ${Math.round((opts.lockWaitMs ?? 0) / 1000)} s: ${held.message.replace(/; it exits 3 — .*$/, '')}`),
+    });
   } catch (err) {
     if (err instanceof LockHeldError) {
       notice(`recon ${command}: ${err.message}`);
