@@ -224,7 +224,7 @@ export function parseCommandArgs(
   const source: Record<string, string> = {};
   for (const k of all) {
     const flag = `--${OPTIONS[k].flag}`;
-    source[k] = values[OPTIONS[k].flag] !== undefined ? flag : envOf(k) ? (OPTIONS[k] as Option).env! : `${k} (config file)`;
+    source[k] = values[OPTIONS[k].flag] !== undefined ? flag : envOf(k) ? `${(OPTIONS[k] as Option).env!} (the variable of ${flag})` : `"${k}" in the config file (the setting of ${flag})`;
     const v = values[OPTIONS[k].flag] ?? envOf(k) ?? fromFile[k];
     if (v !== undefined && v !== '') merged[k] = OPTIONS[k].type === 'boolean' && typeof v === 'string' ? v === 'true' || v === '1' : v;
   }
@@ -237,7 +237,8 @@ export function parseCommandArgs(
     const given = merged[key];
     // a number out of range says so in one sentence: "--lookback-days must be ≥ 0, got -3"
     if (o && ['too_small', 'too_big', 'invalid_type'].includes(issue.code) && /^must be/.test(issue.message) && (typeof given === 'string' || typeof given === 'number')) {
-      throw new UsageError(`${source[key]} ${issue.message}, got ${String(given).replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 40)}`);
+      const [who, which] = /^(.*?)( \(.*\))?$/.exec(source[key]!)!.slice(1) as [string, string | undefined];
+      throw new UsageError(`${who} ${issue.message}, got ${String(given).replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 40)}${which ?? ''}`);
     }
     // the value is quoted back (never the key, and never the credentials or signatures in a URL)
     const shown = typeof given === 'string' && !SECRET_KEYS.has(key) ? ` "${redact(given, []).replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 80)}"` : '';
