@@ -140,6 +140,7 @@ export const COMMAND_OPTIONS = {
   sql: ['db', 'published', 'memoryMb', 'queryTimeoutS', 'maxTempMb'],
   export: ['db', 'published', 'memoryMb'],
   demo: ['db', 'reports', 'published', 'memoryMb', 'sampleBudget', 'logFile'],
+  doctor: ['apiUrl', 'apiKey', 'db', 'reports', 'sampleBudget', 'insecureHttp', 'timeoutMs'],
 } as const satisfies Record<string, readonly OptionKey[]>;
 
 /** The one schema, assembled from each option's own (types come from it: z.infer). */

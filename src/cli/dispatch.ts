@@ -21,6 +21,7 @@ const COMMANDS: Record<string, Entry> = {
   bank: { summary: 'Import bank statements (camt.053, MT940, BAI2, CSV): recon bank import FILE…' },
   export: { summary: 'Export every table and view as Parquet: recon export --parquet DIR' },
   sandbox: { summary: 'Serve the embedded sandbox of the payments service on 127.0.0.1' },
+  doctor: { summary: 'Before the first night: the key, the clock, the folders, free disk — one line each, exit 2 if a night would fail' },
   demo: { summary: 'Start the sandbox in-process, run the nightly job and a monthly close, print a summary' },
 };
 

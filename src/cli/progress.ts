@@ -3,8 +3,8 @@
 // warnings and errors are also shown as short readable lines above the bar. Not a TTY (cron, CI, a pipe):
 // pino JSON on stderr or --log-file as before, and no bar.
 import path from 'node:path';
-import { pino, type Logger } from 'pino';
-import { createLogger } from '../log.js';
+import type { Logger } from 'pino';
+import { createLogger, logFileDestination } from '../log.js';
 import type { Config } from '../config.js';
 
 export interface SyncProgress {
@@ -148,12 +148,12 @@ export function openTerminal(
   const level = config.logLevel;
   if (!tty) return { logger: createLogger({ logFile: config.logFile, apiKey: config.apiKey, level }), progress: silent, logFile: config.logFile ?? null };
   const logFile = config.logFile ?? path.join(path.dirname(path.resolve(config.db)), 'logs', 'recon.log');
-  const file = pino.destination({ dest: logFile, mkdir: true, sync: true });
+  const file = logFileDestination(logFile, config.logFile ? '--log-file / RECON_LOG_FILE' : '--db / RECON_DB (the log goes to logs/ beside the store) or --log-file');
   const progress = progressBar(stream, config.ratePerMinute);
   const destination = {
     write(line: string) {
       file.write(line);
-      const entry = JSON.parse(line) as { level: number; msg?: string; time?: number; err?: unknown; disbursement_id?: string; path?: string };
+      const entry = JSON.parse(line) as { level: number; msg?: string; time?: string; err?: unknown; disbursement_id?: string; path?: string };
       const level = LEVELS[entry.level];
       if (!level) return;
       const about = entry.disbursement_id ?? entry.path;
