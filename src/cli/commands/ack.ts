@@ -7,6 +7,8 @@ import { runAck } from '../../../pipelines/ack.js';
 import { terminalText } from '../../report/safe-text.js';
 
 const KEYS = COMMAND_OPTIONS.ack;
+/** The flags of recon ack beyond its settings (exported: a test parses the README's examples with them). */
+export const ACK_FLAGS = { note: { type: 'string' }, withdraw: { type: 'boolean' } } as const;
 
 export const command: Command = {
   name: 'ack',
@@ -23,7 +25,7 @@ waits for it up to --wait seconds, then exits 3.
   --withdraw             withdraw the finding's current acknowledgement (it is open again)
 ${optionsHelp(KEYS)}`,
   async run(argv) {
-    const { config, positionals, extra } = parseCommandArgs(argv, KEYS, { note: { type: 'string' }, withdraw: { type: 'boolean' } });
+    const { config, positionals, extra } = parseCommandArgs(argv, KEYS, ACK_FLAGS);
     requireExistingStore(config);
     const key = positionals[0];
     if (!key) throw new UsageError('recon ack needs the finding key: recon ack <key> --note "…" --by NAME');
