@@ -1,7 +1,6 @@
 // The 429 blocks a sync sat through (#27): the run's summary names them and their time, and the progress
 // bar says "paused … until HH:MM" instead of freezing. Observed from the request budget's gate (when it
-// is closed, and until when), looked at on every progress event and once a second: a block is known
-// within a second of its start, and its end is the gate's own time.
+// is closed, and until when) as it closes, on every progress event and once a second.
 
 export interface Pause {
   /** ms since the epoch: when the block was first seen, and when the gate reopens. */

@@ -56,8 +56,6 @@ export type SyncProgressListener = (p: ListProgress & {
   requests: number;
   /** While a 429 block holds every request: when it ends (ms since the epoch). */
   pausedUntil: number | null;
-  /** The sync's clock at this event (ms since the epoch). */
-  at: number;
 }) => void;
 
 /** How often a sync in progress is reported even when nothing moves (a 429 block): the bar keeps time. */
@@ -100,13 +98,21 @@ export async function syncStep(
   // keeps the pages it wrote. The rest of the run gets its own limit back.
   await setMemoryLimit(c, settings.syncMemoryMb);
   const now = tuning.now ?? tuning.clock?.now ?? Date.now;
+  // the budget's own clock (its gate is on it), which a test's fixed `now` for the data is not
+  const gateNow = () => (tuning.clock ? tuning.clock.now() : Date.now());
   const pauses = new PauseWatch();
   let lastProgress: ListProgress = { announced: 0, listed: 0, skipped: 0, done: 0 };
   const report = (p: ListProgress = lastProgress) => {
     lastProgress = p;
-    const at = now();
+    const at = gateNow();
     pauses.see(at, budget.blockedUntil);
-    onProgress?.({ ...p, requests: client.stats.requests, pausedUntil: pauses.pausedUntil(at), at });
+    onProgress?.({ ...p, requests: client.stats.requests, pausedUntil: pauses.pausedUntil(at) });
+  };
+  // a 429 closes the budget's gate (src/api/client.ts): the watch and the bar hear of it at once
+  const closeGate = budget.block.bind(budget);
+  budget.block = (until: number) => {
+    closeGate(until);
+    report();
   };
   const ticker = setInterval(() => report(), PROGRESS_TICK_MS);
   ticker.unref();
@@ -141,8 +147,8 @@ export async function syncStep(
       },
     );
     Object.assign(target.counters, syncCounters(result));
-    pauses.see(now(), budget.blockedUntil);
-    result.pauses = pauses.pauses(now());
+    pauses.see(gateNow(), budget.blockedUntil);
+    result.pauses = pauses.pauses(gateNow());
     return result;
   } finally {
     clearInterval(ticker);
@@ -151,7 +157,7 @@ export async function syncStep(
     await setMemoryLimit(c, settings.memoryMb);
     // what the client did is recorded on the run, a failed one too
     Object.assign(target.counters, { requests: client.stats.requests, retries: client.stats.retries, rate_limited: client.stats.rateLimited });
-    target.counters.paused_ms = pauses.pausedMs(now());
+    target.counters.paused_ms = pauses.pausedMs(gateNow());
     await client.close();
   }
 }
