@@ -2,7 +2,7 @@
 // SIGINT/SIGTERM turned into an abort signal, and errors mapped to exit codes. What the person running
 // the command must read (who holds the lock, why the run failed) goes to the `notice` the CLI hands in:
 // only src/cli writes to the terminal.
-import { makeFolder } from '../src/files.js';
+import { makeFolder, plainFsError } from '../src/files.js';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { EXIT, ReconError, UsageError, oneLine, type ExitCode } from '../src/errors.js';
@@ -70,7 +70,7 @@ export async function withJob(
       opts.onStopped?.(err.message);
       return EXIT.LOCKED;
     }
-    const message = `cannot create the store ${job.db} or its lock file (${(err as Error).message}); `
+    const message = `cannot create the store ${job.db} or its lock file: ${oneLine(plainFsError(err))}; `
       + 'check --db / RECON_DB and that its folder can be written and has free space';
     logger.error({ err: message }, `recon ${command} failed`);
     notice(`recon ${command}: ${message}`);

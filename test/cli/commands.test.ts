@@ -64,7 +64,7 @@ describe('recon ack', () => {
     const key = String(f!.finding_key);
     const none = await runCli(['ack', key, '--note', 'x', '--db', night.db], { RECON_ACK_BY: '' });
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/--by NAME, or set RECON_ACK_BY/);
+    expect(none.stderr).toMatch(/who acknowledges must be named: pass --by NAME, or set RECON_ACK_BY/);
     const byEnv = await runCli(['ack', key, '--note', 'first', '--db', night.db], { RECON_ACK_BY: 'carla' });
     expect(byEnv.code, byEnv.stderr).toBe(0);
     expect(byEnv.stdout).toMatch(/by carla; 1 entry in its history/);

@@ -78,7 +78,7 @@ describe('the recon CLI', () => {
       process.stdout.write = write;
     }
     const help = written.join('');
-    for (const name of ['run', 'sync', 'check', 'report', 'close', 'schedule', 'sql', 'ack', 'export', 'sandbox', 'demo']) {
+    for (const name of ['run', 'sync', 'check', 'report', 'close', 'schedule', 'sql', 'ack', 'export', 'sandbox', 'demo', 'doctor']) {
       expect(help).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     }
     expect(await main(['frobnicate'])).toBe(2);

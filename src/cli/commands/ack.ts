@@ -32,7 +32,7 @@ ${optionsHelp(KEYS)}`,
     if (positionals.length > 1) throw new UsageError(`recon ack takes one finding key, got ${positionals.length} (quote a note with spaces: --note "…")`);
     if (typeof extra.note !== 'string' || extra.note.trim() === '') throw new UsageError('recon ack needs --note "…" saying why');
     // never silently the OS user (#27): an accountant's name is a statement, so it is given
-    if (!config.ackBy) throw new UsageError('recon ack needs who acknowledges: pass --by NAME, or set RECON_ACK_BY (or "ackBy" in the --config file)');
+    if (!config.ackBy) throw new UsageError('who acknowledges must be named: pass --by NAME, or set RECON_ACK_BY (or "ackBy" in the --config file)');
     const action = extra.withdraw === true ? 'withdraw' : 'ack';
     const out = await runAck(config, openTerminal(config).logger, { key, note: extra.note, by: config.ackBy, action, notice });
     const r = out.ack;
