@@ -108,8 +108,12 @@ export function progressBar(
     update(p) {
       const t = now();
       if (recent.length === 0) recent.push([start, 0]);
-      recent.push([t, p.requests]);
-      if (recent.length > 600) recent.splice(1, recent.length - 600);
+      // at most a sample per 100 ms (a later count takes the slot), so a minute fits in the bound and the
+      // window's start is never an old sample left behind by trimming (which would count minutes as one)
+      const newest = recent[recent.length - 1]!;
+      if (recent.length > 1 && t - newest[0] < 100) newest[1] = p.requests;
+      else recent.push([t, p.requests]);
+      if (recent.length > 1200) recent.shift();
       // time spent paused, as the updates saw it: the part of each interval the block covered
       if (last?.pausedUntil != null) pausedMs += Math.max(0, Math.min(t, last.pausedUntil) - lastAt);
       lastAt = t;

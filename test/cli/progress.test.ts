@@ -86,6 +86,19 @@ describe('the progress bar on an injected clock', () => {
     // 7 a second: 420 in the last minute
     expect(shown()).toMatch(/420 req in the last min of 450\/min budget/);
   });
+
+  it('counts the last minute only, however many updates a minute brings (20 a second for 3 minutes)', () => {
+    const { b, shown, tick } = bar();
+    let requests = 0;
+    for (let i = 0; i < 3 * 60 * 20; i += 1) {
+      tick(50);
+      requests += i % 4 === 0 ? 1 : 0; // 5 a second: 300 a minute
+      b.update(base({ requests }));
+    }
+    const n = Number(/(\d+) req in the last min/.exec(shown())![1]);
+    expect(n).toBeGreaterThanOrEqual(299);
+    expect(n).toBeLessThanOrEqual(301);
+  });
 });
 
 describe('pauses in the run summary', () => {
