@@ -1,8 +1,10 @@
-// recon ack: a finding acknowledged, and the snapshot published again so `recon sql` shows it at once.
+// recon ack: a finding acknowledged (or its acknowledgement withdrawn), appended to its history, and the
+// snapshot published again so `recon sql` shows it at once. During a run the ack waits for the run's lock
+// up to --wait seconds (#27), then exits 3 as before.
 import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from '../src/config.js';
-import { ackFinding, type AckResult } from '../src/checks/index.js';
+import { ackFinding, type AckAction, type AckResult } from '../src/checks/index.js';
 import { publishSnapshot } from '../src/store/publish.js';
 import { withJob, type Notices } from './job.js';
 import { jobSettings, publishSettings } from './settings.js';
@@ -13,14 +15,17 @@ export interface AckOutcome {
   published: string | null;
 }
 
-export async function runAck(config: Config, logger: Logger, opts: Notices & { key: string; note: string; by: string }): Promise<AckOutcome> {
+export async function runAck(
+  config: Config, logger: Logger, opts: Notices & { key: string; note: string; by: string; action?: AckAction; now?: Date },
+): Promise<AckOutcome> {
   const { published } = publishSettings(config);
   const out: AckOutcome = { code: EXIT.FAILED, ack: null, published: null };
-  out.code = await withJob('ack', jobSettings(config), logger, async (ctx) => {
-    out.ack = await ackFinding(ctx.store.connection, { key: opts.key, note: opts.note, by: opts.by });
+  out.code = await withJob(opts.action === 'withdraw' ? 'ack --withdraw' : 'ack', jobSettings(config), logger, async (ctx) => {
+    out.ack = await ackFinding(ctx.store.connection, { key: opts.key, note: opts.note, by: opts.by, action: opts.action, now: opts.now });
     return EXIT.OK;
   }, {
     notice: opts.notice,
+    lockWaitMs: config.ackWaitS * 1000,
     afterSuccess: async (ctx) => {
       await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
       out.published = published;

@@ -2,14 +2,14 @@
 // SIGINT/SIGTERM turned into an abort signal, and errors mapped to exit codes. What the person running
 // the command must read (who holds the lock, why the run failed) goes to the `notice` the CLI hands in:
 // only src/cli writes to the terminal.
-import { makeFolder } from '../src/files.js';
+import { makeFolder, plainFsError } from '../src/files.js';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { EXIT, ReconError, UsageError, oneLine, type ExitCode } from '../src/errors.js';
 import type { JobSettings } from './settings.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { finishRun, markAbandonedRuns, newRunId, startRun, type RunCounters, type RunStatus } from '../src/store/runs.js';
-import { acquireLock, LockHeldError } from '../src/ops/lock.js';
+import { acquireLockWaiting, LockHeldError } from '../src/ops/lock.js';
 import { redact } from '../src/api/redact.js';
 import { applyFailureNote, noteFailure } from '../src/store/runs.js';
 import { setMemoryLimit } from '../src/store/db.js';
@@ -51,6 +51,8 @@ export async function withJob(
     afterSuccess?: (ctx: JobContext) => Promise<void>;
     /** Told the line shown when the run does not complete (exit 2 or 3), for the outlets (#29). */
     onStopped?: (message: string) => void;
+    /** How long to wait for another run's lock before exit 3 (recon ack --wait); 0: refuse at once. */
+    lockWaitMs?: number;
   } = {},
 ): Promise<ExitCode> {
   const notice = opts.notice ?? (() => undefined);
@@ -58,14 +60,17 @@ export async function withJob(
   try {
     // The lock file lives beside the store, so its folder must exist before the lock can be taken.
     await makeFolder(path.dirname(path.resolve(job.db)));
-    lock = await acquireLock(lockPathFor(job.db), { command: `recon ${command}` });
+    lock = await acquireLockWaiting(lockPathFor(job.db), { command: `recon ${command}` }, {
+      waitMs: opts.lockWaitMs ?? 0,
+      onWait: (held) => notice(`recon ${command}: waiting up to ${Math.round((opts.lockWaitMs ?? 0) / 1000)} s: ${held.message.replace(/; it exits 3 — .*$/, '')}`),
+    });
   } catch (err) {
     if (err instanceof LockHeldError) {
       notice(`recon ${command}: ${err.message}`);
       opts.onStopped?.(err.message);
       return EXIT.LOCKED;
     }
-    const message = `cannot create the store ${job.db} or its lock file (${(err as Error).message}); `
+    const message = `cannot create the store ${job.db} or its lock file: ${oneLine(plainFsError(err))}; `
       + 'check --db / RECON_DB and that its folder can be written and has free space';
     logger.error({ err: message }, `recon ${command} failed`);
     notice(`recon ${command}: ${message}`);

@@ -25,7 +25,8 @@ interface Option {
   schema: z.ZodType;
 }
 
-const int = (min: number) => z.coerce.number().int().min(min);
+/** A whole number of at least `min`; the CLI names the flag in front of the message ("--lookback-days must be ≥ 0, got -3"). */
+const int = (min: number) => z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(min, `must be ≥ ${min}`);
 
 /**
  * Every setting recon knows, keyed by its config-file name: its flag, variable, help and schema (with its
@@ -112,6 +113,11 @@ const OPTIONS = {
     schema: z.string().optional() },
   journalFormat: { flag: 'journal-format', env: 'RECON_JOURNAL_FORMAT', type: 'string', help: 'journal CSVs beside the close workbook: generic, quickbooks, xero or netsuite (comma-separated for several)',
     schema: z.string().refine((v) => parseJournalFormats(v) !== null, `expected ${JOURNAL_FORMATS.join(', ')} (comma-separated for several)`).optional() },
+  // #27 acknowledgements: who acknowledges (never silently the OS user), how long an ack waits for a run's lock
+  ackBy: { flag: 'by', env: 'RECON_ACK_BY', type: 'string', help: 'who acknowledges (recon ack); required here or in the variable or the config file',
+    schema: z.string().trim().min(1, 'must name who acknowledges').optional() },
+  ackWaitS: { flag: 'wait', env: 'RECON_ACK_WAIT_S', type: 'string', help: 'seconds recon ack waits for a run that holds the lock (then exit 3)',
+    schema: int(0).max(86_400, 'must be ≤ 86400 (a day)').default(0) },
   journalAccounts: { flag: 'journal-accounts', env: 'RECON_JOURNAL_ACCOUNTS', type: 'string', help: 'JSON file mapping recon\'s journal accounts to your chart of accounts',
     schema: z.string().optional() },
   keepDays: { flag: 'keep-days', env: 'RECON_KEEP_DAYS', type: 'string', help: 'recon prune: keep run workbooks, results, downloaded files and log lines this many days (what an unresolved finding or an unclosed month needs is kept always)',
@@ -133,12 +139,13 @@ export const COMMAND_OPTIONS = {
   check: ['db', 'memoryMb', 'logFile', ...BANK],
   report: ['db', 'reports', 'apiUrl', 'memoryMb', 'logFile'],
   close: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'journalFormat', 'journalAccounts', ...MAIL],
-  ack: ['db', 'published', 'memoryMb', 'logFile'],
+  ack: ['db', 'published', 'memoryMb', 'logFile', 'ackBy', 'ackWaitS'],
   bank: ['db', 'published', 'memoryMb', 'logFile'],
   sql: ['db', 'published', 'memoryMb', 'queryTimeoutS', 'maxTempMb'],
   export: ['db', 'published', 'memoryMb'],
   prune: ['db', 'reports', 'keepDays', 'memoryMb', 'logFile'],
   demo: ['db', 'reports', 'published', 'memoryMb', 'sampleBudget', 'logFile'],
+  doctor: ['apiUrl', 'apiKey', 'db', 'reports', 'sampleBudget', 'insecureHttp', 'timeoutMs'],
 } as const satisfies Record<string, readonly OptionKey[]>;
 
 /** The one schema, assembled from each option's own (types come from it: z.infer). */
@@ -211,7 +218,7 @@ export function parseCommandArgs(
   for (const k of all) flagOptions[OPTIONS[k].flag] = { type: OPTIONS[k].type, ...((OPTIONS[k] as Option).multiple ? { multiple: true } : {}) };
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: argv, options: flagOptions, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: joinNegativeValues(argv, flagOptions), options: flagOptions, allowPositionals: true, strict: true });
   } catch (err) {
     throw argsError(err as NodeJS.ErrnoException, Object.keys(flagOptions));
   }
@@ -220,7 +227,10 @@ export function parseCommandArgs(
   const configPath = (values.config as string | undefined) ?? envOf('config');
   const fromFile = configPath ? readConfigFile(configPath) : {};
   const merged: Record<string, unknown> = {};
+  const source: Record<string, string> = {};
   for (const k of all) {
+    const flag = `--${OPTIONS[k].flag}`;
+    source[k] = values[OPTIONS[k].flag] !== undefined ? flag : envOf(k) ? `${(OPTIONS[k] as Option).env!} (the variable of ${flag})` : `"${k}" in the config file (the setting of ${flag})`;
     const v = values[OPTIONS[k].flag] ?? envOf(k) ?? fromFile[k];
     if (v !== undefined && v !== '') merged[k] = OPTIONS[k].type === 'boolean' && typeof v === 'string' ? v === 'true' || v === '1' : v;
   }
@@ -231,6 +241,11 @@ export function parseCommandArgs(
     const o = OPTIONS[key] as Option | undefined;
     const where = o ? `--${o.flag}${o.env ? ` / ${o.env}` : ''}` : key;
     const given = merged[key];
+    // a number out of range says so in one sentence: "--lookback-days must be ≥ 0, got -3"
+    if (o && ['too_small', 'too_big', 'invalid_type'].includes(issue.code) && /^must be/.test(issue.message) && (typeof given === 'string' || typeof given === 'number')) {
+      const [who, which] = /^(.*?)( \(.*\))?$/.exec(source[key]!)!.slice(1) as [string, string | undefined];
+      throw new UsageError(`${who} ${issue.message}, got ${String(given).replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 40)}${which ?? ''}`);
+    }
     // the value is quoted back (never the key, and never the credentials or signatures in a URL)
     const shown = typeof given === 'string' && !SECRET_KEYS.has(key) ? ` "${redact(given, []).replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 80)}"` : '';
     throw new UsageError(`invalid ${where}${shown}: ${issue.message}`);
@@ -240,6 +255,28 @@ export function parseCommandArgs(
   const extra: Record<string, string | boolean | undefined> = {};
   for (const name of Object.keys(extraFlags)) extra[name] = values[name];
   return { config, positionals: parsed.positionals, extra };
+}
+
+/**
+ * A negative number after a flag that takes a value is that value ("--lookback-days -3"), never a flag of
+ * its own: node:util's parseArgs refuses it as ambiguous, so it is joined as "--lookback-days=-3" and
+ * the option's own schema then says what is wrong with it.
+ */
+export function joinNegativeValues(argv: readonly string[], options: Record<string, { type: 'string' | 'boolean' }>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--') return [...out, ...argv.slice(i)];
+    const next = argv[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : null;
+    if (name && !name.includes('=') && options[name]?.type === 'string' && next !== undefined && /^-\d*\.?\d+$/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i += 1;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
 }
 
 /** node:util's parseArgs text, in one sentence that points at the command's --help. */

@@ -1,7 +1,7 @@
 // Folders and files recon writes: created without Node's recursive mkdir (which never returns on a path
 // under /proc), proved writable before a night is spent, and written whole or not at all.
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
 import { lstat, mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TerminalError, UsageError, oneLine } from './errors.js';
@@ -54,6 +54,33 @@ export async function makeFolder(dir: string): Promise<void> {
   }
   for (const d of missing.reverse()) {
     await mkdir(d).catch((err: NodeJS.ErrnoException) => (err.code === 'EEXIST' ? undefined : Promise.reject(err)));
+  }
+}
+
+/** makeFolder for the places that cannot wait (a logger made before anything else): the same walk, synchronous. */
+export function makeFolderSync(dir: string): void {
+  const target = path.resolve(dir);
+  const missing: string[] = [];
+  for (let d = target; ; d = path.dirname(d)) {
+    let info;
+    try {
+      info = statSync(d);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    if (info) {
+      if (!info.isDirectory()) throw Object.assign(new Error(`${d} is not a folder`), { code: 'ENOTDIR' });
+      break;
+    }
+    if (path.dirname(d) === d) break;
+    missing.push(d);
+  }
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
   }
 }
 

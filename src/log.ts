@@ -1,14 +1,30 @@
 // pino JSON logs on stderr (or --log-file). The API key is censored by path and, belt and braces, in any
 // text it slipped into; callers redact pre-signed URLs (src/api/redact.ts) before logging them.
+import path from 'node:path';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { UsageError } from './errors.js';
+import { makeFolderSync, plainFsError } from './files.js';
+
+/**
+ * pino's file destination, its folder made first by recon's own walk: pino's `mkdir: true` is Node's
+ * recursive mkdir, which never returns on a path under /proc (#27: a run spun at 82 % CPU).
+ */
+export function logFileDestination(file: string, setting = '--log-file / RECON_LOG_FILE'): DestinationStream {
+  try {
+    makeFolderSync(path.dirname(path.resolve(file)));
+    return pino.destination({ dest: file, sync: true });
+  } catch (err) {
+    throw new UsageError(`cannot write the log ${path.resolve(file)}: ${plainFsError(err)}; check ${setting} and the folder's permissions and free space`);
+  }
+}
 
 export function createLogger(opts: { logFile?: string; level?: string; apiKey?: string; destination?: DestinationStream }): Logger {
-  const destination = opts.destination ?? (opts.logFile
-    ? pino.destination({ dest: opts.logFile, mkdir: true, sync: true })
-    : pino.destination({ fd: 2, sync: true }));
+  const destination = opts.destination ?? (opts.logFile ? logFileDestination(opts.logFile) : pino.destination({ fd: 2, sync: true }));
   const options: LoggerOptions = {
     level: opts.level ?? 'info',
     base: undefined,
+    // ISO 8601 times (#27): a person on call reads "2026-11-27T03:12:09.123Z", not epoch milliseconds
+    timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: ['apiKey', 'api_key', '*.apiKey', 'headers["x-authentication-key"]'], censor: '[redacted]' },
   };
   const secret = opts.apiKey;

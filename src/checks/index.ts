@@ -1,9 +1,9 @@
 // The checks stage: run sql/checks against the store, keep the exception lifecycle, read it back.
 export { checkRunSummary, runChecks, RunChecksError } from './runner.js';
 export type { CheckRunResult, RunChecksOptions, Severity, FindingStatus } from './runner.js';
-export { ackFinding } from './ack.js';
+export { ackFinding, ackHistory } from './ack.js';
 export { markShown } from './lifecycle.js';
-export type { AckOptions, AckResult } from './ack.js';
+export type { AckAction, AckEntry, AckOptions, AckResult } from './ack.js';
 export { latestFindings, ageInDays } from '../store/read/findings.js';
 export type { LatestFinding, LatestFindingsOptions } from '../store/read/findings.js';
 export { CHECK_COLUMNS, describeChecks, loadChecks, validateCheckColumns, DEFAULT_CHECKS_DIR } from './contract.js';

@@ -22,6 +22,7 @@ const COMMANDS: Record<string, Entry> = {
   export: { summary: 'Export every table and view as Parquet: recon export --parquet DIR' },
   prune: { summary: 'Remove workbooks, downloaded files and log lines older than --keep-days (never what is still needed)' },
   sandbox: { summary: 'Serve the embedded sandbox of the payments service on 127.0.0.1' },
+  doctor: { summary: 'Before the first night: the key, the clock, the folders, free disk — one line each, exit 2 if a night would fail' },
   demo: { summary: 'Start the sandbox in-process, run the nightly job and a monthly close, print a summary' },
 };
 

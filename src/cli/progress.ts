@@ -3,8 +3,8 @@
 // warnings and errors are also shown as short readable lines above the bar. Not a TTY (cron, CI, a pipe):
 // pino JSON on stderr or --log-file as before, and no bar.
 import path from 'node:path';
-import { pino, type Logger } from 'pino';
-import { createLogger } from '../log.js';
+import type { Logger } from 'pino';
+import { createLogger, logFileDestination } from '../log.js';
 import type { Config } from '../config.js';
 
 export interface SyncProgress {
@@ -15,6 +15,8 @@ export interface SyncProgress {
   skipped: number;
   done: number;
   requests: number;
+  /** While a 429 block holds every request: when it ends (ms since the epoch). */
+  pausedUntil?: number | null;
 }
 
 export interface Progress {
@@ -26,6 +28,7 @@ export interface Progress {
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 const LEVELS: Record<number, string> = { 40: 'warning', 50: 'error', 60: 'fatal' };
+const MINUTE_MS = 60_000;
 
 function clock(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -33,40 +36,87 @@ function clock(ms: number): string {
     : s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
 }
 
-/** The progress line of a sync: disbursements handled of those announced, the request rate against the budget, ETA. */
-export function progressLine(p: SyncProgress, o: { elapsedMs: number; lastMinuteRequests: number; budgetPerMinute: number; width?: number }): string {
+/** HH:MM of an instant in a time zone (the terminal's own by default). */
+export function hourMinute(ms: number, timeZone?: string): string {
+  return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...(timeZone ? { timeZone } : {}) }).format(new Date(ms));
+}
+
+export interface LineClock {
+  /** The bar's clock now (ms since the epoch). */
+  now: number;
+  /** Since the sync began, pauses included: the clock keeps running through a 429 block. */
+  elapsedMs: number;
+  /** Of which in 429 blocks: the ETA is reckoned from the rest. */
+  pausedMs: number;
+  /** Requests sent in the window, and how long the window is (a minute once a minute has passed). */
+  windowRequests: number;
+  windowMs: number;
+  budgetPerMinute: number;
+  width?: number;
+  timeZone?: string;
+}
+
+/**
+ * The progress line of a sync: disbursements handled of those announced, the requests of the last minute
+ * against the budget (before a minute has passed: the requests so far and over how long, never a rate
+ * extrapolated from a few seconds), time elapsed, and the ETA — or, during a 429 block, until when.
+ */
+export function progressLine(p: SyncProgress, o: LineClock): string {
   const total = Math.max(p.announced, p.listed, 1);
   const handled = p.skipped + p.done;
   const width = o.width ?? 20;
   const filled = Math.min(width, Math.round((handled / total) * width));
-  const perHandled = handled > 0 ? o.elapsedMs / handled : 0;
-  const eta = perHandled > 0 ? clock((total - handled) * perHandled) : '…';
-  const minutes = Math.min(1, o.elapsedMs / 60_000);
-  const rate = minutes > 0 ? Math.round(o.lastMinuteRequests / Math.max(minutes, 1 / 60)) : 0;
+  const rate = o.windowMs >= MINUTE_MS
+    ? `${o.windowRequests} req in the last min of ${o.budgetPerMinute}/min budget`
+    : `${o.windowRequests} req in ${clock(o.windowMs)} (${o.budgetPerMinute}/min budget)`;
+  const paused = p.pausedUntil != null && p.pausedUntil > o.now;
+  const activeMs = Math.max(0, o.elapsedMs - o.pausedMs);
+  const eta = paused ? `paused: 429 block until ${hourMinute(p.pausedUntil!, o.timeZone)} (${clock(p.pausedUntil! - o.now)} left)`
+    : handled >= total ? 'finishing'
+    : handled > 0 && activeMs > 0 ? `ETA ${clock(((total - handled) * activeMs) / handled)}` : 'ETA …';
   return `disbursements ${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${handled}/${total}`
-    + ` (${p.done} read, ${p.skipped} unchanged)  ${rate}/min of ${o.budgetPerMinute} budget  ${clock(o.elapsedMs)} elapsed, ETA ${eta}`;
+    + ` (${p.done} read, ${p.skipped} unchanged)  ${rate}  ${clock(o.elapsedMs)} elapsed, ${eta}`;
 }
 
-function progressBar(stream: NodeJS.WriteStream, budgetPerMinute: number, now: () => number = Date.now): Progress {
+/**
+ * The bar: redrawn on every update (at most every 200 ms), and the sync step updates it once a second
+ * even when nothing moves, so elapsed time and a pause's countdown keep going. `now` is injected (tests).
+ */
+export function progressBar(
+  stream: Pick<NodeJS.WriteStream, 'write' | 'columns'>, budgetPerMinute: number, now: () => number = Date.now, timeZone?: string,
+): Progress {
   const start = now();
-  const recent: Array<[number, number]> = []; // [time, requests] samples of the last minute
+  const recent: Array<[number, number]> = []; // [time, requests so far], a sample per update of the last minute
+  let pausedMs = 0;
+  let lastAt = start;
   let last: SyncProgress | null = null;
   let drawn = '';
-  let lastDraw = 0;
+  let lastDraw = -Infinity;
   const draw = () => {
     if (!last) return;
     const t = now();
-    while (recent.length > 1 && recent[0]![0] < t - 60_000) recent.shift();
-    const lastMinuteRequests = last.requests - (recent[0]?.[1] ?? 0);
-    drawn = progressLine(last, { elapsedMs: t - start, lastMinuteRequests, budgetPerMinute, width: 20 }).slice(0, (stream.columns ?? 120) - 1);
+    // the oldest sample at least a minute old is the window's start (or the sync's start, before a minute)
+    while (recent.length > 1 && recent[1]![0] <= t - MINUTE_MS) recent.shift();
+    const [from, base] = recent[0] ?? [start, 0];
+    drawn = progressLine(last, {
+      now: t, elapsedMs: t - start, pausedMs, windowRequests: last.requests - base, windowMs: Math.min(t - from, MINUTE_MS),
+      budgetPerMinute, width: 20, timeZone,
+    }).slice(0, (stream.columns ?? 120) - 1);
     stream.write(`\r\x1b[2K${drawn}`);
   };
   return {
     update(p) {
       const t = now();
       if (recent.length === 0) recent.push([start, 0]);
-      recent.push([t, p.requests]);
-      if (recent.length > 600) recent.splice(1, recent.length - 600);
+      // at most a sample per 100 ms (a later count takes the slot), so a minute fits in the bound and the
+      // window's start is never an old sample left behind by trimming (which would count minutes as one)
+      const newest = recent[recent.length - 1]!;
+      if (recent.length > 1 && t - newest[0] < 100) newest[1] = p.requests;
+      else recent.push([t, p.requests]);
+      if (recent.length > 1200) recent.shift();
+      // time spent paused, as the updates saw it: the part of each interval the block covered
+      if (last?.pausedUntil != null) pausedMs += Math.max(0, Math.min(t, last.pausedUntil) - lastAt);
+      lastAt = t;
       last = p;
       if (t - lastDraw < 200) return;
       lastDraw = t;
@@ -102,12 +152,12 @@ export function openTerminal(
   const level = config.logLevel;
   if (!tty) return { logger: createLogger({ logFile: config.logFile, apiKey: config.apiKey, level }), progress: silent, logFile: config.logFile ?? null };
   const logFile = config.logFile ?? path.join(path.dirname(path.resolve(config.db)), 'logs', 'recon.log');
-  const file = pino.destination({ dest: logFile, mkdir: true, sync: true });
+  const file = logFileDestination(logFile, config.logFile ? '--log-file / RECON_LOG_FILE' : '--db / RECON_DB (the log goes to logs/ beside the store) or --log-file');
   const progress = progressBar(stream, config.ratePerMinute);
   const destination = {
     write(line: string) {
       file.write(line);
-      const entry = JSON.parse(line) as { level: number; msg?: string; time?: number; err?: unknown; disbursement_id?: string; path?: string };
+      const entry = JSON.parse(line) as { level: number; msg?: string; time?: string; err?: unknown; disbursement_id?: string; path?: string };
       const level = LEVELS[entry.level];
       if (!level) return;
       const about = entry.disbursement_id ?? entry.path;

@@ -21,6 +21,18 @@ export function describeSync(s: SyncResult): string {
   return `disbursements: ${parts.join(', ')}${s.interrupted ? ' (interrupted)' : ''}`;
 }
 
+const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+
+/** The 429 blocks a sync sat through and their time (#27): a 12-minute night that was 10 minutes of block says so. */
+export function describePauses(pauses: ReadonlyArray<{ from: number; until: number }> | undefined, elapsedMs: number): string | null {
+  if (!pauses || pauses.length === 0) return null;
+  const total = pauses.reduce((ms, p) => ms + (p.until - p.from), 0);
+  const shown = pauses.slice(0, 3).map((p) => `${hhmm(p.from)}–${hhmm(p.until)}`).join(', ');
+  const more = pauses.length > 3 ? ` and ${pauses.length - 3} more` : '';
+  return `paused: ${pauses.length} 429 block${pauses.length === 1 ? '' : 's'} (${shown}${more} UTC), ${duration(total)} of the run's ${duration(elapsedMs)}`
+    + ' — no request could leave; another program on this IP may share the service\'s 500/min';
+}
+
 function describeFindings(c: CheckRunResult): string[] {
   const errors = c.byCheck.filter((b) => b.severity === 'error').reduce((n, b) => n + b.count, 0);
   const warnings = c.findings - errors;
@@ -43,6 +55,8 @@ function describeExit(code: ExitCode): string {
 export function describeRun(r: NightlyOutcome & { elapsedMs: number; logFile: string | null }): string {
   const lines = [`recon run${r.runId ? ` ${r.runId}` : ''}: ${duration(r.elapsedMs)}`];
   if (r.sync) lines.push(`  ${describeSync(r.sync)}`);
+  const paused = describePauses(r.sync?.pauses, r.elapsedMs);
+  if (paused) lines.push(`  ${paused}`);
   if (r.checks) lines.push(...describeFindings(r.checks).map((l) => `  ${l}`));
   if (r.workbook) lines.push(`  workbook: ${path.resolve(r.workbook)}`);
   if (r.published) lines.push(`  snapshot: ${path.resolve(r.published)} (recon sql "SELECT …")`);

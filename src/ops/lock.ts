@@ -118,6 +118,44 @@ export async function acquireLock(
   throw new Error(`could not take the lock ${lockPath} after ${MAX_ATTEMPTS} attempts; remove it if no recon run is active`);
 }
 
+export interface WaitOptions {
+  /** How long to wait for a holder to finish; 0 refuses at once (LockHeldError). */
+  waitMs: number;
+  /** Between looks (default 1 s). */
+  pollMs?: number;
+  /** Told once, when the lock is held and the wait begins (a line for the person waiting). */
+  onWait?: (held: LockHeldError) => void;
+  sleep?: (ms: number) => Promise<void>;
+  /** An aborted signal ends the wait with the last LockHeldError. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Takes the lock, waiting up to `waitMs` for the run that holds it to finish (#27: an acknowledgement
+ * made during a 45-minute run waits for it instead of being refused). Past the wait, the holder's
+ * LockHeldError (exit 3) as without waiting.
+ */
+export async function acquireLockWaiting(
+  lockPath: string, info: { command: string }, wait: WaitOptions, deps: LockDeps = {},
+): Promise<RunLock> {
+  const now = deps.now ?? (() => new Date());
+  const pause = wait.sleep ?? delay;
+  const deadline = now().getTime() + wait.waitMs;
+  let told = false;
+  for (;;) {
+    try {
+      return await acquireLock(lockPath, info, deps);
+    } catch (err) {
+      if (!(err instanceof LockHeldError)) throw err;
+      const left = deadline - now().getTime();
+      if (left <= 0 || wait.signal?.aborted) throw err;
+      if (!told) wait.onWait?.(err);
+      told = true;
+      await pause(Math.min(left, wait.pollMs ?? 1000));
+    }
+  }
+}
+
 /** Creates the lock file with O_EXCL; returns its inode, or null when the file already exists. */
 async function tryCreate(lockPath: string, record: LockFile): Promise<number | null> {
   let handle;

@@ -32,6 +32,8 @@ export const FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
   { header: 'Acknowledged by', width: 16, print: false, write: (c, f) => setText(c, f.ackBy) },
   { header: 'Acknowledged at', width: 17, print: false, write: (c, f) => (f.ackAt ? setDate(c, f.ackAt) : undefined) },
   { header: 'Note', width: 30, wrap: true, print: false, write: (c, f) => setText(c, f.ackNote) },
+  // #27: the history behind the current acknowledgement (SELECT * FROM acknowledgements WHERE finding_key = …)
+  { header: 'Ack history', numeric: true, width: 9, print: false, write: (c, f) => (f.ackEntries ? setCount(c, f.ackEntries) : undefined) },
 ];
 
 /** What invalid_record appends to its detail: the payload as received (sql/checks/invalid_record.sql). */

@@ -33,6 +33,8 @@ export interface RunCounters {
   requests?: number;
   retries?: number;
   rate_limited?: number;
+  /** Time the sync sat in 429 blocks (#27). */
+  paused_ms?: number;
 }
 
 export async function finishRun(

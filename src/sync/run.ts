@@ -1,5 +1,6 @@
 // sync = list delivered disbursements → decide which to (re)read → extract each with bounded
 // concurrency → write in grouped transactions → sample payments for the cross-check.
+import type { Pause } from './pauses.js';
 import type { Logger } from 'pino';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { PaymentsClient } from '../api/client.js';
@@ -57,6 +58,8 @@ export interface SyncResult {
   interrupted: boolean;
   listComplete: boolean;
   reasons: ReadReasons;
+  /** The 429 blocks the sync sat through (#27; set by the sync step). */
+  pauses?: Pause[];
 }
 
 export interface SyncDeps {

@@ -15,6 +15,7 @@ import { rememberPageSize, rememberedPageSize } from '../store/service-settings.
 import type { RunCounters } from '../store/runs.js';
 import { loadLayouts } from './layouts.js';
 import { runSync, type ListProgress, type SyncResult } from './run.js';
+import { PauseWatch } from './pauses.js';
 
 /** What the sync stage needs to know, and nothing else. */
 export interface SyncSettings {
@@ -58,7 +59,14 @@ export interface SyncTuning {
 }
 
 /** What the command shows of a sync in progress (a progress bar on a terminal). */
-export type SyncProgressListener = (p: ListProgress & { requests: number }) => void;
+export type SyncProgressListener = (p: ListProgress & {
+  requests: number;
+  /** While a 429 block holds every request: when it ends (ms since the epoch). */
+  pausedUntil: number | null;
+}) => void;
+
+/** How often a sync in progress is reported even when nothing moves (a 429 block): the bar keeps time. */
+const PROGRESS_TICK_MS = 1000;
 
 /** The run the sync writes into; `counters` gets the client's requests, retries and 429s, also on failure. */
 export interface SyncTarget {
@@ -102,8 +110,26 @@ export async function syncStep(
   // The sync only appends: DuckDB needs little memory for it, and without a lower limit its buffer pool
   // keeps the pages it wrote. The rest of the run gets its own limit back.
   await setMemoryLimit(c, settings.syncMemoryMb);
+  const now = tuning.now ?? tuning.clock?.now ?? Date.now;
+  // the budget's own clock (its gate is on it), which a test's fixed `now` for the data is not
+  const gateNow = () => (tuning.clock ? tuning.clock.now() : Date.now());
+  const pauses = new PauseWatch();
+  let lastProgress: ListProgress = { announced: 0, listed: 0, skipped: 0, done: 0 };
+  const report = (p: ListProgress = lastProgress) => {
+    lastProgress = p;
+    const at = gateNow();
+    pauses.see(at, budget.blockedUntil);
+    onProgress?.({ ...p, requests: client.stats.requests, pausedUntil: pauses.pausedUntil(at) });
+  };
+  // a 429 closes the budget's gate (src/api/client.ts): the watch and the bar hear of it at once
+  const closeGate = budget.block.bind(budget);
+  budget.block = (until: number) => {
+    closeGate(until);
+    report();
+  };
+  const ticker = setInterval(() => report(), PROGRESS_TICK_MS);
+  ticker.unref();
   try {
-    const now = tuning.now ?? tuning.clock?.now ?? Date.now;
     const result = await runSync(
       {
         connection: c,
@@ -120,7 +146,7 @@ export async function syncStep(
           now,
           perPage,
         },
-        onProgress: onProgress && ((p) => onProgress({ ...p, requests: client.stats.requests })),
+        onProgress: (p) => report(p),
       },
       {
         perPage,
@@ -135,13 +161,17 @@ export async function syncStep(
       },
     );
     Object.assign(target.counters, syncCounters(result));
+    pauses.see(gateNow(), budget.blockedUntil);
+    result.pauses = pauses.pauses(gateNow());
     return result;
   } finally {
+    clearInterval(ticker);
     const learned = client.acceptedPageSize;
     if (learned !== null) await rememberPageSize(c, learned, target.runId).catch(() => undefined);
     await setMemoryLimit(c, settings.memoryMb);
     // what the client did is recorded on the run, a failed one too
     Object.assign(target.counters, { requests: client.stats.requests, retries: client.stats.retries, rate_limited: client.stats.rateLimited });
+    target.counters.paused_ms = pauses.pausedMs(gateNow());
     await client.close();
   }
 }

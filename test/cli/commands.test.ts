@@ -6,6 +6,7 @@ import { plantEveryKind, startSandbox } from '../../sandbox/index.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { nightBeforeAll } from '../helpers/nightly.js';
 import { logCount, runCli, startCli, waitFor } from '../helpers/child.js';
+import { acquireLock } from '../../src/ops/lock.js';
 
 const night = nightBeforeAll({ seed: 31, disbursements: 120, payoutsPerDisbursement: 6, rateLimit: { limit: 1_000_000 }, anomalies: { plant: plantEveryKind(12) } }, 1);
 
@@ -54,9 +55,54 @@ describe('recon ack', () => {
     expect(ok.code).toBe(0);
     const [after] = await query(night.db, `SELECT state, ack_by, ack_note FROM findings WHERE finding_key = '${f!.finding_key}'`);
     expect(after).toEqual({ state: 'acknowledged', ack_by: 'ana', ack_note: 'agreed with the provider' });
-    expect((await runCli(['ack', 'nope', '--note', 'x', '--db', night.db])).code).toBe(2);
-    expect((await runCli(['ack', String(f!.finding_key), '--db', night.db])).code).toBe(2);
+    expect((await runCli(['ack', 'nope', '--note', 'x', '--by', 'ana', '--db', night.db])).code).toBe(2);
+    expect((await runCli(['ack', String(f!.finding_key), '--by', 'ana', '--db', night.db])).code).toBe(2);
   });
+
+  it('never takes the OS user for --by: without --by or RECON_ACK_BY it is refused, with the variable it is used', async () => {
+    const [f] = await query(night.db, `SELECT finding_key FROM findings WHERE state = 'open' ORDER BY finding_key LIMIT 1 OFFSET 1`);
+    const key = String(f!.finding_key);
+    const none = await runCli(['ack', key, '--note', 'x', '--db', night.db], { RECON_ACK_BY: '' });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/who acknowledges must be named: pass --by NAME, or set RECON_ACK_BY/);
+    const byEnv = await runCli(['ack', key, '--note', 'first', '--db', night.db], { RECON_ACK_BY: 'carla' });
+    expect(byEnv.code, byEnv.stderr).toBe(0);
+    expect(byEnv.stdout).toMatch(/by carla; 1 entry in its history/);
+    // a second note is added to the history, then a withdrawal; nothing is overwritten
+    expect((await runCli(['ack', key, '--note', 'second', '--by', 'dan', '--db', night.db])).stdout).toMatch(/2 entries/);
+    const w = await runCli(['ack', key, '--withdraw', '--note', 'not agreed after all', '--by', 'ed', '--db', night.db]);
+    expect(w.code, w.stderr).toBe(0);
+    expect(w.stdout).toMatch(/withdrew the acknowledgement of .* by ed; 3 entries/);
+    expect(await query(night.db, `SELECT seq, action, ack_by, note FROM acknowledgements WHERE finding_key = '${key}' ORDER BY seq`)).toEqual([
+      { seq: 1, action: 'ack', ack_by: 'carla', note: 'first' },
+      { seq: 2, action: 'ack', ack_by: 'dan', note: 'second' },
+      { seq: 3, action: 'withdraw', ack_by: 'ed', note: 'not agreed after all' },
+    ]);
+    const again = await runCli(['ack', key, '--withdraw', '--note', 'x', '--by', 'ed', '--db', night.db]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/not acknowledged now/);
+  }, 240_000);
+
+  it('waits for a run that holds the lock up to --wait, and exits 3 without it', async () => {
+    const [f] = await query(night.db, `SELECT finding_key FROM findings WHERE state = 'open' ORDER BY finding_key LIMIT 1 OFFSET 2`);
+    const key = String(f!.finding_key);
+    const lock = await acquireLock(`${night.db}.lock`, { command: 'recon run' });
+    try {
+      const refused = await runCli(['ack', key, '--note', 'x', '--by', 'ana', '--db', night.db]);
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toMatch(/holds the lock/);
+      const waiting = startCli(['ack', key, '--note', 'after the run', '--by', 'ana', '--wait', '120', '--db', night.db]);
+      let stderr = '';
+      waiting.child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      expect(await waitFor(() => /waiting up to 120 s/.test(stderr), 30_000)).toBe(true);
+      await lock.release();
+      const done = await waiting.done;
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stdout).toMatch(/acknowledged/);
+    } finally {
+      await lock.release();
+    }
+  }, 180_000);
 });
 
 describe('recon export --parquet', () => {

@@ -14,7 +14,23 @@ describe('configuration', () => {
   });
 
   it('names the flag and the variable of an invalid value', () => {
-    expect(() => parseCommandArgs(['--lookback-days', 'soon'], ['lookbackDays'], {}, {})).toThrow(/--lookback-days \/ RECON_LOOKBACK_DAYS/);
+    expect(() => parseCommandArgs(['--lookback-days', 'soon'], ['lookbackDays'], {}, {})).toThrow('--lookback-days must be a whole number, got soon');
+    expect(() => parseCommandArgs([], ['lookbackDays'], {}, { RECON_LOOKBACK_DAYS: '2.5' }))
+      .toThrow('RECON_LOOKBACK_DAYS must be a whole number, got 2.5 (the variable of --lookback-days)');
+    expect(() => parseCommandArgs(['--since', 'soon'], ['since'], {}, {})).toThrow(/--since \/ RECON_SINCE "soon"/);
+  });
+
+  it('takes a negative number after a flag as its value and refuses it by name (#27), never as "takes no value"', () => {
+    expect(() => parseCommandArgs(['--lookback-days', '-3'], ['lookbackDays'], {}, {})).toThrow('--lookback-days must be ≥ 0, got -3');
+    expect(() => parseCommandArgs(['--lookback-days=-3'], ['lookbackDays'], {}, {})).toThrow('--lookback-days must be ≥ 0, got -3');
+    expect(() => parseCommandArgs(['--rate-per-minute', '-0.5'], ['ratePerMinute'], {}, {})).toThrow('--rate-per-minute must be a whole number, got -0.5');
+    expect(() => parseCommandArgs([], ['lookbackDays'], {}, { RECON_LOOKBACK_DAYS: '-3' })).toThrow('RECON_LOOKBACK_DAYS must be ≥ 0, got -3');
+    // a value that is a number stays one; a flag after a flag is still a missing value; a boolean never takes it
+    expect(parseCommandArgs(['--lookback-days', '0'], ['lookbackDays'], {}, {}).config.lookbackDays).toBe(0);
+    expect(() => parseCommandArgs(['--lookback-days', '--full'], ['lookbackDays', 'full'], {}, {})).toThrow(/--lookback-days/);
+    expect(() => parseCommandArgs(['--full', '-3'], ['full'], {}, {})).toThrow(/unknown option -3|-3/);
+    // a positional after the value is still a positional
+    expect(parseCommandArgs(['--lookback-days', '4', 'k'], ['lookbackDays'], {}, {}).positionals).toEqual(['k']);
   });
 
   it('reads a bank-fee tolerance per currency, and names the flag of one it cannot read', () => {
@@ -62,7 +78,7 @@ describe('the recon CLI', () => {
       process.stdout.write = write;
     }
     const help = written.join('');
-    for (const name of ['run', 'sync', 'check', 'report', 'close', 'schedule', 'sql', 'ack', 'export', 'sandbox', 'demo']) {
+    for (const name of ['run', 'sync', 'check', 'report', 'close', 'schedule', 'sql', 'ack', 'export', 'sandbox', 'demo', 'doctor']) {
       expect(help).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     }
     expect(await main(['frobnicate'])).toBe(2);

@@ -18,7 +18,7 @@ export function finding(over: Partial<LatestFinding> = {}): LatestFinding {
   return {
     key: 'k1', status: 'new', ageDays: 0, checkId: 'total_identity', severity: 'error', recipientId: 'rcp_1', disbursementId: 'dsb_1',
     subject: 'amount', currency: 'EUR', expected: 10000n, actual: 11234n, difference: 1234n, detail: `provider said ${HOSTILE}`,
-    firstSeen: new Date('2026-11-24T02:31:00Z'), lastSeen: new Date('2026-11-24T02:31:00Z'), ackNote: null, ackBy: null, ackAt: null, ...over,
+    firstSeen: new Date('2026-11-24T02:31:00Z'), lastSeen: new Date('2026-11-24T02:31:00Z'), ackNote: null, ackBy: null, ackAt: null, ackEntries: 0, ...over,
   };
 }
 

@@ -86,6 +86,13 @@ describe('429 from the payments service', () => {
         const [r] = await query(db, `SELECT rate_limited, status FROM runs WHERE run_id = '${run.runId}'`);
         expect(r!.status).toBe('succeeded');
         expect(Number(r!.rate_limited)).toBe(sb.stats().rateLimited);
+        // #27: the run knows its blocks and their time (the summary names them; runs.paused_ms keeps it)
+        const pauses = run.result!.pauses!;
+        expect(pauses.length).toBeGreaterThan(0);
+        expect(pauses.length).toBeLessThanOrEqual(blocks.length);
+        const [p] = await query(db, `SELECT paused_ms FROM runs WHERE run_id = '${run.runId}'`);
+        expect(Number(p!.paused_ms)).toBe(pauses.reduce((ms, x) => ms + x.until - x.from, 0));
+        expect(Number(p!.paused_ms)).toBeGreaterThanOrEqual(v.pauseMs);
         expect(await fingerprints(db)).toEqual(clean);
         recordFigures(`rate-limit-${v.retryAfter ? 'retry-after' : 'block'}`, {
           blocks: blocks.length, refused: sb.stats().rateLimited, requests: log.length, rowsCompared: totalRows(clean), lost: 0,

@@ -3,7 +3,7 @@
 // findings "new" for the next workbook, and its message names the workbook, not the store.
 // The tests run as root, which ignores permissions, so unwritable places are ones root cannot write
 // either: a folder under /proc, a path below a regular file, a folder standing where a file must go.
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
@@ -49,6 +49,24 @@ describe('a run whose workbook cannot be written', () => {
     expect(next.outcome.checks!.byStatus).toMatchObject({ new: seen[0]!.n, open: 0 });
     const after = await nightlyOnce(sb, t.dir);
     expect(after.outcome.checks!.byStatus).toMatchObject({ new: 0, open: seen[0]!.n });
+  });
+
+  it('stops at once when the log\'s folder or the store\'s cannot be created (under /proc), instead of spinning (#27)', async () => {
+    const log = await runCli(['run', '--api-url', sb.url, '--api-key', sb.apiKey, '--db', db(), '--reports', reports(), '--log-file', '/proc/recon-log/run.log']);
+    expect(log.code).toBe(2);
+    expect(log.stderr).toMatch(/cannot write the log \/proc\/recon-log\/run\.log: .*--log-file \/ RECON_LOG_FILE/);
+    const store = await runCli(['run', '--api-url', sb.url, '--api-key', sb.apiKey, '--db', '/proc/recon-db/recon.duckdb', '--reports', reports()]);
+    expect(store.code).toBe(2);
+    expect(store.stderr).toMatch(/cannot create the store \/proc\/recon-db\/recon\.duckdb .*--db \/ RECON_DB/);
+    expect(lockGone()).toBe(true);
+  });
+
+  it('logs times as ISO 8601, not epoch milliseconds (#27)', async () => {
+    const file = path.join(t.dir, 'logs', 'sync.log');
+    const r = await runCli(['sync', '--api-url', sb.url, '--api-key', sb.apiKey, '--db', path.join(t.dir, 'iso', 'recon.duckdb'), '--log-file', file, '--rate-per-minute', '60000']);
+    expect(r.code, r.stderr).toBe(0);
+    const first = JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!) as { time: unknown };
+    expect(first.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
   it('stops at once when --reports cannot be created (a folder under /proc), instead of spinning', async () => {

@@ -2,7 +2,7 @@ import { EXIT } from '../../errors.js';
 import type { Command } from '../command.js';
 import { optionsHelp, parseCommandArgs, COMMAND_OPTIONS } from '../../config.js';
 import { openTerminal } from '../progress.js';
-import { describeSync } from '../summary.js';
+import { describePauses, describeSync } from '../summary.js';
 import { notice } from '../notice.js';
 import { runSyncJob } from '../../../pipelines/sync.js';
 
@@ -13,6 +13,7 @@ export const command: Command = {
   usage: `Usage: recon sync [options]\n\nPulls delivered disbursements with their payouts, refunds, adjustments and files.\n\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config } = parseCommandArgs(argv, KEYS);
+    const started = Date.now();
     const terminal = openTerminal(config);
     let out;
     try {
@@ -20,7 +21,11 @@ export const command: Command = {
     } finally {
       terminal.progress.done();
     }
-    if (out.code === EXIT.OK && out.result) process.stdout.write(`recon sync ${out.runId}: ${describeSync(out.result)}; ${out.requests} requests\n`);
+    if (out.code === EXIT.OK && out.result) {
+      process.stdout.write(`recon sync ${out.runId}: ${describeSync(out.result)}; ${out.requests} requests\n`);
+      const paused = describePauses(out.result.pauses, Date.now() - started);
+      if (paused) process.stdout.write(`  ${paused}\n`);
+    }
     return out.code;
   },
 };

@@ -39,11 +39,14 @@ const RESOLVED_SORT = `3, ${TAIL}`;
 const CURSOR = '($2::INTEGER, $3, $4::HUGEINT, $5, $6, $7, $8)';
 const RANK: Record<string, number> = { new: 0, open: 1, acknowledged: 2, resolved: 3 };
 
+/** How many acknowledgements and withdrawals the finding's history holds (#27, finding_acks). */
+const ACK_ENTRIES = '(SELECT count(*) FROM finding_acks AS a WHERE a.finding_key = f.finding_key) AS ack_entries';
+
 const RUN_PAGE = `
 SELECT f.finding_key, f.status, f.check_id, f.severity, f.recipient_id, f.disbursement_id, f.subject,
   f.currency, f.expected, f.actual, f.difference, f.detail,
   COALESCE(l.first_seen, f.created_at) AS first_seen, COALESCE(l.last_seen, f.created_at) AS last_seen,
-  l.ack_note, l.ack_by, l.ack_at
+  l.ack_note, l.ack_by, l.ack_at, ${ACK_ENTRIES}
 FROM exceptions AS f
 LEFT JOIN findings AS l ON l.finding_key = f.finding_key
 WHERE f.run_id = $1 AND (${RUN_SORT}) > ${CURSOR}
@@ -53,7 +56,7 @@ LIMIT $9`;
 const RESOLVED_PAGE = `
 SELECT f.finding_key, 'resolved' AS status, f.check_id, f.severity, f.recipient_id, f.disbursement_id,
   f.subject, f.currency, f.expected, f.actual, f.difference, f.detail, f.first_seen, f.last_seen,
-  f.ack_note, f.ack_by, f.ack_at
+  f.ack_note, f.ack_by, f.ack_at, ${ACK_ENTRIES}
 FROM findings AS f
 WHERE f.resolved_run_id = $1 AND (${RESOLVED_SORT}) > ${CURSOR}
 ORDER BY ${RESOLVED_SORT}
@@ -121,5 +124,6 @@ function toFinding(r: Record<string, unknown>, now: Date): LatestFinding {
     ackNote: (r.ack_note as string | null) ?? null,
     ackBy: (r.ack_by as string | null) ?? null,
     ackAt: (r.ack_at as Date | null) ?? null,
+    ackEntries: Number(r.ack_entries ?? 0),
   };
 }

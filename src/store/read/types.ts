@@ -24,14 +24,16 @@ export interface LatestFinding {
   ackNote: string | null;
   ackBy: string | null;
   ackAt: Date | null;
+  /** Entries in the finding's acknowledgement history (acknowledgements and withdrawals). */
+  ackEntries: number;
 }
 
 /**
  * One finding as the workbooks show it: a check run's LatestFinding (findings.ts) (one definition of the shape),
  * less the lifecycle fields no sheet prints.
  */
-export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote'> & {
-  ackNote?: string | null; ackBy?: string | null; ackAt?: Date | null;
+export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote' | 'ackEntries'> & {
+  ackNote?: string | null; ackBy?: string | null; ackAt?: Date | null; ackEntries?: number;
   /** The row of this finding's disbursement on the workbook's Disbursements sheet, when it is there (a link). */
   disbursementRow?: number | null;
 };

@@ -1,6 +1,9 @@
 // The exception lifecycle across runs: new → open → acknowledged → (numbers change) new → resolved →
 // back as new, with ages counted in whole days from an injected clock.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SQL_DIR } from '../../../src/paths.js';
 import { ackFinding } from '../../../src/checks/ack.js';
 import { AckError } from '../../../src/checks/errors.js';
 import { latestFindings, type LatestFinding } from '../../../src/store/read/findings.js';
@@ -133,5 +136,58 @@ describe('ackFinding', () => {
     await setAmount(246912);
     await run('r2', 1);
     await expect(ackFinding(t.connection, { key, note: 'ok', by: 'ana' })).rejects.toThrow(/was resolved in run r2/);
+  });
+});
+
+describe('the acknowledgement history (#27)', () => {
+  async function oneFinding(): Promise<string> {
+    await loadClean(t.connection, withSpec({ ...clean('D-EU-1'), amount: 246913 }));
+    await run('r1', 0);
+    return String((await rows(t.connection, 'SELECT finding_key FROM findings'))[0]!.finding_key);
+  }
+  const history = (key: string) => rows(t.connection,
+    `SELECT seq, action, ack_by, note, difference, current FROM acknowledgements WHERE finding_key = '${key}' ORDER BY seq`);
+
+  it('appends a second acknowledgement instead of overwriting the first; the finding shows the latest', async () => {
+    const key = await oneFinding();
+    await ackFinding(t.connection, { key, note: 'bank fee, agreed with treasury', by: 'ana', now: at(0.5) });
+    const second = await ackFinding(t.connection, { key, note: 'provider confirmed in ticket FIN-14', by: 'ben', now: at(0.6) });
+    expect(second.previousState).toBe('acknowledged');
+    expect(second.history.map((h) => [h.seq, h.action, h.by, h.note])).toEqual([
+      [1, 'ack', 'ana', 'bank fee, agreed with treasury'], [2, 'ack', 'ben', 'provider confirmed in ticket FIN-14']]);
+    expect(await history(key)).toEqual([
+      { seq: 1, action: 'ack', ack_by: 'ana', note: 'bank fee, agreed with treasury', difference: 1n, current: false },
+      { seq: 2, action: 'ack', ack_by: 'ben', note: 'provider confirmed in ticket FIN-14', difference: 1n, current: true },
+    ]);
+    const r2 = await run('r2', 1);
+    expect(r2.byStatus.acknowledged).toBe(1);
+    expect((await all('r2'))[0]).toMatchObject({ ackBy: 'ben', ackNote: 'provider confirmed in ticket FIN-14', ackEntries: 2 });
+  });
+
+  it('a withdrawal opens the finding again and is kept in the history; nothing is left to withdraw after it', async () => {
+    const key = await oneFinding();
+    await ackFinding(t.connection, { key, note: 'bank fee', by: 'ana', now: at(0.5) });
+    const w = await ackFinding(t.connection, { key, note: 'the fee was never agreed', by: 'ben', action: 'withdraw', now: at(0.7) });
+    expect(w).toMatchObject({ action: 'withdraw', previousState: 'acknowledged' });
+    expect(await rows(t.connection, `SELECT state, ack_by FROM findings`)).toEqual([{ state: 'open', ack_by: null }]);
+    expect((await history(key)).map((h) => [h.action, h.ack_by, h.current])).toEqual([['ack', 'ana', false], ['withdraw', 'ben', false]]);
+    const r2 = await run('r2', 1);
+    expect(r2.byStatus).toMatchObject({ open: 1, acknowledged: 0 });
+    expect((await all('r2'))[0]).toMatchObject({ status: 'open', ackBy: null, ackEntries: 2 });
+    await expect(ackFinding(t.connection, { key, note: 'again', by: 'ben', action: 'withdraw' })).rejects.toThrow(/not acknowledged now/);
+    await expect(ackFinding(t.connection, { key, note: '', by: 'ben', action: 'withdraw' })).rejects.toBeInstanceOf(AckError);
+    await expect(ackFinding(t.connection, { key, note: 'x', by: ' ' })).rejects.toThrow(/--by NAME or RECON_ACK_BY/);
+  });
+
+  it('keeps the acknowledgements of a store made before the history existed as their first entries', async () => {
+    const key = await oneFinding();
+    // as migration 003 left them: the acknowledgement only in findings.ack_*
+    await t.connection.run(`UPDATE findings SET state = 'acknowledged', ack_by = 'old', ack_at = TIMESTAMPTZ '2026-06-30 10:00:00+00',
+      ack_note = 'from before', ack_expected = expected, ack_actual = actual, ack_difference = difference`);
+    await t.connection.run('DELETE FROM finding_acks');
+    await t.connection.run(readFileSync(path.join(SQL_DIR, 'schema', '055_ack_history.sql'), 'utf8').replace(/CREATE TABLE finding_acks[\s\S]*?\);\n/, ''));
+    expect(await history(key)).toEqual([{ seq: 1, action: 'ack', ack_by: 'old', note: 'from before', difference: 1n, current: true }]);
+    const next = await ackFinding(t.connection, { key, note: 'still fine', by: 'ana', now: at(0.5) });
+    expect(next.history.map((h) => h.by)).toEqual(['old', 'ana']);
   });
 });

@@ -10,7 +10,7 @@ import {
 } from './helpers.js';
 
 const HEADERS = ['Status', 'Age (days)', 'Check', 'Severity', 'Disbursement', 'Subject', 'Currency',
-  'Expected', 'Actual', 'Difference', 'Detail', 'Received', 'Recipient', 'Key', 'First seen', 'Acknowledged by', 'Acknowledged at', 'Note'];
+  'Expected', 'Actual', 'Difference', 'Detail', 'Received', 'Recipient', 'Key', 'First seen', 'Acknowledged by', 'Acknowledged at', 'Note', 'Ack history'];
 const col = (name: string): number => HEADERS.indexOf(name) + 1;
 
 describe('writeExceptionWorkbook', () => {
@@ -112,7 +112,7 @@ describe('writeExceptionWorkbook', () => {
       expect(sheet.autoFilter).toBeTruthy();
     }
     const exceptions = sheetOf(workbook, 'Exceptions');
-    expect(exceptions.autoFilter).toBe('A1:R6');
+    expect(exceptions.autoFilter).toBe('A1:S6');
     expect(HEADERS.map((h, i) => exceptions.getRow(1).getCell(i + 1).value)).toEqual(HEADERS);
     expect(exceptions.getColumn(col('Detail')).width).toBeGreaterThan(30);
   });
@@ -125,6 +125,10 @@ describe('writeExceptionWorkbook', () => {
     expect(sheet.getRow(2).getCell(col('Status')).font?.bold).toBe(true);
     expect(sheet.getRow(5).getCell(col('Status')).value).toBe('acknowledged');
     expect(sheet.getRow(5).getCell(col('Note')).value).toBe('known, see ticket 42');
+    // #27: the current acknowledgement, and how many entries its history holds (acknowledgements view)
+    expect(sheet.getRow(5).getCell(col('Acknowledged by')).value).toBe('ana');
+    expect(sheet.getRow(5).getCell(col('Ack history')).value).toBe(3);
+    expect(sheet.getRow(2).getCell(col('Ack history')).value).toBeNull();
   });
 
   it('shows what computed is made of, colours the rows that need a person, and totals each currency apart', async () => {

@@ -63,7 +63,7 @@ export const FINDINGS: FindingRow[] = [
     expected: 12345n, actual: 12000n, difference: -345n, detail: '-1+1', ageDays: 3 }),
   finding({ key: 'f-mga', currency: 'MGA', expected: 6n, actual: 5n, difference: -1n, detail: '@SUM(A1)', ageDays: 12 }),
   finding({ key: 'f-eur', status: 'acknowledged', currency: 'EUR', expected: 1234n, actual: null, difference: null,
-    detail: 'payout missing', ackNote: 'known, see ticket 42' }),
+    detail: 'payout missing', ackNote: 'known, see ticket 42', ackBy: 'ana', ackEntries: 3 }),
   finding({ key: 'f-none', currency: null, expected: 250n, detail: 'currency missing' }),
 ];
 
