@@ -101,6 +101,11 @@ export interface MonthShape {
   findings: number[];
 }
 
+/** The bank_status view's words (sql/staging/bank_status.sql), the same in every sheet and finding. */
+export const BANK_STATUSES = ['settled', 'fee deducted', 'part of a batch credit', 'short', 'over', 'credited in another currency',
+  'on another account', 'awaiting statement', 'not arrived'] as const;
+export type BankStatus = (typeof BANK_STATUSES)[number];
+
 /** A disbursement and its bank credit (the bank_status view). */
 export interface BankRow {
   disbursementId: string;
@@ -108,7 +113,10 @@ export interface BankRow {
   currency: string;
   amount: bigint;
   account: string | null;
-  status: 'settled' | 'awaiting statement' | 'unsettled';
+  /** What the statements say of it, in the one vocabulary of bank_status.sql (#27). */
+  status: BankStatus;
+  /** For short and over: what the credits naming it add up to, less its amount (negative: short). */
+  bankDifference: bigint | null;
   creditedOn: Date | null;
   statementId: string | null;
   byReference: boolean | null;
