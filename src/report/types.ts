@@ -1,6 +1,8 @@
 // Plain rows the workbook writers take. They are filled by whoever reads DuckDB; the writers never
 // query anything themselves. Money is integer subunits (bigint) until the moment a cell is written.
 
+import type { Rates } from '../rates.js';
+import type { CurrencyStake } from '../store/read/summaries.js';
 import type { BankCreditRow, BankRow, CloseLine, DisbursementRow, FindingRow, MonthShape, Severity, SuspenseLine } from '../store/read/types.js';
 
 export type { BankCreditRow, BankRow, CloseLine, DisbursementRow, DisbursementStatus, FindingRow, FindingStatus, MonthShape, Severity, SuspenseLine } from '../store/read/types.js';
@@ -37,6 +39,10 @@ export interface RunSummary {
     credits?: bigint;
     debits?: bigint;
   }>;
+  /** Per currency: money at stake, not yet in the bank, in suspense (#27); left out when absent. */
+  stakes?: CurrencyStake[];
+  /** The user's rates (--rates): the Summary converts and totals with them and says which they were. */
+  rates?: Rates | null;
 }
 
 /** A journal line: exactly one of debit/credit is non-zero in what buildJournal produces. */

@@ -24,13 +24,25 @@ export interface LatestFinding {
   ackNote: string | null;
   ackBy: string | null;
   ackAt: Date | null;
+  /** Money at stake (finding_stake.sql) in the finding's own currency; null without money. */
+  stake: bigint | null;
+  /** The same in the reporting currency of the user's rates (--rates); null without a rate. */
+  stakeConverted: bigint | null;
+  /** The root finding of its cause (finding_groups.sql): itself, or the finding its repeat folds under. */
+  rootKey: string;
+  isRoot: boolean;
+  /** How many findings the cause has (1: no repeats). */
+  groupSize: number;
 }
+
+/** What a finding carries beyond its check's columns (#27): money at stake and its cause's grouping. */
+type GroupFields = 'stake' | 'stakeConverted' | 'rootKey' | 'isRoot' | 'groupSize';
 
 /**
  * One finding as the workbooks show it: a check run's LatestFinding (findings.ts) (one definition of the shape),
  * less the lifecycle fields no sheet prints.
  */
-export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote'> & {
+export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote' | GroupFields> & Partial<Pick<LatestFinding, GroupFields>> & {
   ackNote?: string | null; ackBy?: string | null; ackAt?: Date | null;
   /** The row of this finding's disbursement on the workbook's Disbursements sheet, when it is there (a link). */
   disbursementRow?: number | null;
