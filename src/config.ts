@@ -97,7 +97,7 @@ const OPTIONS = {
       try {
         readRates(v);
       } catch (e) {
-        ctx.addIssue({ code: 'custom', message: (e as Error).message.replace(/^--rates \S+: /, '') });
+        ctx.addIssue({ code: 'custom', message: (e as Error).message.replace(/^--rates \S+:? /, '') });
       }
     }).optional() },
   // #29 outlets: where the night's outcome is delivered (src/outlets)
