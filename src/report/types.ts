@@ -69,6 +69,8 @@ export interface CloseInput {
   suspense: SuspenseLine[];
   /** Why the close is provisional (open error findings, a variance, lines in suspense); empty when final. */
   provisional: string[];
+  /** Unaccounted money a person accepted by name with a note (#27); it no longer makes the close provisional. */
+  acceptance?: { by: string; note: string; accepted: string[] } | null;
   /** The month's days, drawn on a Month sheet (left out when absent). */
   shape?: MonthShape;
   /** The month's disbursements' bank status and the month's unmatched provider credits (left out without statements). */

@@ -4,10 +4,21 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { inTransaction } from './transaction.js';
 import { sqlText } from './sql.js';
 
-export async function recordClose(c: DuckDBConnection, o: { month: string; version: number; at: Date; runId: string; workbook: string }): Promise<void> {
+/** Unaccounted money a person accepted for a close (#27): who, why, and what (the workbook's words). */
+export interface CloseAcceptance {
+  by: string;
+  note: string;
+  accepted: string[];
+}
+
+export async function recordClose(
+  c: DuckDBConnection, o: { month: string; version: number; at: Date; runId: string; workbook: string; acceptance?: CloseAcceptance | null },
+): Promise<void> {
+  const a = o.acceptance && o.acceptance.accepted.length > 0 ? o.acceptance : null;
   await inTransaction(c, async () => {
     await c.run(sqlText('close/record_disbursements'), [o.month, o.version]);
-    await c.run(sqlText('close/record_close'), [o.month, o.version, o.at.toISOString(), o.runId, o.workbook]);
+    await c.run(sqlText('close/record_close'), [o.month, o.version, o.at.toISOString(), o.runId, o.workbook,
+      a?.by ?? null, a?.note ?? null, a ? a.accepted.join('; ') : null]);
   });
 }
 
