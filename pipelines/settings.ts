@@ -69,6 +69,11 @@ export interface ReportSettings {
   rates: Rates | null;
 }
 
+/** The books' time zone (--books-tz): where the close's months begin and end. */
+export function booksTz(config: Config): string {
+  return config.booksTz;
+}
+
 export function reportSettings(config: Config): ReportSettings {
   return { reportsDir: config.reports, serviceUrl: config.apiUrl, rates: config.rates ? readRates(config.rates) : null };
 }

@@ -100,6 +100,8 @@ const OPTIONS = {
         ctx.addIssue({ code: 'custom', message: (e as Error).message.replace(/^--rates \S+:? /, '') });
       }
     }).optional() },
+  booksTz: { flag: 'books-tz', env: 'RECON_BOOKS_TZ', type: 'string', help: 'time zone of the books: the close counts the calendar months of delivered_at in it',
+    schema: z.string().refine((v) => accepts(() => new Intl.DateTimeFormat('en', { timeZone: v })) && /^[A-Za-z0-9_+\-/]+$/.test(v), 'not an IANA time zone, e.g. UTC or Europe/Paris').default('UTC') },
   // #29 outlets: where the night's outcome is delivered (src/outlets)
   mailTo: { flag: 'mail-to', env: 'RECON_MAIL_TO', type: 'string', help: 'mail the summary and the workbook to these addresses (comma-separated)',
     schema: z.string().refine(isAddressList, 'expected e-mail addresses separated by commas, e.g. "finance@example.com, ops@example.com"').optional() },
@@ -137,7 +139,7 @@ export const COMMAND_OPTIONS = {
   sync: SYNC,
   check: ['db', 'memoryMb', 'logFile', ...BANK],
   report: ['db', 'reports', 'apiUrl', 'memoryMb', 'logFile', 'rates'],
-  close: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'journalFormat', 'journalAccounts', ...MAIL],
+  close: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'journalFormat', 'journalAccounts', 'booksTz', ...MAIL],
   ack: ['db', 'published', 'memoryMb', 'logFile'],
   bank: ['db', 'published', 'memoryMb', 'logFile'],
   sql: ['db', 'published', 'memoryMb', 'queryTimeoutS', 'maxTempMb'],

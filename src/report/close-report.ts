@@ -55,7 +55,7 @@ async function monthShape(c: DuckDBConnection, month: string) {
 
 export async function writeMonthClose(
   c: DuckDBConnection,
-  opts: { month: string; version: number; reportsDir: string; serviceUrl: string; now: Date; accept?: { by: string; note: string } | null },
+  opts: { month: string; version: number; reportsDir: string; serviceUrl: string; now: Date; accept?: { by: string; note: string } | null; booksTz?: string },
 ) {
   const lines = await closeLines(c, opts.month);
   const suspense = await suspenseLines(c, opts.month);
@@ -70,6 +70,7 @@ export async function writeMonthClose(
     provisional,
     acceptance,
     month: opts.month,
+    booksTz: opts.booksTz,
     version: opts.version,
     generatedAt: opts.now,
     serviceUrl: opts.serviceUrl,

@@ -103,7 +103,7 @@ async function writeSummarySheet(workbook: StreamingWorkbook, input: CloseInput)
   styleTitle(title.getCell(1));
   title.commit();
   writeFields(sheet, FIELDS_START, [
-    ['Month', (c) => setText(c, input.month)],
+    ['Month', (c) => setText(c, !input.booksTz || input.booksTz === 'UTC' ? input.month : `${input.month} (delivered_at in ${input.booksTz})`)],
     ['Version', (c) => setCount(c, input.version)],
     ['Generated (UTC)', (c) => setDate(c, input.generatedAt)],
     ['Service', (c) => setText(c, input.serviceUrl)],

@@ -71,6 +71,8 @@ export interface CloseInput {
   provisional: string[];
   /** Unaccounted money a person accepted by name with a note (#27); it no longer makes the close provisional. */
   acceptance?: { by: string; note: string; accepted: string[] } | null;
+  /** The books' time zone the month was counted in (--books-tz); UTC when absent. */
+  booksTz?: string;
   /** The month's days, drawn on a Month sheet (left out when absent). */
   shape?: MonthShape;
   /** The month's disbursements' bank status and the month's unmatched provider credits (left out without statements). */

@@ -22,6 +22,16 @@ export async function recordClose(
   });
 }
 
+/**
+ * The books' time zone (#27): month_of counts calendar months in it, so the close, monthly_summary,
+ * currency_suspense and bank_month_split agree on where a month ends. `tz` is an IANA zone the caller
+ * validated; DuckDB refusing it is an error here, before anything is written.
+ */
+export async function setBooksTz(c: DuckDBConnection, tz: string): Promise<void> {
+  await c.run('SELECT strftime(now() AT TIME ZONE $1, \'%Y\')', [tz]);
+  await c.run('UPDATE books_settings SET tz = $1', [tz]);
+}
+
 /** The latest version a month was closed in; 0 when it never was. */
 export async function closedVersion(c: DuckDBConnection, month: string): Promise<number> {
   return Number((await c.runAndReadAll('SELECT coalesce(max(version), 0) FROM closes WHERE month = $1', [month])).getRowsJS()[0]?.[0] ?? 0);

@@ -251,6 +251,32 @@ describe('the close while money is unaccounted for (#27)', () => {
   }, 180_000);
 });
 
+describe('the books\' time zone (#27)', () => {
+  it('closes the calendar month of the books\' zone: --books-tz moves a delivery late on the last day into the next month', async () => {
+    // Pacific/Kiritimati is UTC+14 all year: a delivery after 10:00 UTC on a month's last day is the next month's
+    const plus14 = (d: Date) => new Date(d.getTime() + 14 * 3_600_000).toISOString().slice(0, 7);
+    const all = (await query(db, 'SELECT disbursement_id, delivered_at FROM disbursements')).map((r) => ({ id: String(r.disbursement_id), at: r.delivered_at as Date }));
+    const utc = (d: Date) => d.toISOString().slice(0, 7);
+    const moved = all.filter((d) => plus14(d.at) !== utc(d.at));
+    expect(moved.length, 'the planted nights hold a delivery late on a month\'s last day').toBeGreaterThan(0);
+    const month = plus14(moved[0]!.at);
+    const expected = all.filter((d) => plus14(d.at) === month).map((d) => d.id).sort();
+    expect(expected).not.toEqual(all.filter((d) => utc(d.at) === month).map((d) => d.id).sort());
+    const reports = path.join(dir, 'tz-reports');
+    const r = await runCli(['close', '--month', month, '--reissue', '--db', db, '--reports', reports, '--books-tz', 'Pacific/Kiritimati']);
+    expect([0, 1], r.stderr).toContain(r.code);
+    const [v] = await query(db, `SELECT max(version) AS v FROM closes WHERE month = '${month}'`);
+    const ids = (await query(db, `SELECT disbursement_id FROM close_disbursements WHERE month = '${month}' AND version = ${Number(v!.v)} ORDER BY 1`)).map((x) => String(x.disbursement_id));
+    expect(ids).toEqual(expected);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(/→ (\S+)/.exec(r.stdout)![1]!);
+    expect(wb.getWorksheet('Summary')!.getRow(3).getCell(2).value).toBe(`${month} (delivered_at in Pacific/Kiritimati)`);
+    const bad = await runCli(['close', '--month', month, '--reissue', '--db', db, '--reports', reports, '--books-tz', 'Mars/Olympus']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--books-tz .*not an IANA time zone/);
+  }, 180_000);
+});
+
 /** The Summary's label → value pairs (column A → B). */
 function summaryCells(wb: ExcelJS.Workbook): Map<string, unknown> {
   const out = new Map<string, unknown>();
