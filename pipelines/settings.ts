@@ -71,7 +71,7 @@ export interface ReportSettings {
 
 /** The books' time zone (--books-tz): where the close's months begin and end. */
 export function booksTz(config: Config): string {
-  return config.booksTz;
+  return config.booksTz ?? 'UTC';
 }
 
 export function reportSettings(config: Config): ReportSettings {
