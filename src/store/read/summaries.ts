@@ -66,7 +66,8 @@ export async function monthShape(c: DuckDBConnection, title: string, from: Date,
   )).getRowsJS();
   const charted = ranked.slice(0, MAX_CHARTED_CURRENCIES).map(([cur, n]) => ({ currency: String(cur), disbursements: Number(n), totals: days.map(() => 0n) }));
   const byCurrency = new Map(charted.map((x) => [x.currency, x]));
-  const sums = (await c.runAndReadAll(
+  // no currency on those days (a books' month of a time zone ahead of UTC can hold only its first hours): no list to pass
+  const sums = charted.length === 0 ? [] : (await c.runAndReadAll(
     `SELECT strftime(day, '%Y-%m-%d'), currency, total FROM daily_disbursed
       WHERE day >= $1::DATE AND day < $2::DATE AND currency IN (SELECT unnest($3::VARCHAR[]))`, [...window, listValue(charted.map((x) => x.currency))],
   )).getRowsJS();
