@@ -6,11 +6,11 @@ import { EXIT, UsageError, type ExitCode } from '../src/errors.js';
 import type { Config } from '../src/config.js';
 import { writeMonthClose } from '../src/report/close-report.js';
 import { MONTH } from '../src/month.js';
-import { closedVersion, disbursementsInMonth, recordClose } from '../src/store/closes.js';
+import { closedVersion, disbursementsInMonth, recordClose, setBooksTz } from '../src/store/closes.js';
 import { serviceUrlOf } from '../src/store/runs.js';
 import { publishSnapshot } from '../src/store/publish.js';
 import { withJob, type Notices } from './job.js';
-import { jobSettings, publishSettings, reportSettings } from './settings.js';
+import { booksTz, jobSettings, publishSettings, reportSettings } from './settings.js';
 import type { JournalEntry } from '../src/report/types.js';
 import { closeOutletSettings, type CloseOutletSettings } from '../src/outlets/settings.js';
 import { withCloseOutlets } from '../src/outlets/close.js';
@@ -24,6 +24,8 @@ export interface CloseOutcome {
   disbursements: number;
   /** Why the close is provisional (exit 1); empty when final (exit 0). */
   provisional: string[];
+  /** The unaccounted money accepted by name (--accept-unaccounted), in the workbook's words. */
+  accepted?: string[];
   runId: string | null;
   /** The Journal sheet's lines (for the journal CSVs, #29). */
   journal: readonly JournalEntry[] | null;
@@ -32,7 +34,9 @@ export interface CloseOutcome {
   outlets?: OutletsReport;
 }
 
-type CloseOptions = Notices & { month: string; reissue: boolean; now?: Date; handleSignals?: boolean; outlets?: Partial<CloseOutletSettings> };
+type CloseOptions = Notices & { month: string; reissue: boolean;
+  /** Accept the month's unaccounted money (not arrived, short, elsewhere, suspense) by name with a note (#27). */
+  accept?: { by: string; note: string } | null; now?: Date; handleSignals?: boolean; outlets?: Partial<CloseOutletSettings> };
 
 export async function runMonthlyClose(config: Config, logger: Logger, opts: CloseOptions): Promise<CloseOutcome> {
   return withCloseOutlets(closeOutletSettings(config, opts.outlets), logger, () => monthlyClose(config, logger, opts));
@@ -51,12 +55,14 @@ async function monthlyClose(config: Config, logger: Logger, opts: CloseOptions):
     if (prior > 0 && !opts.reissue) {
       throw new UsageError(`month ${opts.month} is already closed (version ${prior}); pass --reissue to issue version ${prior + 1}`);
     }
+    const tz = booksTz(config);
+    await setBooksTz(c, tz);
     const count = await disbursementsInMonth(c, opts.month);
     if (count === 0) throw new UsageError(`no disbursements delivered in ${opts.month}; run recon sync first or pick another month`);
     const version = prior + 1;
-    const written = await writeMonthClose(c, { month: opts.month, version, reportsDir: report.reportsDir, serviceUrl: await serviceUrlOf(c, report.serviceUrl), now });
-    await recordClose(c, { month: opts.month, version, at: now, runId: ctx.runId, workbook: written.path });
-    Object.assign(out, { version, workbook: written.path, disbursements: count, provisional: written.provisional, journal: written.journal });
+    const written = await writeMonthClose(c, { month: opts.month, version, reportsDir: report.reportsDir, serviceUrl: await serviceUrlOf(c, report.serviceUrl), now, accept: opts.accept ?? null, booksTz: tz });
+    await recordClose(c, { month: opts.month, version, at: now, runId: ctx.runId, workbook: written.path, acceptance: written.acceptance });
+    Object.assign(out, { version, workbook: written.path, disbursements: count, provisional: written.provisional, journal: written.journal, accepted: written.acceptance?.accepted ?? [] });
     logger.info({ month: opts.month, version, workbook: written.path, disbursements: count, provisional: written.provisional }, 'month closed');
     // a provisional close is written and recorded, but it needs a person: exit 1, like a run with findings
     return written.provisional.length > 0 ? EXIT.EXCEPTIONS : EXIT.OK;

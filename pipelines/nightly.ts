@@ -60,7 +60,7 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
       outcome.bank = await bankStep(c, bank, ctx.runId, logger);
       for (const refused of outcome.bank?.refused ?? []) ctx.notice(`recon: bank statement refused: ${refused}`);
       outcome.checks = await runChecks(c, { runId: ctx.runId });
-      const written = await writeRunWorkbook(c, { runId: ctx.runId, reportsDir: report.reportsDir, serviceUrl: sync.apiUrl, checks: outcome.checks });
+      const written = await writeRunWorkbook(c, { runId: ctx.runId, reportsDir: report.reportsDir, serviceUrl: sync.apiUrl, checks: outcome.checks, rates: report.rates });
       outcome.workbook = written.path;
       await markShown(c, ctx.runId);
       await outlets.collect(c, { runId: ctx.runId, checks: outcome.checks, counters: ctx.counters, workbook: written.path });

@@ -22,7 +22,7 @@ export async function runReportJob(config: Config, logger: Logger, opts: Notices
     const run = await latestCheckRun(c, opts.checkRunId);
     if (!run) throw new UsageError(opts.checkRunId ? `no check run ${opts.checkRunId}` : 'no check run yet: run recon check (or recon run) first');
     const checks = await checkRunSummary(c, run.runId, run.checkedAt);
-    const written = await writeRunWorkbook(c, { runId: run.runId, reportsDir: report.reportsDir, serviceUrl: await serviceUrlOf(c, report.serviceUrl), checks });
+    const written = await writeRunWorkbook(c, { runId: run.runId, reportsDir: report.reportsDir, serviceUrl: await serviceUrlOf(c, report.serviceUrl), checks, rates: report.rates });
     await markShown(c, run.runId);
     out.workbook = written.path;
     return checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;

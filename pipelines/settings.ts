@@ -8,6 +8,7 @@ import type { BankSettings } from '../src/bank/step.js';
 import type { SessionLimits } from '../src/access/snapshot.js';
 import type { OwnFiles } from '../src/access/own-files.js';
 import { storableOutletOptions } from '../src/outlets/settings.js';
+import { readRates, type Rates } from '../src/rates.js';
 
 /** What every store-writing command needs: the store, its memory, and what must never be recorded. */
 export interface JobSettings {
@@ -65,10 +66,17 @@ export interface ReportSettings {
   reportsDir: string;
   /** The service a workbook names (--api-url), else the one the latest run recorded. */
   serviceUrl: string | undefined;
+  /** The user's exchange rates (--rates), read when the settings are made: a bad file stops the command (exit 2). */
+  rates: Rates | null;
+}
+
+/** The books' time zone (--books-tz): where the close's months begin and end. */
+export function booksTz(config: Config): string {
+  return config.booksTz ?? 'UTC';
 }
 
 export function reportSettings(config: Config): ReportSettings {
-  return { reportsDir: config.reports, serviceUrl: config.apiUrl };
+  return { reportsDir: config.reports, serviceUrl: config.apiUrl, rates: config.rates ? readRates(config.rates) : null };
 }
 
 /** The accountants' read-only copy. */

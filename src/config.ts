@@ -1,6 +1,7 @@
 // Configuration: flags > environment > optional JSON config file (--config / RECON_CONFIG) > defaults.
 // One table of options, each with its own zod schema; an error names both the flag and the variable to set.
 import { isCalendarDate } from './month.js';
+import { readRates } from './rates.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import path from 'node:path';
@@ -94,6 +95,16 @@ const OPTIONS = {
   bankFeeTolerance: { flag: 'bank-fee-tolerance', env: 'RECON_BANK_FEE_TOLERANCE', type: 'string', help: 'a credit short by at most this is a bank charge: CCY:AMOUNT:PERCENT% entries, * for any other currency, both limits holding',
     schema: z.string().refine((v) => parseFeeTolerance(v) !== null,
     'expected CCY:AMOUNT:PERCENT% entries separated by commas, * for every other currency, e.g. "EUR:25:1%,*:10:0.5%" (0:0% for none)').default(DEFAULT_FEE_TOLERANCE) },
+  rates: { flag: 'rates', env: 'RECON_RATES', type: 'string', help: 'CSV of exchange rates (currency,rate_to_XXX,as_of): money at stake ordered and totalled in XXX; without it never across currencies',
+    schema: z.string().superRefine((v, ctx) => {
+      try {
+        readRates(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message.replace(/^--rates \S+:? /, '') });
+      }
+    }).optional() },
+  booksTz: { flag: 'books-tz', env: 'RECON_BOOKS_TZ', type: 'string', help: 'time zone of the books: the close counts the calendar months of delivered_at in it',
+    schema: z.string().refine((v) => accepts(() => new Intl.DateTimeFormat('en', { timeZone: v })) && /^[A-Za-z0-9_+\-/]+$/.test(v), 'not an IANA time zone, e.g. UTC or Europe/Paris').default('UTC') },
   // #29 outlets: where the night's outcome is delivered (src/outlets)
   mailTo: { flag: 'mail-to', env: 'RECON_MAIL_TO', type: 'string', help: 'mail the summary and the workbook to these addresses (comma-separated)',
     schema: z.string().refine(isAddressList, 'expected e-mail addresses separated by commas, e.g. "finance@example.com, ops@example.com"').optional() },
@@ -129,7 +140,7 @@ const SYNC: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackD
   'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile', 'layouts'];
 const BANK: OptionKey[] = ['bankDir', 'bankWindowDays', 'bankFeeTolerance'];
 const MAIL: OptionKey[] = ['mailTo', 'mailFrom', 'smtpUrl', 'mailMaxAttachmentMb', 'notifyUrl'];
-const RUN: OptionKey[] = [...SYNC, 'reports', 'published', ...BANK, ...MAIL, 'pingUrl', 'metricsFile', 'junit'];
+const RUN: OptionKey[] = [...SYNC, 'reports', 'published', ...BANK, ...MAIL, 'pingUrl', 'metricsFile', 'junit', 'rates'];
 
 /** The settings each command takes (its --help lists them; tests and the bench parse with the same lists). */
 export const COMMAND_OPTIONS = {
@@ -137,14 +148,14 @@ export const COMMAND_OPTIONS = {
   schedule: [...RUN, 'cron', 'tz'],
   sync: SYNC,
   check: ['db', 'memoryMb', 'logFile', ...BANK],
-  report: ['db', 'reports', 'apiUrl', 'memoryMb', 'logFile'],
-  close: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'journalFormat', 'journalAccounts', ...MAIL],
+  report: ['db', 'reports', 'apiUrl', 'memoryMb', 'logFile', 'rates'],
+  close: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'journalFormat', 'journalAccounts', 'booksTz', ...MAIL],
   ack: ['db', 'published', 'memoryMb', 'logFile', 'ackBy', 'ackWaitS'],
   bank: ['db', 'published', 'memoryMb', 'logFile'],
   sql: ['db', 'published', 'memoryMb', 'queryTimeoutS', 'maxTempMb'],
   export: ['db', 'published', 'memoryMb'],
   prune: ['db', 'reports', 'keepDays', 'memoryMb', 'logFile'],
-  demo: ['db', 'reports', 'published', 'memoryMb', 'sampleBudget', 'logFile'],
+  demo: ['db', 'reports', 'published', 'memoryMb', 'sampleBudget', 'logFile', 'rates'],
   doctor: ['apiUrl', 'apiKey', 'db', 'reports', 'sampleBudget', 'insecureHttp', 'timeoutMs'],
 } as const satisfies Record<string, readonly OptionKey[]>;
 

@@ -34,11 +34,15 @@ const SUMMARY: RunSummary = {
   totalsByCurrency: [],
 };
 
-/** The values the exception sheet shows for a finding, in its column order (null: an empty cell). */
+/** The values the exception sheet shows for a finding, in its column order (FINDING_COLUMNS; null: an empty cell). */
 function values(f: FindingRow): ExcelJS.CellValue[] {
   const money = (v: bigint | null) => (v === null ? null : f.currency === null ? Number(v) : Number(v) / currencyFactor(f.currency));
-  return [f.status, f.ageDays, f.checkId, f.severity, f.recipientId, f.disbursementId, f.subject, f.currency,
-    money(f.expected), money(f.actual), money(f.difference), f.detail, f.key, f.firstSeen, f.ackNote ?? null];
+  const byHeader: Record<string, ExcelJS.CellValue> = {
+    Status: f.status, 'Age (days)': f.ageDays, Check: f.checkId, Severity: f.severity, Disbursement: f.disbursementId, Subject: f.subject,
+    Currency: f.currency, Expected: money(f.expected), Actual: money(f.actual), Difference: money(f.difference), Detail: f.detail,
+    Recipient: f.recipientId, Key: f.key, 'First seen': f.firstSeen, Note: f.ackNote ?? null,
+  };
+  return FINDING_COLUMNS.map((c) => byHeader[c.header] ?? null);
 }
 
 async function bare(file: string, n: number): Promise<number> {

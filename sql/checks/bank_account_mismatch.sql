@@ -19,7 +19,7 @@ SELECT
   d.amount AS expected,
   u.amount AS actual,
   CAST(0 AS BIGINT) AS difference,
-  'the credit of ' || format_amount(u.amount, u.currency) || ' ' || u.currency || ' on ' || strftime(u.credited_on, '%Y-%m-%d')
+  'on another account: the credit of ' || format_amount(u.amount, u.currency) || ' ' || u.currency || ' on ' || strftime(u.credited_on, '%Y-%m-%d')
     || ' names disbursement ' || d.disbursement_id || ' but was booked on account ' || u.account
     || ', while the disbursement was sent to ' || COALESCE(d.bank_account_number, '(no account)') AS detail
 FROM bank_unmatched_credits AS u

@@ -21,12 +21,15 @@ SELECT
   d.amount AS expected,
   CASE WHEN u.currency = d.currency THEN u.amount END AS actual,
   CASE WHEN u.currency = d.currency THEN u.amount - d.amount END AS difference,
-  'the credit of ' || format_amount(u.amount, u.currency) || ' ' || u.currency || ' on ' || strftime(u.credited_on, '%Y-%m-%d')
+  CASE WHEN u.currency <> d.currency THEN 'credited in another currency: '
+       WHEN u.amount < d.amount THEN 'short by ' || format_amount(d.amount - u.amount, d.currency) || ' ' || d.currency || ': '
+       ELSE 'over by ' || format_amount(u.amount - d.amount, d.currency) || ' ' || d.currency || ': ' END
+    || 'the credit of ' || format_amount(u.amount, u.currency) || ' ' || u.currency || ' on ' || strftime(u.credited_on, '%Y-%m-%d')
     || ' (' || COALESCE(u.file_name, 'statement') || ') names disbursement ' || d.disbursement_id || ' of '
     || format_amount(d.amount, d.currency) || ' ' || d.currency
     || CASE WHEN u.currency = d.currency
-         THEN ': ' || format_amount(d.amount - u.amount, d.currency) || ' ' || d.currency || ' less (fees or FX deducted?)'
-         ELSE ': credited in another currency (converted on the way?)' END AS detail
+         THEN CASE WHEN u.amount < d.amount THEN ' (fees or FX deducted?)' ELSE ' (paid twice, or with another payment?)' END
+         ELSE ' (converted on the way?)' END AS detail
 FROM bank_unmatched_credits AS u
 JOIN disbursements AS d ON d.disbursement_id = u.disbursement_id
 WHERE u.reason = 'amount_differs'

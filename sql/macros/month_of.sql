@@ -1,5 +1,5 @@
--- The month a moment belongs to, 'YYYY-MM', in UTC: the month of the close, of monthly_summary and of
--- currency_suspense (the interface's timestamps are UTC).
+-- The month a moment belongs to, 'YYYY-MM', in the books' time zone (books_tz(): --books-tz of the close,
+-- UTC unless set; #27): the month of the close, of monthly_summary, currency_suspense and bank_month_split.
+-- The interface's timestamps are UTC; 2026-10-31T23:30Z is November in Europe/Paris.
 CREATE OR REPLACE MACRO month_of(ts) AS
-  CAST(EXTRACT(YEAR FROM ts AT TIME ZONE 'UTC') AS VARCHAR)
-    || '-' || lpad(CAST(EXTRACT(MONTH FROM ts AT TIME ZONE 'UTC') AS VARCHAR), 2, '0');
+  strftime(CAST(ts AS TIMESTAMPTZ) AT TIME ZONE books_tz(), '%Y-%m');

@@ -14,7 +14,8 @@ SELECT
   l.currency,
   l.amount,
   l.signed_amount,
-  l.amount_major
+  l.amount_major,
+  l.signed_amount_major
 FROM payment_lines AS l
 JOIN disbursements AS d ON d.disbursement_id = l.disbursement_id
 WHERE l.currency IS DISTINCT FROM d.currency

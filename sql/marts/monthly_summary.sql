@@ -35,6 +35,7 @@ SELECT
   to_major(SUM(refunds_sum), currency) AS refunds_major,
   to_major(SUM(credits_sum), currency) AS credit_adjustments_major,
   to_major(SUM(debits_sum), currency) AS debit_adjustments_major,
+  to_major(SUM(other_adjustments_sum), currency) AS other_adjustments_major,
   to_major(SUM(computed), currency) AS computed_net_major,
   to_major(SUM(amount), currency) AS disbursed_total_major,
   to_major(SUM(amount) - SUM(computed), currency) AS variance_major

@@ -33,7 +33,12 @@ SELECT
   f.ack_difference,
   to_major(f.expected, f.currency) AS expected_major,
   to_major(f.actual, f.currency) AS actual_major,
-  to_major(f.difference, f.currency) AS difference_major
+  to_major(f.difference, f.currency) AS difference_major,
+  to_major(f.ack_expected, f.currency) AS ack_expected_major,
+  to_major(f.ack_actual, f.currency) AS ack_actual_major,
+  to_major(f.ack_difference, f.currency) AS ack_difference_major,
+  finding_stake(f.check_id, f.currency, f.expected, f.actual, f.difference) AS stake,
+  to_major(finding_stake(f.check_id, f.currency, f.expected, f.actual, f.difference), f.currency) AS stake_major
 FROM findings AS f
 LEFT JOIN exceptions AS e ON e.run_id = f.last_run_id AND e.finding_key = f.finding_key
 WHERE f.state IN ('open', 'acknowledged');

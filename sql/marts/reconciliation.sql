@@ -44,7 +44,12 @@ SELECT
   END AS status,
   to_major(d.amount, d.currency) AS reported_major,
   to_major(CASE WHEN d.sync_status = 'incomplete' THEN NULL ELSE t.computed END, d.currency) AS computed_major,
-  to_major(CASE WHEN d.sync_status = 'incomplete' THEN NULL ELSE d.amount - t.computed END, d.currency) AS difference_major
+  to_major(CASE WHEN d.sync_status = 'incomplete' THEN NULL ELSE d.amount - t.computed END, d.currency) AS difference_major,
+  to_major(t.payouts_sum, d.currency) AS payouts_sum_major,
+  to_major(t.refunds_sum, d.currency) AS refunds_sum_major,
+  to_major(t.credits_sum, d.currency) AS credits_sum_major,
+  to_major(t.debits_sum, d.currency) AS debits_sum_major,
+  to_major(t.other_adjustments_sum, d.currency) AS other_adjustments_sum_major
 FROM disbursements AS d
 JOIN disbursement_totals AS t ON t.disbursement_id = d.disbursement_id
 LEFT JOIN f ON f.disbursement_id = d.disbursement_id;

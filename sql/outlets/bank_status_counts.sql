@@ -1,6 +1,6 @@
--- Every disbursement's bank status counted (settled, awaiting statement, unsettled) for the mail,
+-- Every disbursement's bank status counted (its settlement: settled, awaiting statement, unsettled; bank_status.sql) for the mail,
 -- the alert and the metrics. Read only when statements were ever imported.
-SELECT bank_status, count(*) AS disbursements
+SELECT settlement AS bank_status, count(*) AS disbursements
 FROM bank_status
-GROUP BY bank_status
-ORDER BY bank_status
+GROUP BY settlement
+ORDER BY settlement

@@ -1,14 +1,14 @@
--- Money at stake per currency in a run's findings that need a person (new or still open): the sum of
--- |difference|, or of the finding's own amount where it has no difference (actual, else expected).
--- Never summed across currencies. Issue #27 replaces this with findings grouped by cause, converted to
--- one reporting currency (src/outlets/money-at-stake.ts is the one caller).
-SELECT currency,
-       CAST(sum(abs(CAST(COALESCE(difference, actual, expected) AS HUGEINT))) AS VARCHAR) AS at_stake,
+-- Money at stake per currency in a run's findings that need a person (new or still open), #27: the sum of
+-- each cause's money at stake (finding_stake: the difference, or the whole amount a finding puts in
+-- question), a cause's repeats (finding_groups) counted once. Never summed across currencies.
+SELECT g.currency,
+       CAST(sum(g.stake) AS VARCHAR) AS at_stake,
        count(*) AS findings
-FROM exceptions
-WHERE run_id = $1
-  AND status IN ('new', 'open')
-  AND currency IS NOT NULL
-  AND COALESCE(difference, actual, expected) IS NOT NULL
-GROUP BY currency
-ORDER BY currency
+FROM finding_groups AS g
+JOIN exceptions AS e ON e.run_id = g.run_id AND e.finding_key = g.finding_key
+WHERE g.run_id = $1
+  AND g.is_root
+  AND e.status IN ('new', 'open')
+  AND g.stake IS NOT NULL
+GROUP BY g.currency
+ORDER BY g.currency

@@ -46,7 +46,8 @@ SELECT
     WHEN c.named_disbursement_id IS NOT NULL AND c.named_disbursement_id NOT IN (SELECT disbursement_id FROM settled)
          AND (d.amount <> c.amount OR d.currency <> c.currency) THEN 'amount_differs'
     WHEN c.named_disbursement_id IS NOT NULL OR lower(c.counterparty) IN (SELECT name FROM provider) THEN 'unexpected'
-  END AS reason
+  END AS reason,
+  to_major(c.amount, c.currency) AS amount_major
 FROM credits AS c
 LEFT JOIN mismatched AS mm ON mm.statement_id = c.statement_id AND mm.entry_ref = c.entry_ref
 LEFT JOIN disbursements AS d ON d.disbursement_id = c.named_disbursement_id;

@@ -5,7 +5,7 @@ import type { FindingStatus, LatestFinding, Severity } from '../checks/index.js'
 import { sqlText } from '../store/sql.js';
 
 /** A finding of the run as the checks stage defines it, without the lifecycle fields the files do not carry. */
-export type RunFinding = Omit<LatestFinding, 'status' | 'ageDays' | 'lastSeen' | 'ackNote' | 'ackBy' | 'ackAt' | 'ackEntries'> & {
+export type RunFinding = Omit<LatestFinding, 'status' | 'ageDays' | 'lastSeen' | 'ackNote' | 'ackBy' | 'ackAt' | 'ackEntries' | 'stake' | 'stakeConverted' | 'rootKey' | 'isRoot' | 'groupSize'> & {
   status: Exclude<FindingStatus, 'resolved'>;
 };
 

@@ -1,18 +1,25 @@
-// The Bank sheets (#17, #25): for each disbursement whether the money arrived (settled by which credit and
-// how — one credit, a batch credit of several disbursements, or a credit short by the bank's fee —,
-// awaiting a statement, or unsettled), the provider's credits that settled nothing, with what they most
+// The Bank sheets (#17, #25, #27): for each disbursement what the statements say of its money, in the one
+// vocabulary of bank_status.sql (settled, fee deducted, part of a batch credit, short by, over by, credited in
+// another currency, on another account, awaiting statement, not arrived), the provider's credits that settled nothing, with what they most
 // likely are, and, above the table, the statement files the run could not read. Shared by the exception
 // workbook and the monthly close.
+import { formatMajor } from '../money.js';
 import { BOLD, DATE_FORMAT, setAmount, setDate, setText } from './cells.js';
 import { addSheet, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
 import type { BankCreditRow, BankRow, BankSheets } from './types.js';
 import type { StreamingWorkbook } from './workbook-file.js';
 
-const STATUS_TEXT: Record<BankRow['status'], string> = {
-  settled: 'settled',
-  'awaiting statement': 'awaiting statement',
-  unsettled: 'NOT ARRIVED',
-};
+/**
+ * A disbursement's bank status in the words of bank_status.sql (#27), with the amount where the words
+ * need one: "short by 29.06 EUR", "over by 1.00 EUR", "fee deducted (15.00 EUR)". The Bank sheets of the
+ * exceptions workbook and of the close both write it through here.
+ */
+export function bankStatusText(r: Pick<BankRow, 'status' | 'bankDifference' | 'fee' | 'currency'>): string {
+  const amount = (v: bigint) => `${formatMajor(v < 0n ? -v : v, r.currency)} ${r.currency}`;
+  if ((r.status === 'short' || r.status === 'over') && r.bankDifference !== null) return `${r.status} by ${amount(r.bankDifference)}`;
+  if (r.status === 'fee deducted' && r.fee) return `fee deducted (${amount(r.fee)}, within tolerance)`;
+  return r.status;
+}
 
 /** How a settled disbursement was matched, in words. */
 export function matchedBy(r: Pick<BankRow, 'byReference' | 'matchKind' | 'batchSize'>): string | null {
@@ -28,7 +35,7 @@ export const BANK_COLUMNS: ReadonlyArray<ColumnSpec<BankRow>> = [
   { header: 'Delivered at (UTC)', width: 17, write: (c, r) => setDate(c, r.deliveredAt) },
   { header: 'Currency', width: 9, write: (c, r) => setText(c, r.currency) },
   { header: 'Amount', numeric: true, width: 15, write: (c, r) => setAmount(c, r.amount, r.currency) },
-  { header: 'Bank status', width: 18, write: (c, r) => setText(c, STATUS_TEXT[r.status]) },
+  { header: 'Bank status', width: 26, wrap: true, write: (c, r) => setText(c, bankStatusText(r)) },
   { header: 'Credited on', width: 12, write: (c, r) => (r.creditedOn ? setDate(c, r.creditedOn, DATE_FORMAT) : undefined) },
   { header: 'Matched by', width: 22, write: (c, r) => setText(c, matchedBy(r)) },
   { header: 'Bank fee', numeric: true, width: 11, write: (c, r) => (r.fee ? setAmount(c, r.fee, r.currency) : undefined) },

@@ -87,6 +87,15 @@ const FIELDS_START = 3;
 const FIELD_COUNT = 5;
 const LINES_HEADER_ROW = FIELDS_START + FIELD_COUNT + 1;
 
+/** The close's status in one line: final, final with unaccounted money accepted by name (#27), or provisional and why. */
+export function closeStatus(input: Pick<CloseInput, 'provisional' | 'acceptance'>): string {
+  const a = input.acceptance;
+  const accepted = a ? ` Accepted as unaccounted by ${a.by} ("${a.note}"): ${a.accepted.join('; ')}.` : '';
+  if (input.provisional.length > 0) return `Provisional: ${input.provisional.join('; ')}.${accepted}`;
+  return a ? `Final with unaccounted money accepted: no open error findings, no variance.${accepted}`
+    : 'Final: no open error findings, no variance, no money unaccounted for (bank, suspense)';
+}
+
 async function writeSummarySheet(workbook: StreamingWorkbook, input: CloseInput): Promise<number> {
   const sheet = addSheet(workbook, 'Summary', LINE_COLUMNS.map((c) => c.width), LINES_HEADER_ROW);
   const title = sheet.getRow(1);
@@ -94,12 +103,11 @@ async function writeSummarySheet(workbook: StreamingWorkbook, input: CloseInput)
   styleTitle(title.getCell(1));
   title.commit();
   writeFields(sheet, FIELDS_START, [
-    ['Month', (c) => setText(c, input.month)],
+    ['Month', (c) => setText(c, !input.booksTz || input.booksTz === 'UTC' ? input.month : `${input.month} (delivered_at in ${input.booksTz})`)],
     ['Version', (c) => setCount(c, input.version)],
     ['Generated (UTC)', (c) => setDate(c, input.generatedAt)],
     ['Service', (c) => setText(c, input.serviceUrl)],
-    ['Status', (c) => setText(c, input.provisional.length === 0 ? 'Final: no open error findings, no variance, nothing in suspense'
-      : `Provisional: ${input.provisional.join('; ')}`)],
+    ['Status', (c) => setText(c, closeStatus(input))],
   ]);
   const lines = await writeTable(sheet, LINES_HEADER_ROW, LINE_COLUMNS, input.lines);
   const totalsHeader = LINES_HEADER_ROW + Math.max(lines, 1) + 2;

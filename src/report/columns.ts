@@ -13,7 +13,30 @@ export const DISBURSEMENTS_SHEET = 'Disbursements';
  * The columns up to Detail are what a person acts on and what is printed (landscape, at about 74 % on Letter); the
  * rest (recipient, key, dates, acknowledgement) are on screen only.
  */
-export const FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
+/**
+ * The finding columns; with the user's rates (#27) an "At stake (<reporting currency>)" column follows the
+ * money at stake in the finding's own currency.
+ */
+export function findingColumns(reporting: string | null): ReadonlyArray<ColumnSpec<FindingRow>> {
+  return [
+    ...BASE_FINDING_COLUMNS.slice(0, 10),
+    { header: 'At stake', numeric: true, width: 14, write: (c, f) => setAmount(c, f.stake ?? null, f.currency) },
+    ...(reporting === null ? [] : [{ header: `At stake (${reporting})`, numeric: true, width: 14,
+      write: (c: ExcelJS.Cell, f: FindingRow) => setAmount(c, f.stakeConverted ?? null, reporting) }]),
+    { header: 'Repeats', width: 14, wrap: true, write: (c, f) => setText(c, repeatsText(f)) },
+    ...BASE_FINDING_COLUMNS.slice(10),
+  ];
+}
+
+/** A cause's root says how often it was seen; a repeat (just below its root) says it is one (finding_groups.sql). */
+export function repeatsText(f: Pick<FindingRow, 'isRoot' | 'groupSize'>): string | null {
+  const n = f.groupSize ?? 1;
+  if (n <= 1) return null;
+  if (f.isRoot === false) return 'repeat of the line above';
+  return `also seen in ${n - 1} place${n - 1 === 1 ? '' : 's'} (below)`;
+}
+
+const BASE_FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
   { header: 'Status', width: 12, write: (c, f) => setStatus(c, f.status) },
   { header: 'Age (days)', numeric: true, width: 10, write: (c, f) => setCount(c, f.ageDays) },
   { header: 'Check', width: 20, write: (c, f) => setText(c, f.checkId) },
@@ -72,3 +95,6 @@ export const DISBURSEMENT_COLUMNS: ReadonlyArray<ColumnSpec<DisbursementRow>> = 
   { header: 'Debit adjustments', numeric: true, width: 14, write: (c, d) => setAmount(c, part(d.debits), d.currency) },
   { header: 'Recipient', width: 18, print: false, write: (c, d) => setText(c, d.recipientId) },
 ];
+
+/** The finding columns without rates (the close's Open findings; the exceptions workbook without --rates). */
+export const FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = findingColumns(null);

@@ -2,12 +2,15 @@
 // means and what to do about it (Checks), every finding on Exceptions, every checked disbursement on
 // Disbursements, and the last 31 days drawn on Month.
 import { BOLD, setAmount, setCount, setDate, setSeverity, setText, styleTitle } from './cells.js';
-import { DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET, FINDING_COLUMNS } from './columns.js';
+import { DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET, findingColumns } from './columns.js';
+import { convert, type Rates } from '../rates.js';
+import type { CurrencyStake } from '../store/read/summaries.js';
 import { addSheet, writeFields, writeSmallTable, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
 import { writeMonthSheet, type MonthShape } from './month-sheet.js';
 import type { BankSheets, CheckWords, DisbursementRow, FindingRow, RowSource, RunSummary } from './types.js';
 import { writeBankSheets } from './bank-sheet.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
+import type ExcelJS from 'exceljs';
 
 export interface ExceptionWorkbookInput {
   summary: RunSummary;
@@ -41,7 +44,7 @@ export async function writeExceptionWorkbook(
     await writeTableSheet(workbook, 'Checks', CHECK_COLUMNS, checkRows(input.summary, input.checks ?? []));
     // Sheets are written one after another: the zip takes one entry at a time, and a second open
     // sheet would buffer in memory until the first one is committed.
-    const findings = await writeTableSheet(workbook, 'Exceptions', FINDING_COLUMNS, input.findings);
+    const findings = await writeTableSheet(workbook, 'Exceptions', findingColumns(input.summary.rates?.reporting ?? null), input.findings);
     const disbursements = await writeDisbursementsSheet(workbook, input.disbursements, input.summary.totalsByCurrency);
     if (input.bank) await writeBankSheets(workbook, input.bank);
     return { path, findings, disbursements };
@@ -107,7 +110,7 @@ type CurrencyTotal = RunSummary['totalsByCurrency'][number];
 type StatusCount = { status: string; count: number };
 
 function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary): void {
-  const sheet = addSheet(workbook, 'Summary', [28, 22, 16, 16, 16], 0);
+  const sheet = addSheet(workbook, 'Summary', [28, 22, 16, 18, 18, 16, 18, 14, 12], 0);
   const title = sheet.getRow(1);
   title.getCell(1).value = 'Reconciliation exceptions';
   styleTitle(title.getCell(1));
@@ -122,6 +125,8 @@ function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary): vo
     ['Payments looked up', (c) => setCount(c, summary.paymentLookups.sampled)],
     ['Look-ups unverified', (c) => setCount(c, summary.paymentLookups.unverified)],
   ]);
+
+  if (summary.stakes) next = writeStakes(sheet, next + 1, summary.stakes, summary.rates ?? null);
 
   const { byStatus } = summary;
   const statuses: StatusCount[] = [
@@ -151,4 +156,51 @@ function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary): vo
   ], summary.totalsByCurrency);
 
   sheet.commit();
+}
+
+type StakeRow = CurrencyStake & { converted: bigint | null; rate: Rates['rates'][number] | undefined };
+
+/**
+ * Per currency, money at stake now, not yet in the bank and in suspense (#27), each in its own currency.
+ * With rates, the at-stake amounts converted, their total in the reporting currency and which rates were
+ * used; without, a line saying nothing is added across currencies.
+ */
+function writeStakes(sheet: ExcelJS.Worksheet, at: number, stakes: readonly CurrencyStake[], rates: Rates | null): number {
+  const rows: StakeRow[] = stakes.map((s) => {
+    const rate = rates?.rates.find((r) => r.currency === s.currency);
+    return { ...s, rate, converted: rates && rate ? convert(rates, s.atStake, s.currency) : null };
+  });
+  const cols: Array<Omit<ColumnSpec<StakeRow>, 'width'>> = [
+    { header: 'Money at stake by currency', write: (c, r) => setText(c, r.currency) },
+    { header: 'At stake now', write: (c, r) => setAmount(c, r.atStake, r.currency) },
+    { header: 'Causes', write: (c, r) => setCount(c, r.causes) },
+    { header: 'Not yet in the bank', write: (c, r) => (r.notInBank === null ? setText(c, 'no statements') : setAmount(c, r.notInBank, r.currency)) },
+    { header: 'Another account or currency', write: (c, r) => (r.elsewhere === null ? undefined : setAmount(c, r.elsewhere, r.currency)) },
+    { header: 'In currency suspense', write: (c, r) => setAmount(c, r.suspense, r.currency) },
+  ];
+  if (rates) {
+    cols.push(
+      { header: `At stake now (${rates.reporting})`, write: (c, r) => (r.converted === null ? setText(c, 'no rate') : setAmount(c, r.converted, rates.reporting)) },
+      { header: `Rate to ${rates.reporting}`, write: (c, r) => setText(c, r.rate?.text ?? null) },
+      { header: 'Rate as of', write: (c, r) => setText(c, r.rate?.asOf ?? null) },
+    );
+  }
+  let next = writeSmallTable<StakeRow>(sheet, at, cols, rows);
+  const line = (label: string, write: (c: ExcelJS.Cell) => void) => {
+    const row = sheet.getRow(next++);
+    row.getCell(1).value = label;
+    row.getCell(1).font = BOLD;
+    write(row.getCell(2));
+    row.commit();
+  };
+  if (rates) {
+    const total = rows.reduce((n, r) => n + (r.converted ?? 0n), 0n);
+    const missing = rows.filter((r) => r.converted === null && r.atStake !== 0n).map((r) => r.currency);
+    line(`Total at stake now (${rates.reporting})`, (c) => setAmount(c, total, rates.reporting));
+    line('Rates used', (c) => setText(c, `${rates.source}: ${rates.rates.map((r) => `${r.currency} ${r.text} (${r.asOf})`).join(', ')}`
+      + (missing.length > 0 ? `; no rate for ${missing.join(', ')}: not in the total` : '')));
+  } else {
+    line('Rates used', (c) => setText(c, 'none (--rates FILE): amounts of different currencies are never added or ranked together; Exceptions are ordered within each currency'));
+  }
+  return next;
 }

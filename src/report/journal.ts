@@ -116,12 +116,12 @@ function cashEntries(currency: string, disbursed: bigint, split: BankSplit | und
   if (!split) return [line(ACCOUNTS.bank, 'Disbursements received (the provider\'s figure: no bank statement imported)', disbursed)];
   const explained = split.settled + split.bankCharges + split.shortCredited + split.shortBy + split.otherAccount + split.awaiting + split.notArrived;
   return [
-    line(ACCOUNTS.bank, 'Disbursements received, matched to bank credits', split.settled + split.shortCredited),
+    line(ACCOUNTS.bank, 'Settled: disbursements received, matched to bank credits (also fee deducted, part of a batch credit, and what short credits brought)', split.settled + split.shortCredited),
     line(ACCOUNTS.bankCharges, 'Kept by the bank from the provider\'s credits (bank_fee; see Bank)', split.bankCharges),
-    line(ACCOUNTS.bankSuspense, 'Credited short of the disbursement (fees or FX deducted; see Bank)', split.shortBy),
-    line(ACCOUNTS.bankSuspense, 'Credited on another account (see Bank)', split.otherAccount),
+    line(ACCOUNTS.bankSuspense, 'Short: credited less than disbursed (fees or FX deducted; negative when over; see Bank)', split.shortBy),
+    line(ACCOUNTS.bankSuspense, 'On another account: credited to another account than the disbursement\'s (see Bank)', split.otherAccount),
     line(ACCOUNTS.bankSuspense, 'Not arrived: no credit although statements cover the window (see Bank)', split.notArrived),
-    line(ACCOUNTS.transit, 'Awaiting a bank statement', split.awaiting),
+    line(ACCOUNTS.transit, 'Awaiting statement: no bank statement covers the window yet', split.awaiting),
     line(ACCOUNTS.bankSuspense, 'Disbursed but not explained by the statements', disbursed - explained),
   ].filter((e, i) => i === 0 || e.debit !== 0n || e.credit !== 0n);
 }

@@ -7,7 +7,8 @@ import { addDays } from 'date-fns';
 import { describeChecks, latestFindings, type CheckRunResult } from '../checks/index.js';
 import { withMaterialised } from '../store/materialise.js';
 import { bankCredits, bankRefusals, bankRows, hasBankData, reconciliationRows, withDisbursementRows } from '../store/read/rows.js';
-import { monthShape, newestDelivery, runFacts } from '../store/read/summaries.js';
+import { currencyStakes, monthShape, newestDelivery, runFacts } from '../store/read/summaries.js';
+import type { Rates } from '../rates.js';
 import { writeExceptionWorkbook, type WrittenWorkbook } from './exceptions-workbook.js';
 import { replaceAtomically } from './workbook-file.js';
 import type { BankSheets, RunSummary } from './types.js';
@@ -69,12 +70,13 @@ async function runSummary(connection: DuckDBConnection, runId: string, serviceUr
 
 export async function writeRunWorkbook(
   connection: DuckDBConnection,
-  opts: { runId: string; reportsDir: string; serviceUrl: string; checks: CheckRunResult },
+  opts: { runId: string; reportsDir: string; serviceUrl: string; checks: CheckRunResult; rates?: Rates | null },
 ): Promise<WrittenWorkbook> {
   const summary = await runSummary(connection, opts.runId, opts.serviceUrl, opts.checks);
-  const findings = withDisbursementRows(connection, flatten(latestFindings(connection, opts.runId, { includeResolved: true })));
+  summary.rates = opts.rates ?? null;
+  const findings = withDisbursementRows(connection, flatten(latestFindings(connection, opts.runId, { includeResolved: true, rates: opts.rates ?? null })));
   const written = await withBankMatches(connection, async () => writeExceptionWorkbook(workbookPath(opts.reportsDir, opts.runId, opts.checks.checkedAt), {
-    summary,
+    summary: { ...summary, stakes: await currencyStakes(connection, opts.runId, await hasBankData(connection)) },
     month: await recentShape(connection),
     findings,
     disbursements: reconciliationRows(connection),

@@ -1,6 +1,8 @@
 // Plain rows the workbook writers take. They are filled by whoever reads DuckDB; the writers never
 // query anything themselves. Money is integer subunits (bigint) until the moment a cell is written.
 
+import type { Rates } from '../rates.js';
+import type { CurrencyStake } from '../store/read/summaries.js';
 import type { BankCreditRow, BankRow, CloseLine, DisbursementRow, FindingRow, MonthShape, Severity, SuspenseLine } from '../store/read/types.js';
 
 export type { BankCreditRow, BankRow, CloseLine, DisbursementRow, DisbursementStatus, FindingRow, FindingStatus, MonthShape, Severity, SuspenseLine } from '../store/read/types.js';
@@ -37,6 +39,10 @@ export interface RunSummary {
     credits?: bigint;
     debits?: bigint;
   }>;
+  /** Per currency: money at stake, not yet in the bank, in suspense (#27); left out when absent. */
+  stakes?: CurrencyStake[];
+  /** The user's rates (--rates): the Summary converts and totals with them and says which they were. */
+  rates?: Rates | null;
 }
 
 /** A journal line: exactly one of debit/credit is non-zero in what buildJournal produces. */
@@ -63,6 +69,10 @@ export interface CloseInput {
   suspense: SuspenseLine[];
   /** Why the close is provisional (open error findings, a variance, lines in suspense); empty when final. */
   provisional: string[];
+  /** Unaccounted money a person accepted by name with a note (#27); it no longer makes the close provisional. */
+  acceptance?: { by: string; note: string; accepted: string[] } | null;
+  /** The books' time zone the month was counted in (--books-tz); UTC when absent. */
+  booksTz?: string;
   /** The month's days, drawn on a Month sheet (left out when absent). */
   shape?: MonthShape;
   /** The month's disbursements' bank status and the month's unmatched provider credits (left out without statements). */

@@ -6,6 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { TerminalError } from '../../errors.js';
 import type { FindingStatus, LatestFinding, Severity } from './types.js';
+import { convert, RATE_SCALE_DIGITS, ratesValues, type Rates } from '../../rates.js';
 
 export type { LatestFinding };
 
@@ -21,6 +22,8 @@ export interface LatestFindingsOptions {
   pageSize?: number;
   /** Also yield, after the run's findings, the findings this run resolved (status 'resolved'). */
   includeResolved?: boolean;
+  /** The user's rates (--rates): money at stake ordered in the reporting currency; without them, within each currency. */
+  rates?: Rates | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -30,37 +33,87 @@ export function ageInDays(firstSeen: Date, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - firstSeen.getTime()) / DAY_MS));
 }
 
-// Order, as an accountant works through them: new, then still open, then acknowledged (then resolved);
-// errors before warnings; the most money at stake first; then by check, disbursement and subject. The
-// key makes it total. The rank and the stake lead the keyset (see pages()).
-const TAIL = `f.severity, -abs(COALESCE(CAST(f.difference AS HUGEINT), 0)), f.check_id, COALESCE(f.disbursement_id, ''), COALESCE(f.subject, ''), f.finding_key`;
-const RUN_SORT = `CASE f.status WHEN 'new' THEN 0 WHEN 'open' THEN 1 ELSE 2 END, ${TAIL}`;
-const RESOLVED_SORT = `3, ${TAIL}`;
-const CURSOR = '($2::INTEGER, $3, $4::HUGEINT, $5, $6, $7, $8)';
-const RANK: Record<string, number> = { new: 0, open: 1, acknowledged: 2, resolved: 3 };
+// Order, as an accountant works through them (#27): new, then still open, then acknowledged (then
+// resolved); errors before warnings; the most money at stake first — converted to the reporting currency
+// when rates are given, else within each currency, the currencies one after another (never ranked across
+// currencies by raw subunits) and findings without money last —; then by check, disbursement and subject.
+// A cause's repeats (finding_groups) follow its root finding, ordered by the root's place. The key makes
+// it total; every sort column is selected (k1…k10) and the last row's are the next page's cursor.
+const SORT = 'k1, k2, k3, k4, k5, k6, k7, k8, k9, k10';
+const CURSOR = '($2::INTEGER, $3, $4, $5::HUGEINT, $6, $7, $8, $9, $10::INTEGER, $11)';
+const RATE_STEP = 10n ** BigInt(RATE_SCALE_DIGITS / 2);
 
 /** How many acknowledgements and withdrawals the finding's history holds (#27, finding_acks). */
 const ACK_ENTRIES = '(SELECT count(*) FROM finding_acks AS a WHERE a.finding_key = f.finding_key) AS ack_entries';
 
-const RUN_PAGE = `
-SELECT f.finding_key, f.status, f.check_id, f.severity, f.recipient_id, f.disbursement_id, f.subject,
-  f.currency, f.expected, f.actual, f.difference, f.detail,
-  COALESCE(l.first_seen, f.created_at) AS first_seen, COALESCE(l.last_seen, f.created_at) AS last_seen,
-  l.ack_note, l.ack_by, l.ack_at, ${ACK_ENTRIES}
-FROM exceptions AS f
-LEFT JOIN findings AS l ON l.finding_key = f.finding_key
-WHERE f.run_id = $1 AND (${RUN_SORT}) > ${CURSOR}
-ORDER BY ${RUN_SORT}
-LIMIT $9`;
+/** The user's rates as a CTE (codes are three capitals and rates integers: checked by parseRates). */
+function ratesCte(rates: Rates | null | undefined): string {
+  const rows = ratesValues(rates ?? null).filter((r) => /^[A-Z]{3}$/.test(r.currency));
+  if (rows.length === 0) return 'rates AS (SELECT CAST(NULL AS VARCHAR) AS currency, CAST(NULL AS HUGEINT) AS scaled WHERE false)';
+  return `rates AS (SELECT * FROM (VALUES ${rows.map((r) => `('${r.currency}', CAST(${r.scaled.toString()} AS HUGEINT))`).join(', ')}) AS t(currency, scaled))`;
+}
 
-const RESOLVED_PAGE = `
-SELECT f.finding_key, 'resolved' AS status, f.check_id, f.severity, f.recipient_id, f.disbursement_id,
-  f.subject, f.currency, f.expected, f.actual, f.difference, f.detail, f.first_seen, f.last_seen,
-  f.ack_note, f.ack_by, f.ack_at, ${ACK_ENTRIES}
-FROM findings AS f
-WHERE f.resolved_run_id = $1 AND (${RESOLVED_SORT}) > ${CURSOR}
-ORDER BY ${RESOLVED_SORT}
-LIMIT $9`;
+/**
+ * The sort columns of a finding `x` (its root's, for a repeat) over a relation with currency and stake:
+ * the group (''= converted; else the currency; '~' = no currency) and minus the stake (converted when a
+ * rate is known). The conversion divides in two steps so that it stays within HUGEINT; it only orders.
+ */
+function sortColumns(x: string, rates: Rates | null | undefined): { group: string; stake: string } {
+  const reporting = rates ? `currency_factor('${/^[A-Z]{3}$/.test(rates.reporting) ? rates.reporting : 'XXX'}')` : '1';
+  const converted = `(${x}.stake * ${x}_rate.scaled // (currency_factor(${x}.currency) * ${RATE_STEP.toString()})) * ${reporting} // ${RATE_STEP.toString()}`;
+  return {
+    group: `CASE WHEN ${x}.stake IS NOT NULL AND ${x}_rate.scaled IS NOT NULL THEN '' ELSE COALESCE(${x}.currency, '~') END`,
+    stake: `-COALESCE(CASE WHEN ${x}_rate.scaled IS NOT NULL THEN ${converted} END, ${x}.stake, 0)`,
+  };
+}
+
+function runPage(rates: Rates | null | undefined): string {
+  const root = sortColumns('r', rates);
+  return `
+WITH ${ratesCte(rates)},
+base AS (
+  SELECT f.finding_key, f.status, f.check_id, f.severity, f.recipient_id, f.disbursement_id, f.subject,
+    f.currency, f.expected, f.actual, f.difference, f.detail,
+    COALESCE(l.first_seen, f.created_at) AS first_seen, COALESCE(l.last_seen, f.created_at) AS last_seen,
+    l.ack_note, l.ack_by, l.ack_at, ${ACK_ENTRIES}, g.stake, g.root_key, g.is_root, g.group_size
+  FROM exceptions AS f
+  JOIN finding_groups AS g ON g.run_id = f.run_id AND g.finding_key = f.finding_key
+  LEFT JOIN findings AS l ON l.finding_key = f.finding_key
+  WHERE f.run_id = $1
+),
+keyed AS (
+  SELECT b.*,
+    CASE r.status WHEN 'new' THEN 0 WHEN 'open' THEN 1 ELSE 2 END AS k1, r.severity AS k2,
+    ${root.group} AS k3, ${root.stake} AS k4,
+    r.check_id AS k5, COALESCE(r.disbursement_id, '') AS k6, COALESCE(r.subject, '') AS k7, r.finding_key AS k8,
+    CASE WHEN b.is_root THEN 0 ELSE 1 END AS k9, b.finding_key AS k10
+  FROM base AS b
+  JOIN base AS r ON r.finding_key = b.root_key
+  LEFT JOIN rates AS r_rate ON r_rate.currency = r.currency
+)
+SELECT * FROM keyed WHERE (${SORT}) > ${CURSOR} ORDER BY ${SORT} LIMIT $12`;
+}
+
+function resolvedPage(rates: Rates | null | undefined): string {
+  const own = sortColumns('r', rates);
+  return `
+WITH ${ratesCte(rates)},
+base AS (
+  SELECT f.finding_key, 'resolved' AS status, f.check_id, f.severity, f.recipient_id, f.disbursement_id,
+    f.subject, f.currency, f.expected, f.actual, f.difference, f.detail, f.first_seen, f.last_seen,
+    f.ack_note, f.ack_by, f.ack_at, ${ACK_ENTRIES}, finding_stake(f.check_id, f.currency, f.expected, f.actual, f.difference) AS stake,
+    f.finding_key AS root_key, true AS is_root, 1 AS group_size
+  FROM findings AS f
+  WHERE f.resolved_run_id = $1
+),
+keyed AS (
+  SELECT r.*, 3 AS k1, r.severity AS k2, ${own.group} AS k3, ${own.stake} AS k4,
+    r.check_id AS k5, COALESCE(r.disbursement_id, '') AS k6, COALESCE(r.subject, '') AS k7, r.finding_key AS k8, 0 AS k9, r.finding_key AS k10
+  FROM base AS r
+  LEFT JOIN rates AS r_rate ON r_rate.currency = r.currency
+)
+SELECT * FROM keyed WHERE (${SORT}) > ${CURSOR} ORDER BY ${SORT} LIMIT $12`;
+}
 
 /** The findings of run `runId`, in pages (arrays) of rows, errors first. */
 export async function* latestFindings(
@@ -70,8 +123,8 @@ export async function* latestFindings(
 ): AsyncGenerator<LatestFinding[]> {
   const pageSize = opts.pageSize ?? 5000;
   const now = opts.now ?? (await runClock(connection, runId));
-  yield* pages(connection, RUN_PAGE, runId, pageSize, now);
-  if (opts.includeResolved) yield* pages(connection, RESOLVED_PAGE, runId, pageSize, now);
+  yield* pages(connection, runPage(opts.rates), runId, pageSize, now, opts.rates ?? null);
+  if (opts.includeResolved) yield* pages(connection, resolvedPage(opts.rates), runId, pageSize, now, opts.rates ?? null);
 }
 
 async function runClock(connection: DuckDBConnection, runId: string): Promise<Date> {
@@ -89,23 +142,31 @@ async function* pages(
   runId: string,
   pageSize: number,
   now: Date,
+  rates: Rates | null,
 ): AsyncGenerator<LatestFinding[]> {
-  // The keyset starts below every real sort key (rank −1; '' sorts first; severity is never empty).
-  let after: [number, string, string, string, string, string, string] = [-1, '', '0', '', '', '', ''];
+  // The keyset starts below every real sort key (rank −1; '' sorts first).
+  let after: unknown[] = [-1, '', '', '0', '', '', '', '', 0, ''];
   for (;;) {
-    const reader = await connection.runAndReadAll(sql, [runId, ...after, pageSize]);
-    const rows = reader.getRowObjectsJS().map((r) => toFinding(r, now));
+    const reader = await connection.runAndReadAll(sql, [runId, ...after, pageSize] as never);
+    const raw = reader.getRowObjectsJS();
+    const rows = raw.map((r) => toFinding(r, now, rates));
     if (rows.length > 0) yield rows;
     if (rows.length < pageSize) return;
-    const last = rows[rows.length - 1]!;
-    const stake = last.difference === null ? 0n : last.difference < 0n ? last.difference : -last.difference;
-    after = [RANK[last.status] ?? 3, last.severity, String(stake), last.checkId, last.disbursementId ?? '', last.subject ?? '', last.key];
+    const last = raw[raw.length - 1]!;
+    after = [Number(last.k1), String(last.k2), String(last.k3), String(last.k4), String(last.k5), String(last.k6), String(last.k7), String(last.k8), Number(last.k9), String(last.k10)];
   }
 }
 
-function toFinding(r: Record<string, unknown>, now: Date): LatestFinding {
+function toFinding(r: Record<string, unknown>, now: Date, rates: Rates | null): LatestFinding {
   const firstSeen = r.first_seen as Date;
+  const currency = (r.currency as string | null) ?? null;
+  const stake = r.stake === null || r.stake === undefined ? null : BigInt(r.stake as bigint);
   return {
+    stake,
+    stakeConverted: rates && stake !== null && currency !== null ? convert(rates, stake, currency) : null,
+    rootKey: String(r.root_key ?? r.finding_key),
+    isRoot: r.is_root !== false,
+    groupSize: Number(r.group_size ?? 1),
     key: r.finding_key as string,
     status: r.status as FindingStatus,
     ageDays: ageInDays(firstSeen, now),

@@ -59,7 +59,7 @@ export async function* reconciliationRows(connection: DuckDBConnection, o: Month
 /** Every disbursement's bank status (bank_status view), by keyset pages. */
 export async function* bankRows(connection: DuckDBConnection, o: MonthFilter = {}): AsyncGenerator<BankRow> {
   const select = 'disbursement_id, delivered_at, currency, amount, bank_account_number, bank_status, credited_on, statement_id, matched_by_reference, '
-    + 'match_kind, credit_amount, fee, batch_size';
+    + 'match_kind, credit_amount, fee, batch_size, bank_difference';
   for await (const r of keysetRows(connection, select, 'bank_status', ['disbursement_id'], deliveredIn(o), o.pageSize ?? 5000)) {
     yield {
       disbursementId: String(r.disbursement_id), deliveredAt: r.delivered_at as Date, currency: String(r.currency ?? ''),
@@ -68,6 +68,7 @@ export async function* bankRows(connection: DuckDBConnection, o: MonthFilter = {
       statementId: (r.statement_id as string | null) ?? null, byReference: (r.matched_by_reference as boolean | null) ?? null,
       matchKind: (r.match_kind as BankRow['matchKind']) ?? null, creditAmount: r.credit_amount === null ? null : BigInt(r.credit_amount as bigint),
       fee: r.fee === null ? null : BigInt(r.fee as bigint), batchSize: r.batch_size === null ? null : Number(r.batch_size),
+      bankDifference: r.bank_difference === null || r.bank_difference === undefined ? null : BigInt(r.bank_difference as bigint),
     };
   }
 }

@@ -66,7 +66,8 @@ export async function monthShape(c: DuckDBConnection, title: string, from: Date,
   )).getRowsJS();
   const charted = ranked.slice(0, MAX_CHARTED_CURRENCIES).map(([cur, n]) => ({ currency: String(cur), disbursements: Number(n), totals: days.map(() => 0n) }));
   const byCurrency = new Map(charted.map((x) => [x.currency, x]));
-  const sums = (await c.runAndReadAll(
+  // no currency on those days (a books' month of a time zone ahead of UTC can hold only its first hours): no list to pass
+  const sums = charted.length === 0 ? [] : (await c.runAndReadAll(
     `SELECT strftime(day, '%Y-%m-%d'), currency, total FROM daily_disbursed
       WHERE day >= $1::DATE AND day < $2::DATE AND currency IN (SELECT unnest($3::VARCHAR[]))`, [...window, listValue(charted.map((x) => x.currency))],
   )).getRowsJS();
@@ -133,7 +134,9 @@ export async function openErrorsOfMonth(c: DuckDBConnection, month: string): Pro
 /** The findings open at the close (on the month's disbursements, or on none), aged to `now`. */
 export async function* openFindingsOfMonth(c: DuckDBConnection, month: string, now: Date): AsyncGenerator<FindingRow> {
   const rows = (await c.runAndReadAll(
-    `SELECT o.* FROM open_exceptions AS o WHERE ${OF_MONTH} ORDER BY o.severity, o.check_id, o.disbursement_id, o.subject`, [month],
+    // #27: the most money at stake first within each currency (never ranked across currencies), findings without money last
+    `SELECT o.* FROM open_exceptions AS o WHERE ${OF_MONTH}
+     ORDER BY o.severity, COALESCE(o.currency, '~'), o.stake DESC NULLS LAST, o.check_id, o.disbursement_id, o.subject, o.finding_key`, [month],
   )).getRowObjectsJS();
   for (const r of rows) {
     yield {
@@ -143,6 +146,7 @@ export async function* openFindingsOfMonth(c: DuckDBConnection, month: string, n
       subject: (r.subject as string | null) ?? null, currency: (r.currency as string | null) ?? null,
       expected: (r.expected as bigint | null) ?? null, actual: (r.actual as bigint | null) ?? null,
       difference: (r.difference as bigint | null) ?? null, detail: String(r.detail), firstSeen: r.first_seen as Date,
+      stake: r.stake === null || r.stake === undefined ? null : BigInt(r.stake as bigint),
       ackNote: (r.ack_note as string | null) ?? null,
       ackBy: (r.ack_by as string | null) ?? null,
       ackAt: (r.ack_at as Date | null) ?? null,
@@ -172,4 +176,54 @@ export async function bankSplit(c: DuckDBConnection, month: string): Promise<Map
     settled: big(r.settled), bankCharges: big(r.bank_charges), shortCredited: big(r.short_credited), shortBy: big(r.short_by),
     otherAccount: big(r.other_account), awaiting: big(r.awaiting), notArrived: big(r.not_arrived),
   }]));
+}
+
+/** Per currency, what a reader must see first (#27): money at stake, money not in the bank, suspense. */
+export interface CurrencyStake {
+  currency: string;
+  /** The money at stake of the run's causes that need a person (new or open roots of finding_groups). */
+  atStake: bigint;
+  /** How many such causes carry it. */
+  causes: number;
+  /** Not arrived, awaiting a statement, or the shortfall of a short credit (null: no statements imported). */
+  notInBank: bigint | null;
+  /** Credited on another account or in another currency (null: no statements imported). */
+  elsewhere: bigint | null;
+  /** Lines in this currency held in currency suspense (their signed amounts), every month. */
+  suspense: bigint;
+}
+
+/**
+ * Every currency's money at stake in run `runId`, not yet in the bank and in suspense, never added across
+ * currencies. `bank`: whether statements were ever imported (the bank views are read only then; the caller
+ * holds bank_matches materialised).
+ */
+export async function currencyStakes(c: DuckDBConnection, runId: string, bank: boolean): Promise<CurrencyStake[]> {
+  const stake = (await c.runAndReadAll(
+    `SELECT g.currency, CAST(sum(g.stake) AS HUGEINT) AS at_stake, count(*) AS causes
+     FROM finding_groups AS g JOIN exceptions AS e ON e.run_id = g.run_id AND e.finding_key = g.finding_key
+     WHERE g.run_id = $1 AND g.is_root AND e.status IN ('new', 'open') AND g.stake IS NOT NULL
+     GROUP BY g.currency`, [runId])).getRowObjectsJS();
+  const suspense = (await c.runAndReadAll(
+    'SELECT currency, CAST(sum(signed_amount) AS HUGEINT) AS held FROM currency_suspense GROUP BY currency')).getRowObjectsJS();
+  const banked = bank ? (await c.runAndReadAll(
+    `SELECT currency,
+       CAST(COALESCE(sum(amount) FILTER (WHERE bank_status IN ('not arrived', 'awaiting statement')), 0)
+         + COALESCE(sum(-bank_difference) FILTER (WHERE bank_status = 'short'), 0) AS HUGEINT) AS not_in_bank,
+       CAST(COALESCE(sum(amount) FILTER (WHERE bank_status IN ('on another account', 'credited in another currency')), 0) AS HUGEINT) AS elsewhere
+     FROM bank_status GROUP BY currency`)).getRowObjectsJS() : [];
+  const out = new Map<string, CurrencyStake>();
+  const at = (currency: string): CurrencyStake => {
+    let s = out.get(currency);
+    if (!s) out.set(currency, s = { currency, atStake: 0n, causes: 0, notInBank: bank ? 0n : null, elsewhere: bank ? 0n : null, suspense: 0n });
+    return s;
+  };
+  for (const r of stake) Object.assign(at(String(r.currency)), { atStake: big(r.at_stake), causes: Number(r.causes) });
+  for (const r of suspense) at(String(r.currency)).suspense = big(r.held);
+  for (const r of banked) {
+    const notInBank = big(r.not_in_bank);
+    const elsewhere = big(r.elsewhere);
+    if (notInBank !== 0n || elsewhere !== 0n || out.has(String(r.currency))) Object.assign(at(String(r.currency)), { notInBank, elsewhere });
+  }
+  return [...out.values()].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
 }

@@ -26,13 +26,25 @@ export interface LatestFinding {
   ackAt: Date | null;
   /** Entries in the finding's acknowledgement history (acknowledgements and withdrawals). */
   ackEntries: number;
+  /** Money at stake (finding_stake.sql) in the finding's own currency; null without money. */
+  stake: bigint | null;
+  /** The same in the reporting currency of the user's rates (--rates); null without a rate. */
+  stakeConverted: bigint | null;
+  /** The root finding of its cause (finding_groups.sql): itself, or the finding its repeat folds under. */
+  rootKey: string;
+  isRoot: boolean;
+  /** How many findings the cause has (1: no repeats). */
+  groupSize: number;
 }
+
+/** What a finding carries beyond its check's columns (#27): money at stake and its cause's grouping. */
+type GroupFields = 'stake' | 'stakeConverted' | 'rootKey' | 'isRoot' | 'groupSize';
 
 /**
  * One finding as the workbooks show it: a check run's LatestFinding (findings.ts) (one definition of the shape),
  * less the lifecycle fields no sheet prints.
  */
-export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote' | 'ackEntries'> & {
+export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote' | 'ackEntries' | GroupFields> & Partial<Pick<LatestFinding, GroupFields>> & {
   ackNote?: string | null; ackBy?: string | null; ackAt?: Date | null; ackEntries?: number;
   /** The row of this finding's disbursement on the workbook's Disbursements sheet, when it is there (a link). */
   disbursementRow?: number | null;
@@ -103,6 +115,11 @@ export interface MonthShape {
   findings: number[];
 }
 
+/** The bank_status view's words (sql/staging/bank_status.sql), the same in every sheet and finding. */
+export const BANK_STATUSES = ['settled', 'fee deducted', 'part of a batch credit', 'short', 'over', 'credited in another currency',
+  'on another account', 'awaiting statement', 'not arrived'] as const;
+export type BankStatus = (typeof BANK_STATUSES)[number];
+
 /** A disbursement and its bank credit (the bank_status view). */
 export interface BankRow {
   disbursementId: string;
@@ -110,7 +127,10 @@ export interface BankRow {
   currency: string;
   amount: bigint;
   account: string | null;
-  status: 'settled' | 'awaiting statement' | 'unsettled';
+  /** What the statements say of it, in the one vocabulary of bank_status.sql (#27). */
+  status: BankStatus;
+  /** For short and over: what the credits naming it add up to, less its amount (negative: short). */
+  bankDifference: bigint | null;
   creditedOn: Date | null;
   statementId: string | null;
   byReference: boolean | null;

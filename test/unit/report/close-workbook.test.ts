@@ -99,7 +99,7 @@ describe('writeCloseWorkbook', () => {
 
     const summary = sheetOf(workbook, 'Summary');
     expect(summary.getRow(7).getCell(1).value).toBe('Status');
-    expect(summary.getRow(7).getCell(2).value).toBe('Final: no open error findings, no variance, nothing in suspense');
+    expect(summary.getRow(7).getCell(2).value).toBe('Final: no open error findings, no variance, no money unaccounted for (bank, suspense)');
     const header = summary.getRow(9);
     expect(header.getCell(1).value).toBe('Recipient');
     expect(summary.views[0]).toMatchObject({ state: 'frozen', ySplit: 9 });
