@@ -1,6 +1,6 @@
 // recon doctor (#27): before the first night, what would make it fail — the key against the service (the
 // disbursements list; a payment's details where sampling is on), the clock against the service's, the
-// store's and the workbooks' folders, free disk, a run holding the lock — one line each. Exit 2 when the
+// store's and the workbooks' folders, free disk, a run holding the lock, the host-wide budget file — one line each. Exit 2 when the
 // night would fail, 0 otherwise (a warning says what would be worse, not broken).
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { assertReachable } from '../src/api/reach.js';
 import { probe, type ProbeAnswer } from '../src/api/probe.js';
 import { exists, requireWritableFolder } from '../src/files.js';
 import { acquireLock, LockHeldError } from '../src/ops/lock.js';
+import { SharedBudget } from '../src/api/shared-budget.js';
 
 export type Verdict = 'OK' | 'WARN' | 'FAIL' | 'SKIP';
 
@@ -39,6 +40,7 @@ export async function runDoctor(config: Config, o: DoctorOptions = {}): Promise<
   await folderCheck('reports folder', path.resolve(config.reports), '--reports / RECON_REPORTS_DIR', add);
   await diskCheck([['store', dbDir], ['reports', path.resolve(config.reports)]], (o.minFreeMb ?? 256) * MB, add);
   await lockCheck(config.db, add);
+  if (config.budgetFile) await budgetFileCheck(path.resolve(config.budgetFile), o.now ?? Date.now, add);
   return { code: lines.some((l) => l.verdict === 'FAIL') ? EXIT.FAILED : EXIT.OK, lines };
 }
 
@@ -122,6 +124,22 @@ async function folderCheck(check: string, dir: string, setting: string, add: Add
     add(check, 'OK', `${dir} can be written${existed ? '' : ' (created now)'}`);
   } catch (err) {
     add(check, 'FAIL', (err as Error).message);
+  }
+}
+
+/** The host-wide budget file (--budget-file): its folder writable, and whether a 429 has the host blocked now. */
+async function budgetFileCheck(file: string, now: () => number, add: Add): Promise<void> {
+  try {
+    await requireWritableFolder(path.dirname(file), '--budget-file / RECON_BUDGET_FILE');
+  } catch (err) {
+    add('budget file', 'FAIL', (err as Error).message);
+    return;
+  }
+  const blockedUntil = new SharedBudget(file).blockedUntil();
+  if (blockedUntil > now()) {
+    add('budget file', 'WARN', `${file}: every recon on this host is paused by a 429 until ${new Date(blockedUntil).toISOString().slice(11, 16)} UTC`);
+  } else {
+    add('budget file', 'OK', `${file} can be shared by every recon process on this host${(await exists(file)) ? '' : ' (made by the first request)'}`);
   }
 }
 

@@ -156,7 +156,7 @@ export const COMMAND_OPTIONS = {
   export: ['db', 'published', 'memoryMb'],
   prune: ['db', 'reports', 'keepDays', 'memoryMb', 'logFile'],
   demo: ['db', 'reports', 'published', 'memoryMb', 'sampleBudget', 'logFile', 'rates'],
-  doctor: ['apiUrl', 'apiKey', 'db', 'reports', 'sampleBudget', 'insecureHttp', 'timeoutMs'],
+  doctor: ['apiUrl', 'apiKey', 'db', 'reports', 'sampleBudget', 'insecureHttp', 'timeoutMs', 'budgetFile'],
 } as const satisfies Record<string, readonly OptionKey[]>;
 
 /** The one schema, assembled from each option's own (types come from it: z.infer). */

@@ -53,6 +53,11 @@ export class SharedBudget {
     });
   }
 
+  /** Until when a 429 has every process of the host paused (0: none); read without the lock (a look, not a turn). */
+  blockedUntil(): number {
+    return this.read().blockedUntil;
+  }
+
   private async locked<T>(signal: AbortSignal | undefined, change: (s: State) => T): Promise<T> {
     await this.lock(signal);
     try {

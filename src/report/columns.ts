@@ -18,13 +18,16 @@ export const DISBURSEMENTS_SHEET = 'Disbursements';
  * money at stake in the finding's own currency.
  */
 export function findingColumns(reporting: string | null): ReadonlyArray<ColumnSpec<FindingRow>> {
+  // Printed (landscape, one page wide, ≥ 70 %: test/unit/report/print.test.ts): Status … Difference, the
+  // money at stake in its own currency and Detail; the converted stake and the repeats are on screen only.
   return [
     ...BASE_FINDING_COLUMNS.slice(0, 10),
     { header: 'At stake', numeric: true, width: 14, write: (c, f) => setAmount(c, f.stake ?? null, f.currency) },
-    ...(reporting === null ? [] : [{ header: `At stake (${reporting})`, numeric: true, width: 14,
+    BASE_FINDING_COLUMNS[10]!,
+    ...(reporting === null ? [] : [{ header: `At stake (${reporting})`, numeric: true, width: 14, print: false,
       write: (c: ExcelJS.Cell, f: FindingRow) => setAmount(c, f.stakeConverted ?? null, reporting) }]),
-    { header: 'Repeats', width: 14, wrap: true, write: (c, f) => setText(c, repeatsText(f)) },
-    ...BASE_FINDING_COLUMNS.slice(10),
+    { header: 'Repeats', width: 14, wrap: true, print: false, write: (c, f) => setText(c, repeatsText(f)) },
+    ...BASE_FINDING_COLUMNS.slice(11),
   ];
 }
 
@@ -41,13 +44,13 @@ const BASE_FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
   { header: 'Age (days)', numeric: true, width: 10, write: (c, f) => setCount(c, f.ageDays) },
   { header: 'Check', width: 20, write: (c, f) => setText(c, f.checkId) },
   { header: 'Severity', width: 10, write: (c, f) => setSeverity(c, f.severity) },
-  { header: 'Disbursement', width: 17, write: writeDisbursementLink },
-  { header: 'Subject', width: 18, wrap: true, write: (c, f) => setText(c, f.subject) },
+  { header: 'Disbursement', width: 16, write: writeDisbursementLink },
+  { header: 'Subject', width: 16, wrap: true, write: (c, f) => setText(c, f.subject) },
   { header: 'Currency', width: 9, write: (c, f) => setText(c, f.currency) },
   { header: 'Expected', numeric: true, width: 14, write: (c, f) => setAmount(c, f.expected, f.currency) },
   { header: 'Actual', numeric: true, width: 14, write: (c, f) => setAmount(c, f.actual, f.currency) },
   { header: 'Difference', numeric: true, width: 14, write: (c, f) => setAmount(c, f.difference, f.currency) },
-  { header: 'Detail', width: 42, wrap: true, write: (c, f) => setText(c, splitReceived(f.detail).detail) },
+  { header: 'Detail', width: 34, wrap: true, write: (c, f) => setText(c, splitReceived(f.detail).detail) },
   { header: 'Received', width: 40, wrap: true, print: false, write: (c, f) => setText(c, splitReceived(f.detail).received) },
   { header: 'Recipient', width: 18, print: false, write: (c, f) => setText(c, f.recipientId) },
   { header: 'Key', width: 36, print: false, write: (c, f) => setText(c, f.key) },

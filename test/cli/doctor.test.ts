@@ -89,6 +89,24 @@ describe('recon doctor', () => {
     }
   });
 
+  it('checks the host-wide budget file when one is set: its folder, and a 429 that has the host paused', async () => {
+    const file = path.join(t.dir, 'budget', 'recon-budget.json');
+    const fine = await runDoctor(config(['--budget-file', file]));
+    expect(line(fine.lines, 'budget file')).toMatchObject({ verdict: 'OK' });
+    expect(fine.lines.at(-1)!.check).toBe('budget file');
+    const now = Date.parse('2026-11-27T05:00:00Z');
+    writeFileSync(file, JSON.stringify({ next: now, blockedUntil: now + 7 * 60_000 }));
+    const blocked = await runDoctor(config(['--budget-file', file]), { now: () => now });
+    expect(line(blocked.lines, 'budget file')).toMatchObject({ verdict: 'WARN' });
+    expect(line(blocked.lines, 'budget file').reason).toMatch(/paused by a 429 until 05:07 UTC/);
+    const refused = await runDoctor(config(['--budget-file', '/proc/recon-doctor/budget.json']));
+    expect(line(refused.lines, 'budget file')).toMatchObject({ verdict: 'FAIL' });
+    expect(refused.code).toBe(2);
+    expect(line(refused.lines, 'budget file').reason).toMatch(/--budget-file \/ RECON_BUDGET_FILE/);
+    // without the setting, no line
+    expect((await runDoctor(config([]))).lines.some((l) => l.check === 'budget file')).toBe(false);
+  });
+
   it('as a command: one line per check on stdout, exit 2 with a bad key', async () => {
     const r = await runCli(['doctor', '--api-url', sb.url, '--api-key', 'wrong-key', '--db', path.join(t.dir, 'cli', 'recon.duckdb'), '--reports', path.join(t.dir, 'cli', 'rep')]);
     expect(r.code).toBe(2);

@@ -31,7 +31,7 @@ describe('recon demo (make run)', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 150_000); // two whole demos, each a sandbox, two nights, statements and a close
 
   it('refuses to start afresh a store the demo did not make', async () => {
     const t = tempDir();

@@ -86,7 +86,7 @@ describe('recon prune', () => {
     expect(first.logs).toMatchObject({ removed: 1, kept: 2 });
 
     // every month closed: the files of disbursements without an unresolved finding may go
-    await query(db(), `INSERT INTO closes SELECT DISTINCT month_of(delivered_at), 1, now(), 'test-close', NULL, 0, 0 FROM disbursements`);
+    await query(db(), `INSERT INTO closes (month, version, closed_at, run_id, workbook, disbursements, disbursed_total) SELECT DISTINCT month_of(delivered_at), 1, now(), 'test-close', NULL, 0, 0 FROM disbursements`);
     const keep = await blobsBy(UNRESOLVED);
     const go = (await blobsBy(`NOT ${UNRESOLVED}`)).filter((s) => !keep.includes(s));
     expect(keep.length).toBeGreaterThan(0);

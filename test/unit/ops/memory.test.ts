@@ -49,8 +49,9 @@ describe('DuckDB memory limits', () => {
     expect(seen).toEqual([await rendered('192MB'), await rendered('512MB')]);
   });
 
-  it('refuses a limit too small to run with, naming the flag and the variable', () => {
-    expect(() => parseCommandArgs(['--memory-mb', '8'], ['memoryMb'], {}, {})).toThrow(/--memory-mb \/ RECON_MEMORY_MB/);
+  it('refuses a limit too small to run with, naming where the value came from (the flag, or the variable)', () => {
+    expect(() => parseCommandArgs(['--memory-mb', '8'], ['memoryMb'], {}, {})).toThrow(/^--memory-mb must be ≥ 64, got 8$/);
+    expect(() => parseCommandArgs([], ['memoryMb'], {}, { RECON_MEMORY_MB: '8' })).toThrow(/RECON_MEMORY_MB must be ≥ 64, got 8/);
   });
 
   it('gives the sync --sync-memory-mb and the rest of the run --memory-mb back', async () => {

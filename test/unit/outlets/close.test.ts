@@ -121,7 +121,7 @@ describe('the close journal for the ledger', () => {
       expect(ns.every((r) => r.Subsidiary === 'Parent Company' && r.Currency === currency)).toBe(true);
 
       // the mapping: per currency first, then for all; a formula-looking name is never a formula
-      const bank = qbo.find((r) => r.Description!.startsWith('Disbursements received'))!;
+      const bank = qbo.find((r) => r.Description!.startsWith('Settled: disbursements received'))!;
       expect(bank['Account Name']).toBe(currency === 'USD' ? '1020 Bank USD' : '1010 Operating bank');
       expect(generic.find((r) => r['Recon account'] === 'Payments clearing')!.Account).toBe("'=SUM(A1:A9)");
     }
