@@ -2,7 +2,7 @@
 // under /proc), proved writable before a night is spent, and written whole or not at all.
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
-import { lstat, mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TerminalError, UsageError, oneLine } from './errors.js';
 
@@ -41,23 +41,10 @@ export class WriteError extends TerminalError {
  * loops for ever on some paths (`/proc/x`: ENOENT from a folder that exists), taking a run with it.
  */
 export async function makeFolder(dir: string): Promise<void> {
-  const target = path.resolve(dir);
-  const missing: string[] = [];
-  for (let d = target; ; d = path.dirname(d)) {
-    const info = await stat(d).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
-    if (info) {
-      if (!info.isDirectory()) throw Object.assign(new Error(`${d} is not a folder`), { code: 'ENOTDIR' });
-      break;
-    }
-    if (path.dirname(d) === d) break;
-    missing.push(d);
-  }
-  for (const d of missing.reverse()) {
-    await mkdir(d).catch((err: NodeJS.ErrnoException) => (err.code === 'EEXIST' ? undefined : Promise.reject(err)));
-  }
+  makeFolderSync(dir); // a few stat and mkdir calls: one walk for both callers
 }
 
-/** makeFolder for the places that cannot wait (a logger made before anything else): the same walk, synchronous. */
+/** makeFolder's walk, synchronous (also for the places that cannot wait: a logger made before anything else). */
 export function makeFolderSync(dir: string): void {
   const target = path.resolve(dir);
   const missing: string[] = [];
