@@ -5,6 +5,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendColumns, appendRows } from '../../../src/store/append.js';
+import { testRandom } from '../../helpers/seed.js';
 
 let instance: DuckDBInstance;
 let c: DuckDBConnection;
@@ -18,17 +19,6 @@ afterEach(() => {
   instance.closeSync();
 });
 
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const EDGE = ['', 'a', '123456789012', '1234567890123', 'éééééé', 'éééééééé', '€€€€', '€€€€€', 'dsb_966c0000a', '{"a":1,"b":"long text with ünïcödé"}', '\u0000nul', '😀😀😀'];
 
 async function readBack(): Promise<unknown[][]> {
@@ -37,8 +27,7 @@ async function readBack(): Promise<unknown[][]> {
 
 describe('appendColumns', () => {
   it('writes short, exactly-12-byte, long, multi-byte, repeated, empty and null strings, integers and bigints as given', async () => {
-    const seed = 20261125;
-    const next = random(seed);
+    const { seed, next } = testRandom('appendColumns: seeded strings and numbers');
     const n = 5000; // three chunks
     const s: Array<string | null> = [];
     const i: Array<number | null> = [];

@@ -5,19 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadLayouts, type Layout } from '../../../src/sync/layouts.js';
 import { parseDisbursementFile, parseQuoted, splitPlain } from '../../../src/sync/parse-file.js';
+import { testRandom } from '../../helpers/seed.js';
 
 const layouts = await loadLayouts();
-
-/** mulberry32, seeded. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DELIMITER: Record<string, string> = { 'settlement-csv': ',', 'payouts-pipe': '|', 'tagged-dat': ';' };
 
@@ -89,8 +79,7 @@ describe('splitting files without quotes', () => {
   });
 
   it('gives csv-parse\'s rows on seeded random text, or leaves it to csv-parse', () => {
-    const seed = Number(process.env.RECON_TEST_SEED ?? 26_2611);
-    const next = random(seed);
+    const { seed, next } = testRandom('parse-split: seeded random text');
     const alphabet = ['a', 'B', '7', ' ', '  ', '\t', ',', ';', '|', '\u00a0', '\u3000', '\u2028', '\ufeff', '?', '\v', '\f', 'é', '€', '\n', '\n', '\r\n', '\r\n', '\r', '"'];
     let split = 0;
     for (let i = 0; i < 3000; i += 1) {
