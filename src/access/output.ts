@@ -4,7 +4,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { toCsvRecord, CSV_EOL } from '../report/csv.js';
-import { writeTableWorkbook } from '../report/table-workbook.js';
 import { safeText, terminalText } from '../report/safe-text.js';
 import { streamInto, writeFileAtomically } from '../files.js';
 import type { QueryRows } from './query.js';
@@ -78,6 +77,10 @@ export async function writeTextRows(result: QueryRows, format: Exclude<Format, '
 
 /** The rows to `file` in `format`, whole or not at all (an existing file is replaced only by a finished one). */
 export async function writeRowsFile(result: QueryRows, format: Format, file: string): Promise<number> {
-  if (format === 'xlsx') return (await writeTableWorkbook(file, result.columns, result.rows)).rows;
+  if (format === 'xlsx') {
+    // exceljs only when a workbook is asked for: every other `recon sql` starts without it
+    const { writeTableWorkbook } = await import('../report/table-workbook.js');
+    return (await writeTableWorkbook(file, result.columns, result.rows)).rows;
+  }
   return writeFileAtomically(file, (temp) => streamInto(temp, (out) => writeTextRows(result, format, out)), '--out');
 }

@@ -3,17 +3,9 @@
 // It never throws: the caller turns a failure into a warning, and the night's outcome stays as it was.
 import { Agent, request } from 'undici';
 import { PACKAGE_VERSION } from './version.js';
+import { DEFAULT_LIMITS, type DeliveryLimits } from './limits.js';
 
-export interface DeliveryLimits {
-  /** Everything, retries and waits included, ends after this. */
-  timeoutMs: number;
-  /** Attempts in all (1 = no retry). */
-  attempts: number;
-  /** Injected by tests so retries do not wait. */
-  sleep?: (ms: number) => Promise<void>;
-}
-
-export const DEFAULT_LIMITS: DeliveryLimits = { timeoutMs: 15_000, attempts: 3 };
+export { DEFAULT_LIMITS, type DeliveryLimits };
 
 export interface Delivered {
   ok: boolean;

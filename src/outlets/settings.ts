@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 import { readAccountMapping, type AccountMapping } from './accounts.js';
 import { urlOrigin } from './escape.js';
-import { DEFAULT_LIMITS, type DeliveryLimits } from './http.js';
+import { DEFAULT_LIMITS, type DeliveryLimits } from './limits.js';
 import { parseJournalFormats, type JournalFormat } from './journal-formats.js';
 import type { MailSettings } from './mail.js';
 import type { NotifyDocument } from './notify-schema.js';

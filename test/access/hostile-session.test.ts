@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nightBeforeAll } from '../helpers/nightly.js';
 import { runCli } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/recon.js';
 
 const night = nightBeforeAll({ seed: 23, disbursements: 24, payoutsPerDisbursement: 3, rateLimit: { limit: 1_000_000 } }, 0);
@@ -34,6 +35,8 @@ function ownFiles(): Record<string, string> {
 }
 
 const sql = (args: string[]) => runCli(['sql', '--db', night.db, ...args]);
+/** The same command in this process: for the long lists below (a real child each is a second of CPU). */
+const sqlHere = (args: string[]) => runCliHere(['sql', '--db', night.db, ...args]);
 
 /** Runs them a few at a time (two cores), each a real `recon sql` child. */
 async function all<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
@@ -91,13 +94,14 @@ describe('recon sql against hostile statements', () => {
       'SELEC broken',
     ];
     expect(statements.length).toBeGreaterThanOrEqual(40);
-    await all(statements, async (s) => {
-      const r = await sql([s]);
+    for (const s of statements) {
+      const r = await sqlHere([s]);
       expect(r.code, `${s}\n${r.stderr}`).toBe(2);
       expect(r.stdout, s).toBe('');
       expect(r.stderr.trim().split('\n'), s).toHaveLength(1); // one line, no stack
+      expect(r.stderr, s).toMatch(/^recon sql: /); // refused by the command, not failed on the way to it
       expect(r.stderr, s).not.toMatch(/\n\s+at /);
-    });
+    }
     expect(ownFiles()).toEqual(before);
     expect(existsSync(`${p}.wal.recovery`)).toBe(false);
     expect(existsSync(path.join(path.dirname(p), 'exp'))).toBe(false);
@@ -113,11 +117,11 @@ describe('recon sql against hostile statements', () => {
       ['DELETE FROM findings', /DELETE is refused: the snapshot is read-only/],
       ['SELEC broken', /^recon sql: query failed: .*syntax error at or near "SELEC"/],
     ];
-    await all(cases, async ([s, why]) => {
-      const r = await sql([s]);
+    for (const [s, why] of cases) {
+      const r = await sqlHere([s]);
       expect(r.code).toBe(2);
       expect(r.stderr, s).toMatch(why);
-    });
+    }
   });
 
   it('fails a query whose error comes after its first chunk, in every format, and writes nothing', async () => {
@@ -180,13 +184,18 @@ describe('recon sql --out', () => {
       path.join(links, 'folder', 'recon.duckdb'),
       path.join(links, 'folder', 'published', 'recon.duckdb'),
     ];
-    await all(outs, async (out) => {
+    for (const out of outs) {
       for (const format of ['csv', 'xlsx']) {
-        const r = await sql(['--out', out, '--format', format, 'SELECT count(*) AS n FROM disbursements']);
+        const r = await sqlHere(['--out', out, '--format', format, 'SELECT count(*) AS n FROM disbursements']);
         expect(r.code, `${out}: ${r.stderr}`).toBe(2);
         expect(r.stderr, out).toMatch(/recon never writes over its own files/);
       }
-    });
+    }
+    // and as the bin, in a process of its own
+    const child = await sql(['--out', night.db, 'SELECT count(*) AS n FROM disbursements']);
+    expect(child.code).toBe(2);
+    expect(child.stderr.trim().split('\n')).toHaveLength(1);
+    expect(child.stderr).toMatch(/recon never writes over its own files/);
     expect(ownFiles()).toEqual(before);
     expect(lstatSync(path.join(links, 'to-store.csv')).isSymbolicLink()).toBe(true);
     expect(existsSync(`${night.db}.wal`)).toBe(before[`recon.duckdb.wal`] !== undefined);
