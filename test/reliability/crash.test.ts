@@ -21,9 +21,10 @@ const SOAK = Boolean(process.env.RECON_SOAK);
 const KILLS = SOAK ? 60 : 10;
 const COMMAND = SOAK ? 'run' : 'sync';
 const CLEAN_EXIT = SOAK ? 1 : 0; // the planted anomaly makes the nightly exit 1; sync has no checks
-// long enough (the sync alone about 1.5 s at the default concurrency of 8) that the writer's once-a-second
+// long enough (the sync alone about 1.5 s at the default concurrency of 8; at the test's 2, about 3 s with the
+// fast suite's shorter latency) that the writer's once-a-second
 // commit lands mid-run, so kills find partial stores
-const DATASET = { seed: 23, disbursements: 36, payoutsPerDisbursement: 6, latencyMs: [40, 80] as [number, number], anomalies: { plant: [{ index: 8, kind: 'total_off_by_one' as const }] }, rateLimit: { limit: 1_000_000 } };
+const DATASET = { seed: 23, disbursements: 36, payoutsPerDisbursement: 6, latencyMs: SOAK ? [40, 80] as [number, number] : [20, 40] as [number, number], anomalies: { plant: [{ index: 8, kind: 'total_off_by_one' as const }] }, rateLimit: { limit: 1_000_000 } };
 
 let sb: Sandbox;
 let clean: Fingerprints;
