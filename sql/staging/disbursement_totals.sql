@@ -1,7 +1,8 @@
 -- materialised: per check run (computed once when two or more checks read it, directly or through views built on it)
 -- Per disbursement in the store: counts and sums of its lines, by the sign they take in the total
--- identity, and the computed amount. Each line table is aggregated on its own before the join, so a
--- disbursement with many payouts and many adjustments is never multiplied out.
+-- identity, and the computed amount. From line_groups (each line table aggregated on its own by
+-- disbursement, currency and entry type), so a disbursement with many payouts and many adjustments is
+-- never multiplied out, and no line is joined to its disbursement: the few groups are (#28).
 -- Sums are HUGEINT (schema 001) and take only the lines in the disbursement's own currency: a line in
 -- another currency is never added to it (currency_mismatch reports it, currency_suspense lists it in its
 -- own currency). Counts are of every line received. Adjustments with another entry type are counted
@@ -11,32 +12,35 @@ WITH own AS (
   SELECT disbursement_id, currency FROM disbursements
 ),
 p AS (
-  SELECT l.disbursement_id, COUNT(*) AS n,
-    CAST(SUM(l.amount) FILTER (WHERE l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS total,
-    COUNT(*) FILTER (WHERE l.currency IS DISTINCT FROM o.currency) AS foreign_n
-  FROM payouts AS l JOIN own AS o ON o.disbursement_id = l.disbursement_id
-  GROUP BY l.disbursement_id
+  SELECT g.disbursement_id, SUM(g.n) AS n,
+    SUM(g.total) FILTER (WHERE g.currency IS NOT DISTINCT FROM o.currency) AS total,
+    SUM(g.n) FILTER (WHERE g.currency IS DISTINCT FROM o.currency) AS foreign_n
+  FROM line_groups AS g JOIN own AS o ON o.disbursement_id = g.disbursement_id
+  WHERE g.kind = 'payout'
+  GROUP BY g.disbursement_id
 ),
 r AS (
-  SELECT l.disbursement_id, COUNT(*) AS n,
-    CAST(SUM(l.amount) FILTER (WHERE l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS total,
-    COUNT(*) FILTER (WHERE l.currency IS DISTINCT FROM o.currency) AS foreign_n
-  FROM refunds AS l JOIN own AS o ON o.disbursement_id = l.disbursement_id
-  GROUP BY l.disbursement_id
+  SELECT g.disbursement_id, SUM(g.n) AS n,
+    SUM(g.total) FILTER (WHERE g.currency IS NOT DISTINCT FROM o.currency) AS total,
+    SUM(g.n) FILTER (WHERE g.currency IS DISTINCT FROM o.currency) AS foreign_n
+  FROM line_groups AS g JOIN own AS o ON o.disbursement_id = g.disbursement_id
+  WHERE g.kind = 'refund'
+  GROUP BY g.disbursement_id
 ),
 a AS (
   SELECT
-    l.disbursement_id,
-    COUNT(*) AS n,
-    SUM(CASE WHEN l.entry_type = 'credit' THEN 1 ELSE 0 END) AS credits_n,
-    CAST(SUM(l.amount) FILTER (WHERE l.entry_type = 'credit' AND l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS credits,
-    SUM(CASE WHEN l.entry_type = 'debit' THEN 1 ELSE 0 END) AS debits_n,
-    CAST(SUM(l.amount) FILTER (WHERE l.entry_type = 'debit' AND l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS debits,
-    SUM(CASE WHEN l.entry_type IN ('credit', 'debit') THEN 0 ELSE 1 END) AS other_n,
-    CAST(SUM(l.amount) FILTER (WHERE l.entry_type NOT IN ('credit', 'debit') AND l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS other,
-    COUNT(*) FILTER (WHERE l.currency IS DISTINCT FROM o.currency) AS foreign_n
-  FROM adjustments AS l JOIN own AS o ON o.disbursement_id = l.disbursement_id
-  GROUP BY l.disbursement_id
+    g.disbursement_id,
+    SUM(g.n) AS n,
+    SUM(CASE WHEN g.entry_type = 'credit' THEN g.n ELSE 0 END) AS credits_n,
+    SUM(g.total) FILTER (WHERE g.entry_type = 'credit' AND g.currency IS NOT DISTINCT FROM o.currency) AS credits,
+    SUM(CASE WHEN g.entry_type = 'debit' THEN g.n ELSE 0 END) AS debits_n,
+    SUM(g.total) FILTER (WHERE g.entry_type = 'debit' AND g.currency IS NOT DISTINCT FROM o.currency) AS debits,
+    SUM(CASE WHEN g.entry_type IN ('credit', 'debit') THEN 0 ELSE g.n END) AS other_n,
+    SUM(g.total) FILTER (WHERE g.entry_type NOT IN ('credit', 'debit') AND g.currency IS NOT DISTINCT FROM o.currency) AS other,
+    SUM(g.n) FILTER (WHERE g.currency IS DISTINCT FROM o.currency) AS foreign_n
+  FROM line_groups AS g JOIN own AS o ON o.disbursement_id = g.disbursement_id
+  WHERE g.kind = 'adjustment'
+  GROUP BY g.disbursement_id
 )
 SELECT
   d.disbursement_id,
