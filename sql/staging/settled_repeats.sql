@@ -4,26 +4,20 @@
 -- overpayment, its detail naming the first and the previous occurrence. Read by duplicate_payout,
 -- duplicate_refund and duplicate_adjustment (one kind each).
 -- Only keys seen more than once are ranked: one hash aggregate per table finds them, so the window (a
--- sort) runs over the few repeated rows instead of every key. The aggregate groups the keys' 64-bit
--- hashes, not the strings (#28: a smaller hash table over the whole history); two different keys with
--- the same hash only bring a key seen once into the window, where it is occurrence 1 of 1 and left out,
--- so the rows are exactly those of grouping by the key itself.
+-- sort) runs over the few repeated rows instead of every key.
 CREATE OR REPLACE VIEW settled_repeats AS
 WITH lines AS (
   SELECT 'payout' AS kind, 'payout payment_id' AS label, disbursement_id, line_no, payment_id AS dup_id, currency, amount
   FROM payouts
-  WHERE payment_id IS NOT NULL
-    AND hash(payment_id) IN (SELECT hash(payment_id) FROM payouts WHERE payment_id IS NOT NULL GROUP BY 1 HAVING COUNT(*) > 1)
+  WHERE payment_id IN (SELECT payment_id FROM payouts WHERE payment_id IS NOT NULL GROUP BY payment_id HAVING COUNT(*) > 1)
   UNION ALL
   SELECT 'refund', 'refund refund_id', disbursement_id, line_no, refund_id, currency, amount
   FROM refunds
-  WHERE refund_id IS NOT NULL
-    AND hash(refund_id) IN (SELECT hash(refund_id) FROM refunds WHERE refund_id IS NOT NULL GROUP BY 1 HAVING COUNT(*) > 1)
+  WHERE refund_id IN (SELECT refund_id FROM refunds WHERE refund_id IS NOT NULL GROUP BY refund_id HAVING COUNT(*) > 1)
   UNION ALL
   SELECT 'adjustment', 'adjustment reference', disbursement_id, line_no, reference, currency, amount
   FROM adjustments
-  WHERE reference IS NOT NULL
-    AND hash(reference) IN (SELECT hash(reference) FROM adjustments WHERE reference IS NOT NULL GROUP BY 1 HAVING COUNT(*) > 1)
+  WHERE reference IN (SELECT reference FROM adjustments WHERE reference IS NOT NULL GROUP BY reference HAVING COUNT(*) > 1)
 ),
 occurrences AS (
   SELECT
