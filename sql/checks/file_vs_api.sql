@@ -121,10 +121,10 @@ capped_line_findings AS (
   WHERE rn > 1000
   GROUP BY disbursement_id, file_no
 ),
+-- each file's detail lines, counted (file_line_groups: one aggregate over the file lines, shared with the pairing)
 detail_lines AS (
-  SELECT disbursement_id, file_no, COUNT(*) AS n
-  FROM file_lines
-  GROUP BY disbursement_id, file_no
+  SELECT disbursement_id, file_no, n
+  FROM file_line_groups
 ),
 footer_findings AS (
   SELECT

@@ -10,13 +10,9 @@
 WITH codes AS (
   SELECT disbursement_id, 'disbursement' AS kind, currency, CAST(1 AS BIGINT) AS n
   FROM disbursements
-  -- the lines (the kinds of payment_lines), counted per table: no need to attach the disbursement first
+  -- the lines (the kinds of payment_lines), counted from their groups (line_groups): no line is read again
   UNION ALL
-  SELECT disbursement_id, 'payout', currency, COUNT(*) FROM payouts GROUP BY disbursement_id, currency
-  UNION ALL
-  SELECT disbursement_id, 'refund', currency, COUNT(*) FROM refunds GROUP BY disbursement_id, currency
-  UNION ALL
-  SELECT disbursement_id, 'adjustment', currency, COUNT(*) FROM adjustments GROUP BY disbursement_id, currency
+  SELECT disbursement_id, kind, currency, CAST(SUM(n) AS BIGINT) FROM line_groups GROUP BY disbursement_id, kind, currency
 )
 SELECT
   'unlisted_currency' AS check_id,

@@ -7,9 +7,9 @@
 -- use: elsewhere define the same functions (Trino/Spark `CREATE FUNCTION ... RETURN`).
 CREATE OR REPLACE MACRO currency_factor(ccy) AS
   CASE
-    WHEN ccy IN ('CLP', 'JPY', 'VUV') THEN 1
+    WHEN list_contains(['CLP', 'JPY', 'VUV'], ccy) THEN 1
     WHEN ccy = 'MGA' THEN 5
     WHEN ccy = 'VND' THEN 10
-    WHEN ccy IN ('BHD', 'KWD', 'LYD', 'OMR', 'TND') THEN 1000
+    WHEN list_contains(['BHD', 'KWD', 'LYD', 'OMR', 'TND'], ccy) THEN 1000
     ELSE 100
   END;

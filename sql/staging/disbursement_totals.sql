@@ -1,59 +1,46 @@
 -- materialised: per check run (computed once when two or more checks read it, directly or through views built on it)
 -- Per disbursement in the store: counts and sums of its lines, by the sign they take in the total
--- identity, and the computed amount. Each line table is aggregated on its own before the join, so a
--- disbursement with many payouts and many adjustments is never multiplied out.
+-- identity, and the computed amount. From line_groups (each line table aggregated on its own by
+-- disbursement, currency and entry type), so a disbursement with many payouts and many adjustments is
+-- never multiplied out, and no line is joined to its disbursement: its few groups are, in one aggregate (#28).
 -- Sums are HUGEINT (schema 001) and take only the lines in the disbursement's own currency: a line in
 -- another currency is never added to it (currency_mismatch reports it, currency_suspense lists it in its
 -- own currency). Counts are of every line received. Adjustments with another entry type are counted
 -- apart (other_*).
 CREATE OR REPLACE VIEW disbursement_totals AS
-WITH own AS (
-  SELECT disbursement_id, currency FROM disbursements
-),
-p AS (
-  SELECT l.disbursement_id, COUNT(*) AS n,
-    CAST(SUM(l.amount) FILTER (WHERE l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS total,
-    COUNT(*) FILTER (WHERE l.currency IS DISTINCT FROM o.currency) AS foreign_n
-  FROM payouts AS l JOIN own AS o ON o.disbursement_id = l.disbursement_id
-  GROUP BY l.disbursement_id
-),
-r AS (
-  SELECT l.disbursement_id, COUNT(*) AS n,
-    CAST(SUM(l.amount) FILTER (WHERE l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS total,
-    COUNT(*) FILTER (WHERE l.currency IS DISTINCT FROM o.currency) AS foreign_n
-  FROM refunds AS l JOIN own AS o ON o.disbursement_id = l.disbursement_id
-  GROUP BY l.disbursement_id
-),
-a AS (
+WITH t AS (
   SELECT
-    l.disbursement_id,
-    COUNT(*) AS n,
-    SUM(CASE WHEN l.entry_type = 'credit' THEN 1 ELSE 0 END) AS credits_n,
-    CAST(SUM(l.amount) FILTER (WHERE l.entry_type = 'credit' AND l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS credits,
-    SUM(CASE WHEN l.entry_type = 'debit' THEN 1 ELSE 0 END) AS debits_n,
-    CAST(SUM(l.amount) FILTER (WHERE l.entry_type = 'debit' AND l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS debits,
-    SUM(CASE WHEN l.entry_type IN ('credit', 'debit') THEN 0 ELSE 1 END) AS other_n,
-    CAST(SUM(l.amount) FILTER (WHERE l.entry_type NOT IN ('credit', 'debit') AND l.currency IS NOT DISTINCT FROM o.currency) AS HUGEINT) AS other,
-    COUNT(*) FILTER (WHERE l.currency IS DISTINCT FROM o.currency) AS foreign_n
-  FROM adjustments AS l JOIN own AS o ON o.disbursement_id = l.disbursement_id
-  GROUP BY l.disbursement_id
+    d.disbursement_id,
+    SUM(g.n) FILTER (WHERE g.kind = 'payout') AS payouts_n,
+    SUM(g.total) FILTER (WHERE g.kind = 'payout' AND g.currency IS NOT DISTINCT FROM d.currency) AS payouts,
+    SUM(g.n) FILTER (WHERE g.kind = 'refund') AS refunds_n,
+    SUM(g.total) FILTER (WHERE g.kind = 'refund' AND g.currency IS NOT DISTINCT FROM d.currency) AS refunds,
+    SUM(g.n) FILTER (WHERE g.kind = 'adjustment') AS adjustments_n,
+    SUM(g.n) FILTER (WHERE g.kind = 'adjustment' AND g.entry_type = 'credit') AS credits_n,
+    SUM(g.total) FILTER (WHERE g.kind = 'adjustment' AND g.entry_type = 'credit' AND g.currency IS NOT DISTINCT FROM d.currency) AS credits,
+    SUM(g.n) FILTER (WHERE g.kind = 'adjustment' AND g.entry_type = 'debit') AS debits_n,
+    SUM(g.total) FILTER (WHERE g.kind = 'adjustment' AND g.entry_type = 'debit' AND g.currency IS NOT DISTINCT FROM d.currency) AS debits,
+    -- an entry type neither credit nor debit, NULL included, is counted as other; its sum takes a named type only
+    SUM(g.n) FILTER (WHERE g.kind = 'adjustment' AND (g.entry_type IS NULL OR g.entry_type NOT IN ('credit', 'debit'))) AS other_n,
+    SUM(g.total) FILTER (WHERE g.kind = 'adjustment' AND g.entry_type NOT IN ('credit', 'debit') AND g.currency IS NOT DISTINCT FROM d.currency) AS other,
+    SUM(g.n) FILTER (WHERE g.currency IS DISTINCT FROM d.currency) AS foreign_n
+  FROM disbursements AS d
+  LEFT JOIN line_groups AS g ON g.disbursement_id = d.disbursement_id
+  GROUP BY d.disbursement_id
 )
 SELECT
-  d.disbursement_id,
-  CAST(COALESCE(p.n, 0) AS BIGINT) AS payouts_count,
-  COALESCE(p.total, CAST(0 AS HUGEINT)) AS payouts_sum,
-  CAST(COALESCE(r.n, 0) AS BIGINT) AS refunds_count,
-  COALESCE(r.total, CAST(0 AS HUGEINT)) AS refunds_sum,
-  CAST(COALESCE(a.n, 0) AS BIGINT) AS adjustments_count,
-  CAST(COALESCE(a.credits_n, 0) AS BIGINT) AS credits_count,
-  COALESCE(a.credits, CAST(0 AS HUGEINT)) AS credits_sum,
-  CAST(COALESCE(a.debits_n, 0) AS BIGINT) AS debits_count,
-  COALESCE(a.debits, CAST(0 AS HUGEINT)) AS debits_sum,
-  CAST(COALESCE(a.other_n, 0) AS BIGINT) AS other_adjustments_count,
-  COALESCE(a.other, CAST(0 AS HUGEINT)) AS other_adjustments_sum,
-  CAST(COALESCE(p.foreign_n, 0) + COALESCE(r.foreign_n, 0) + COALESCE(a.foreign_n, 0) AS BIGINT) AS foreign_lines,
-  COALESCE(p.total, 0) + COALESCE(a.credits, 0) - COALESCE(r.total, 0) - COALESCE(a.debits, 0) AS computed
-FROM disbursements AS d
-LEFT JOIN p ON p.disbursement_id = d.disbursement_id
-LEFT JOIN r ON r.disbursement_id = d.disbursement_id
-LEFT JOIN a ON a.disbursement_id = d.disbursement_id;
+  disbursement_id,
+  CAST(COALESCE(payouts_n, 0) AS BIGINT) AS payouts_count,
+  COALESCE(payouts, CAST(0 AS HUGEINT)) AS payouts_sum,
+  CAST(COALESCE(refunds_n, 0) AS BIGINT) AS refunds_count,
+  COALESCE(refunds, CAST(0 AS HUGEINT)) AS refunds_sum,
+  CAST(COALESCE(adjustments_n, 0) AS BIGINT) AS adjustments_count,
+  CAST(COALESCE(credits_n, 0) AS BIGINT) AS credits_count,
+  COALESCE(credits, CAST(0 AS HUGEINT)) AS credits_sum,
+  CAST(COALESCE(debits_n, 0) AS BIGINT) AS debits_count,
+  COALESCE(debits, CAST(0 AS HUGEINT)) AS debits_sum,
+  CAST(COALESCE(other_n, 0) AS BIGINT) AS other_adjustments_count,
+  COALESCE(other, CAST(0 AS HUGEINT)) AS other_adjustments_sum,
+  CAST(COALESCE(foreign_n, 0) AS BIGINT) AS foreign_lines,
+  COALESCE(payouts, 0) + COALESCE(credits, 0) - COALESCE(refunds, 0) - COALESCE(debits, 0) AS computed
+FROM t;

@@ -14,11 +14,32 @@
 -- is expected to hold every line of its disbursement, so each API line is offered to each parsed file.
 -- file_line_no NULL: an API line missing from the file; api_line_no NULL: a file line with no API line.
 -- Lines that agree are left out (a disagreement is rare; every line agreeing is the normal case).
+-- Only files that can disagree are paired line by line (#28: pairing every line of every file was half of
+-- a check run, while a night's files nearly all agree). A parsed file whose fingerprint (file_line_groups)
+-- equals its disbursement's API lines' (line_groups, summed) — as many lines, none that pairs with nothing,
+-- the same two sums of hashes of each line's key and compared values — holds exactly its API lines: the
+-- occurrence makes each key unique on its side (migration 040: numbered in one pass over a disbursement's
+-- lines and over a file's), so each of its lines pairs with one API line that agrees. Two different sets
+-- of lines agree on count and both sums with a chance of about 2^-128, as two keys on both join hashes.
 -- file_vs_api reports each row, gross_variance sums the amount differences of the paired ones; inside
 -- a check run the view is computed once for both (src/checks/runner.ts, shared views).
 CREATE OR REPLACE VIEW file_line_disagreements AS
 WITH parsed AS (
   SELECT disbursement_id, file_no FROM disbursement_files WHERE parse_status = 'parsed'
+),
+api_print AS (
+  SELECT disbursement_id, SUM(n) AS n, SUM(unpaired) AS unpaired, SUM(print1) AS print1, SUM(print2) AS print2
+  FROM line_groups
+  GROUP BY disbursement_id
+),
+-- the parsed files that can disagree with the API: every one whose fingerprint is not its API lines'
+to_pair AS MATERIALIZED (
+  SELECT p.disbursement_id, p.file_no
+  FROM parsed AS p
+  LEFT JOIN file_line_groups AS f ON f.disbursement_id = p.disbursement_id AND f.file_no = p.file_no
+  LEFT JOIN api_print AS a ON a.disbursement_id = p.disbursement_id
+  WHERE f.n IS NULL OR a.n IS NULL OR f.n <> a.n OR f.unpaired <> 0 OR a.unpaired <> 0
+     OR f.print1 <> a.print1 OR f.print2 <> a.print2
 ),
 file_side AS (
   SELECT fl.rowid AS rid, fl.kind, fl.amount, fl.entry_type,
@@ -26,9 +47,9 @@ file_side AS (
       THEN hash(fl.disbursement_id, fl.file_no, fl.kind, fl.reference, fl.occurrence) END AS h1,
     hash(fl.reference, fl.occurrence, fl.kind, fl.file_no, fl.disbursement_id, 'recon') AS h2
   FROM file_lines AS fl
-  JOIN parsed AS p ON p.disbursement_id = fl.disbursement_id AND p.file_no = fl.file_no
+  JOIN to_pair AS p ON p.disbursement_id = fl.disbursement_id AND p.file_no = fl.file_no
 ),
--- every API line (api_lines, by table and rowid) offered to each parsed file of its disbursement
+-- every API line (api_lines, by table and rowid) offered to each of those files of its disbursement
 api_rows AS (
   SELECT 'payout' AS kind, rowid AS rid, disbursement_id, reference, occurrence, amount, CAST(NULL AS VARCHAR) AS entry_type FROM payouts
   UNION ALL SELECT 'refund', rowid, disbursement_id, refund_id, occurrence, amount, NULL FROM refunds
@@ -40,7 +61,7 @@ api_side AS (
       THEN hash(a.disbursement_id, p.file_no, a.kind, a.reference, a.occurrence) END AS h1,
     hash(a.reference, a.occurrence, a.kind, p.file_no, a.disbursement_id, 'recon') AS h2
   FROM api_rows AS a
-  JOIN parsed AS p ON p.disbursement_id = a.disbursement_id
+  JOIN to_pair AS p ON p.disbursement_id = a.disbursement_id
 ),
 disagreeing AS MATERIALIZED (
   SELECT fs.rid AS file_rid, a.rid AS api_rid, a.kind AS api_kind, a.file_no AS api_file_no
