@@ -6,7 +6,6 @@ import { sqlObjects, readThrough } from '../store/objects.js';
 import { contractHashes, recordValidated, validatedContracts } from '../store/check-contracts.js';
 import { dropMaterialised, materialiseViews } from '../store/materialise.js';
 import { inTransaction } from '../store/transaction.js';
-import { withOneThread } from '../store/db.js';
 import { TerminalError } from '../errors.js';
 import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { CheckFileError } from './errors.js';
@@ -55,11 +54,6 @@ export class RunChecksError extends TerminalError {
 }
 
 export async function runChecks(connection: DuckDBConnection, opts: RunChecksOptions): Promise<CheckRunResult> {
-  // one DuckDB thread for the run (#28, docs/performance.md: faster at 1M payouts on two cores, quiet or busy)
-  return withOneThread(connection, () => checkRun(connection, opts));
-}
-
-async function checkRun(connection: DuckDBConnection, opts: RunChecksOptions): Promise<CheckRunResult> {
   const now = opts.now ?? new Date();
   const checks = await loadChecks(opts.checksDir, opts.only);
   const done = await connection.runAndReadAll(sqlText('lifecycle/check_run_exists'), [opts.runId]);

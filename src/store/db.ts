@@ -93,18 +93,3 @@ async function createViews(connection: DuckDBConnection): Promise<void> {
 export async function setMemoryLimit(connection: DuckDBConnection, mb: number): Promise<void> {
   await connection.run(`SET memory_limit = '${Math.trunc(mb)}MB'`);
 }
-
-/**
- * Runs `work` with DuckDB on one thread (an instance-wide setting), then sets back the number it found.
- * For the check run (#28): some thirty statements, most over thousands of rows, where a second thread
- * cost more in hand-overs than it gained (docs/performance.md).
- */
-export async function withOneThread<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
-  const threads = Number((await connection.runAndReadAll(`SELECT current_setting('threads')`)).getRows()[0]![0]);
-  await connection.run('SET threads = 1');
-  try {
-    return await work();
-  } finally {
-    await connection.run(`SET threads = ${Math.trunc(threads)}`);
-  }
-}
