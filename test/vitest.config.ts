@@ -7,9 +7,11 @@ export default defineConfig({
     exclude: ['node_modules/**', 'dist/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // DuckDB files and sandboxes are per test; two workers match the 2-core machines.
+    // DuckDB files and sandboxes are per test. Three workers on the 2-core machines: many tests wait on a
+    // sandbox's latency or a CLI child, and with two the cores sat idle a third of the run (file times
+    // summed 874 s in 581 s of wall on 2026-11-27).
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
     globalSetup: ['test/global-setup.ts'],
     // The bin tells DuckDB's allocator to hand freed pages back at once (src/ops/memory.ts): the 1M-payout
     // sync's peak RSS needs it, and it costs a small run about twice the CPU (a demo night: 37 s of CPU
