@@ -5,8 +5,6 @@ import { Agent, request } from 'undici';
 import { PACKAGE_VERSION } from './version.js';
 import { DEFAULT_LIMITS, type DeliveryLimits } from './limits.js';
 
-export { DEFAULT_LIMITS, type DeliveryLimits };
-
 export interface Delivered {
   ok: boolean;
   status: number | null;

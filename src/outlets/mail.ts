@@ -9,7 +9,7 @@ import { redact } from '../api/redact.js';
 import { oneLine } from '../errors.js';
 import { writeFileAtomically } from '../files.js';
 import { renderHtml, renderText, type AttachmentNote } from './render.js';
-import type { DeliveryLimits } from './http.js';
+import type { DeliveryLimits } from './limits.js';
 import type { SmtpSettings } from './smtp-url.js';
 import type { OutcomeSummary } from './summary.js';
 

@@ -2,7 +2,8 @@
 // bounded in time and attempts. Never the API key (nothing here knows it), never a redirect to another
 // host, never a failure of the night: a URL that does not take it is a warning.
 import { escapeMrkdwn } from './escape.js';
-import { send, type Delivered, type DeliveryLimits } from './http.js';
+import { send, type Delivered } from './http.js';
+import type { DeliveryLimits } from './limits.js';
 import { NOTIFY_SCHEMA_ID, type NotifyDocument } from './notify-schema.js';
 import type { OutcomeSummary } from './summary.js';
 

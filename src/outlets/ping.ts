@@ -3,7 +3,8 @@
 // on exit 2, and <url>/log (a note that changes nothing) when another run held the lock. A night that
 // never pings is the pinger's to notice. The body (healthchecks.io keeps it as the ping's log) is a
 // short summary; POST, so the text never lands in a URL.
-import { send, type Delivered, type DeliveryLimits } from './http.js';
+import { send, type Delivered } from './http.js';
+import type { DeliveryLimits } from './limits.js';
 
 export type PingEvent = 'start' | 'success' | 'fail' | 'log';
 
