@@ -2,7 +2,7 @@
 // printed last. A stage that fails or times out comes back as an error with the end of its stderr.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { returnFreedMemoryPromptly } from '../src/ops/memory.js';
+import { NODE_FLAGS, returnFreedMemoryPromptly } from '../src/ops/memory.js';
 
 export type StageResult = Record<string, unknown>;
 
@@ -15,10 +15,10 @@ export function runStage(name: string, args: Array<string | number>, timeoutMs =
   const label = `${name} ${args.join(' ')}`.trim();
   process.stderr.write(`  … ${label}\n`);
   return new Promise((resolve, reject) => {
-    // each stage starts as the recon bin does: DuckDB's allocator told to return freed pages at once
+    // each stage starts as the recon bin does: its node flags, DuckDB's allocator told to return freed pages at once
     const env = { ...process.env };
     returnFreedMemoryPromptly(env);
-    const child = spawn(process.execPath, [script, ...args.map(String)], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, [...NODE_FLAGS, script, ...args.map(String)], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

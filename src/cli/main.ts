@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
 // The `recon` bin: run the dispatcher, map an uncaught error to exit 2 with its message on stderr.
 // The dispatcher is imported only after the memory settings that must precede DuckDB's loading.
 import { EXIT, ReconError, oneLine } from '../errors.js';

@@ -13,7 +13,15 @@
 //   a disbursement's model) the growth is held to 50 %: more, shorter collections. The flag is read
 //   each time V8 sets its next limit, so it takes effect when set at run time; it is process-wide and
 //   stays set for the rest of the process.
+// - V8's young generation (new space) grows up to two semi-spaces of 16 MB each in Node 20 and stays at
+//   that size; a sync's pages and their lines fill it on every scavenge. The bin starts node with a
+//   4 MB semi-space (its shebang line, NODE_FLAGS): a 100k-payout sync's JS heap peak 117 → 85 MB and
+//   RSS 357 → 308 MB, a 1M-payout sync's RSS 402 → 357 MB (with 2 MB), no more CPU within the noise
+//   (docs/performance.md). It cannot be changed once node runs (V8 sizes the heap at start).
 import v8 from 'node:v8';
+
+/** The node flags the bin starts with: its shebang line carries them (test/unit/ops/memory.test.ts), the bench's stages too. */
+export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
 
 /** jemalloc's options variable in DuckDB's build (its symbols carry the duckdb_je_ prefix). */
 export const DUCKDB_ALLOCATOR_ENV = 'DUCKDB_JE_MALLOC_CONF';

@@ -1,12 +1,15 @@
 // Memory settings: the job's DuckDB limit (and the sync's, given back after it), the hint on DuckDB's
 // out-of-memory error, the allocator variable the bin sets, and the appender's reused data chunk.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { parseCommandArgs } from '../../../src/config.js';
 import { silentLogger } from '../../../src/log.js';
 import { appendColumns } from '../../../src/store/append.js';
-import { DUCKDB_ALLOCATOR_CONF, DUCKDB_ALLOCATOR_ENV, returnFreedMemoryPromptly } from '../../../src/ops/memory.js';
+import { DUCKDB_ALLOCATOR_CONF, DUCKDB_ALLOCATOR_ENV, NODE_FLAGS, returnFreedMemoryPromptly } from '../../../src/ops/memory.js';
 import { memoryHint, withJob } from '../../../pipelines/job.js';
 import { jobSettings, syncSettings } from '../../../pipelines/settings.js';
 import { startSandbox } from '../../../sandbox/index.js';
@@ -98,6 +101,21 @@ describe("DuckDB's allocator", () => {
     const chosen: NodeJS.ProcessEnv = { [DUCKDB_ALLOCATOR_ENV]: 'dirty_decay_ms:5000' };
     returnFreedMemoryPromptly(chosen);
     expect(chosen[DUCKDB_ALLOCATOR_ENV]).toBe('dirty_decay_ms:5000');
+  });
+});
+
+describe("the bin's node flags", () => {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  it('are on its shebang line, and node started through it runs with them (a young generation of two 4 MB semi-spaces)', () => {
+    const bin = path.join(root, 'dist/src/cli/main.js');
+    expect(readFileSync(path.join(root, 'src/cli/main.ts'), 'utf8').split('\n')[0]).toBe(`#!/usr/bin/env -S node ${NODE_FLAGS.join(' ')}`);
+    expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe(`#!/usr/bin/env -S node ${NODE_FLAGS.join(' ')}`);
+    // the kernel runs the file through its shebang (as npx does): node reports the flags it was given
+    const shown = execFileSync(bin, ['--help'], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(shown).toMatch(/recon/);
+    const probe = execFileSync('/usr/bin/env', ['-S', `node ${NODE_FLAGS.join(' ')}`, '-e',
+      `const v8 = require('node:v8'); console.log(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size)`], { encoding: 'utf8' });
+    expect(Number(probe)).toBeLessThanOrEqual(8 * 1024 * 1024);
   });
 });
 
