@@ -3,10 +3,12 @@
 // Both sides convert money the same way (subunits ÷ the currency's factor, as cells.ts setAmount does
 // below 10^15) and both yield to the compressor every 50 rows (workbook-file.ts pace); what is left is
 // recon's styles, widths, extra sheets and row heights.
-// `styled` (#28) is the floor under recon's side: the same exceljs streaming write with useStyles on, every
+// `styled` (#28) is exceljs's own styled path: the same exceljs streaming write with useStyles on, every
 // cell given its style as one shared object per column (the cheapest way exceljs takes a style: no lookup
 // by content), the numeric columns' number formats and alignment, the row heights of the wrapped text:
-// what any styled table costs in exceljs, before recon's own per-cell work.
+// what any styled table costs through exceljs's Row and Cell objects. It was the floor under recon's side
+// until recon rendered its table rows itself (table-sheet.ts, #28); it is kept as the reference for that.
+// Each side also reports its CPU seconds (all threads, deflate included) over the write.
 // Args: recon|bare|styled findings
 import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -105,12 +107,14 @@ stage(async ([mode = 'recon', nArg = '100000']) => {
   try {
     const file = path.join(tmp.dir, 'exceptions.xlsx');
     const started = performance.now();
+    const cpu = process.cpuUsage();
     let cells = 0; // non-empty cells of the sheet, counted on the bare side
     if (mode === 'bare') cells = await bare(file, n);
     else if (mode === 'styled') await styled(file, n);
     else await writeExceptionWorkbook(file, { summary: SUMMARY, findings: findings(n), disbursements: [] });
     const s = seconds(started);
-    return { mode, findings: n, seconds: s, cells: mode === 'bare' ? cells : null, bytes: (await stat(file)).size, peakRssMb: peakRssMb() };
+    const used = process.cpuUsage(cpu);
+    return { mode, findings: n, seconds: s, cpuSeconds: (used.user + used.system) / 1e6, cells: mode === 'bare' ? cells : null, bytes: (await stat(file)).size, peakRssMb: peakRssMb() };
   } finally {
     tmp.cleanup();
   }

@@ -5,7 +5,22 @@ import { currencyFactor, excelNumberFormat, formatMajor } from '../money.js';
 import { safeText } from './safe-text.js';
 import type { FindingStatus, Severity } from './types.js';
 
-type Cell = ExcelJS.Cell;
+/**
+ * What the setters use of a cell: its value and its style's parts. An exceljs Cell is one; so is the
+ * reused cell a table row is written through (table-sheet.ts), which is why a setter touches nothing else.
+ */
+export interface CellTarget {
+  value: ExcelJS.CellValue;
+  numFmt: string | undefined;
+  font: Partial<ExcelJS.Font> | undefined;
+  fill: ExcelJS.Fill | undefined;
+  border: Partial<ExcelJS.Borders> | undefined;
+  alignment: Partial<ExcelJS.Alignment> | undefined;
+  readonly address: string;
+  readonly worksheet: ExcelJS.Worksheet;
+}
+
+type Cell = CellTarget;
 
 /** Dates are written as UTC serials (exceljs converts with getTime()), so headers say "(UTC)". */
 export const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm';

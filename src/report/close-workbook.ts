@@ -1,7 +1,7 @@
 // The monthly close workbook: per recipient × currency summary, the month's disbursements, the
 // findings still open, and a journal that is proven balanced before anything is written.
 import type ExcelJS from 'exceljs';
-import { BOLD, setAmount, setCount, setDate, setText, styleHeader, styleTitle } from './cells.js';
+import { BOLD, setAmount, setCount, setDate, setText, styleHeader, styleTitle, type CellTarget } from './cells.js';
 import { DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET, FINDING_COLUMNS } from './columns.js';
 import { assertJournalBalanced, type CurrencyBalance } from './journal.js';
 import { addSheet, writeFields, writeHeaderRow, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
@@ -68,7 +68,7 @@ const LINE_COLUMNS: LineColumn[] = [
   ...AMOUNT_COLUMNS,
 ];
 
-function writeVariance(cell: ExcelJS.Cell, line: CloseLine): void {
+function writeVariance(cell: CellTarget, line: CloseLine): void {
   setAmount(cell, line.variance, line.currency);
   if (line.variance !== 0n) cell.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } };
 }

@@ -1,7 +1,6 @@
 // Column layouts shared by the daily exception workbook and the monthly close, so a finding or a
 // disbursement reads the same in both.
-import { DATE_FORMAT, LINK, setAmount, setCount, setDate, setDisbursementStatus, setSeverity, setStatus, setText } from './cells.js';
-import type ExcelJS from 'exceljs';
+import { DATE_FORMAT, LINK, setAmount, setCount, setDate, setDisbursementStatus, setSeverity, setStatus, setText, type CellTarget } from './cells.js';
 import type { ColumnSpec } from './table-sheet.js';
 import { linkInside } from './xlsx-parts.js';
 import type { DisbursementRow, FindingRow } from './types.js';
@@ -25,7 +24,7 @@ export function findingColumns(reporting: string | null): ReadonlyArray<ColumnSp
     { header: 'At stake', numeric: true, width: 14, write: (c, f) => setAmount(c, f.stake ?? null, f.currency) },
     BASE_FINDING_COLUMNS[10]!,
     ...(reporting === null ? [] : [{ header: `At stake (${reporting})`, numeric: true, width: 14, print: false,
-      write: (c: ExcelJS.Cell, f: FindingRow) => setAmount(c, f.stakeConverted ?? null, reporting) }]),
+      write: (c: CellTarget, f: FindingRow) => setAmount(c, f.stakeConverted ?? null, reporting) }]),
     { header: 'Repeats', width: 14, wrap: true, print: false, write: (c, f) => setText(c, repeatsText(f)) },
     ...BASE_FINDING_COLUMNS.slice(11),
   ];
@@ -72,7 +71,7 @@ export function splitReceived(detail: string): { detail: string; received: strin
 }
 
 /** The disbursement id, a link to its row on the Disbursements sheet when that row is known. */
-function writeDisbursementLink(cell: ExcelJS.Cell, finding: FindingRow): void {
+function writeDisbursementLink(cell: CellTarget, finding: FindingRow): void {
   setText(cell, finding.disbursementId);
   if (finding.disbursementId && finding.disbursementRow && linkInside(cell, DISBURSEMENTS_SHEET, `A${finding.disbursementRow}`)) cell.font = LINK;
 }

@@ -1,9 +1,12 @@
 // A sheet that is one table: bold frozen header, autofilter over the written range, fixed column
 // widths (a streamed sheet cannot measure its rows before writing them), one committed row per item.
-import type ExcelJS from 'exceljs';
-import { BOLD, styleHeader } from './cells.js';
+import ExcelJS from 'exceljs';
+import { BOLD, styleHeader, type CellTarget } from './cells.js';
 import type { RowSource } from './types.js';
 import { pace, type StreamingWorkbook } from './workbook-file.js';
+import { sheetRows, xmlText, type SheetRows } from './xlsx-parts.js';
+
+const { ValueType } = ExcelJS;
 
 /** Excel's sheet limit; a longer sheet opens truncated or not at all. */
 const EXCEL_MAX_ROWS = 1_048_576;
@@ -17,7 +20,7 @@ export interface ColumnSpec<R> {
   wrap?: boolean;
   /** false: shown on screen, left out of the printed area (the printed columns come first). */
   print?: boolean;
-  write: (cell: ExcelJS.Cell, row: R) => void;
+  write: (cell: CellTarget, row: R) => void;
 }
 
 /**
@@ -64,6 +67,12 @@ export function writeHeaderRow(sheet: ExcelJS.Worksheet, rowNumber: number, head
 /**
  * Writes header + one row per item from `rows` starting at `headerRow`, sets the autofilter over
  * the whole table and returns the number of data rows. Rows are committed as they are written.
+ *
+ * The header goes through exceljs; the data rows are rendered here (#28), as exceljs 4.4 renders a row
+ * whose cells were written by writeCell, byte for byte (test/unit/report/table-sheet.test.ts holds it to
+ * a plain exceljs write): each column writes into one reused TableCell, each distinct style of a column is
+ * given its id once, and the row's XML goes to the sheet through xlsx-parts.ts's sheetRows. exceljs's
+ * own path built a Row, a Cell and a value object per cell and rendered each through its xforms.
  */
 export async function writeTable<R>(
   sheet: ExcelJS.Worksheet,
@@ -72,24 +81,44 @@ export async function writeTable<R>(
   rows: RowSource<R>,
 ): Promise<number> {
   writeHeaderRow(sheet, headerRow, columns);
-  const shareStyle = styleSharer();
+  const out = sheetRows(sheet, headerRow + 1);
+  const cells = columns.map((_, i) => new TableCell(sheet, columnLetter(i + 1)));
+  const styles = columns.map(() => new ColumnStyles(out));
+  const rowEnd = ` spans="1:${columns.length}" x14ac:dyDescent="0.25"`;
+  let xml = '';
   let count = 0;
   for await (const item of rows) {
-    if (headerRow + 1 + count > EXCEL_MAX_ROWS) {
+    const number = headerRow + 1 + count;
+    if (number > EXCEL_MAX_ROWS) {
       throw new Error(`sheet "${sheet.name}" would pass Excel's ${EXCEL_MAX_ROWS} rows; narrow the query or use CSV`);
     }
-    const row = sheet.getRow(headerRow + 1 + count);
-    (row as RowWithStyle).style = NO_ROW_STYLE;
-    columns.forEach((column, i) => {
-      const cell = row.getCell(i + 1);
+    let lines = 1;
+    let hasValues = false;
+    let body = '';
+    for (let i = 0; i < columns.length; i += 1) {
+      const column = columns[i]!;
+      const cell = cells[i]!;
+      cell.reset(number);
       writeCell(column, cell, item);
-      shareStyle(cell, i);
-    });
-    fitRowHeight(row, columns);
-    row.commit();
+      const { value } = cell;
+      if (column.wrap && typeof value === 'string') lines = Math.max(lines, wrappedLines(value, column.width));
+      const type = valueType(value);
+      if (type !== NULL) hasValues = true;
+      body += renderCell(cell.address, styles[i]!.id(cell, type), type, value);
+    }
+    // as exceljs: a row with no value and the default height is left out; one with no cell is empty
+    if (hasValues || lines > 1) {
+      xml += `<row r="${number}"${lines > 1 ? ` ht="${LINE_HEIGHT_PT * lines}" customHeight="1"` : ''}${rowEnd}`;
+      xml += body === '' ? '/>' : `>${body}</row>`;
+    }
     count += 1;
+    if (count % FLUSH_EVERY_ROWS === 0) {
+      out.append(xml, number + 1);
+      xml = '';
+    }
     await pace(sheet, count);
   }
+  out.append(xml, headerRow + 1 + count);
   sheet.autoFilter = {
     from: { row: headerRow, column: 1 },
     to: { row: headerRow + Math.max(count, 1), column: columns.length },
@@ -100,8 +129,11 @@ export async function writeTable<R>(
   return count;
 }
 
+/** Rows are handed to the sheet in batches, as often as pace() yields, so deflate gets them in time. */
+const FLUSH_EVERY_ROWS = 50;
+
 /** A table cell: the column's value, then its alignment (wrapped text, numbers kept off the next column). */
-export function writeCell<R>(column: ColumnSpec<R>, cell: ExcelJS.Cell, item: R): void {
+export function writeCell<R>(column: ColumnSpec<R>, cell: CellTarget, item: R): void {
   column.write(cell, item);
   if (column.wrap) cell.alignment = WRAP;
   else if (column.numeric && cell.value !== null && cell.value !== undefined) cell.alignment = NUMBER;
@@ -167,86 +199,112 @@ export function columnLetter(n: number): string {
   return s;
 }
 
-/**
- * A row's own style goes through the same style-id lookup as a cell's (below), and every row starts
- * with a fresh `{}`: one shared empty style is looked up once. It is the default style, so rows still
- * carry no `s=`.
- */
-const NO_ROW_STYLE: Partial<ExcelJS.Style> = Object.freeze({});
-/** exceljs 4 keeps a row's style in `style`, as for a cell; its typings leave it out. */
-type RowWithStyle = ExcelJS.Row & { style: Partial<ExcelJS.Style> };
+const { Null: NULL, Number: NUMBER_TYPE, String: STRING_TYPE, Date: DATE_TYPE, Boolean: BOOLEAN_TYPE } = ValueType;
 
-/** A style as its properties, to compare them part by part. */
-type Style = Record<string, unknown>;
-
-/**
- * exceljs finds a cell's style id by rendering its style to XML, unless it has seen that very style
- * object before (a WeakMap by identity) — and every cell starts with a fresh `{}`. On a large table that
- * lookup was most of the writing time. Cells whose style reads the same (same value type, which decides
- * the default number format, and same properties) get one shared object, so exceljs renders each
- * distinct style once; the ids, and so the file, are the same. Call it once the cell is written: the
- * shared object is frozen.
- */
-function styleSharer(): (cell: ExcelJS.Cell, column: number) => void {
-  const shared = new Map<string, Style>();
-  // Parts of a style (font, fill, …) are mostly the same constant objects: named by identity, and by
-  // content the first time an object is seen, so a fresh but equal object still finds its style.
-  const names = new WeakMap<object, string>();
-  const byContent = new Map<string, string>();
-  const nameOf = (part: unknown): string => {
-    if (typeof part !== 'object' || part === null) return JSON.stringify(part);
-    let name = names.get(part);
-    if (name === undefined) {
-      const content = JSON.stringify(part);
-      name = byContent.get(content) ?? String(byContent.size);
-      byContent.set(content, name);
-      names.set(part, name);
-    }
-    return name;
-  };
-  const canonicalOf = (cell: ExcelJS.Cell): Style => {
-    const style = cell.style as Style;
-    let key = String(cell.type);
-    for (const property in style) key += `|${property}=${nameOf(style[property])}`;
-    let canonical = shared.get(key);
-    if (!canonical) {
-      canonical = Object.freeze(style);
-      shared.set(key, canonical);
-    }
-    return canonical;
-  };
-  // Building that key for every cell cost about as much again. A column uses a handful of styles,
-  // made of the same part objects cell after cell, so each column keeps the shared styles it has
-  // used, and a cell of the same type whose parts are those very objects takes one without a key.
-  const usedBy: Array<Array<{ type: ExcelJS.ValueType; style: Style; size: number }>> = [];
-  return (cell, column) => {
-    const style = cell.style as Style;
-    const { type } = cell;
-    const used = (usedBy[column] ??= []);
-    for (const known of used) {
-      if (known.type === type && sameParts(known.style, known.size, style)) {
-        cell.style = known.style;
-        return;
-      }
-    }
-    const canonical = canonicalOf(cell);
-    const size = Object.keys(canonical).length;
-    // Kept only when the parts are the very objects: a part built afresh for every cell would
-    // otherwise add an entry per cell.
-    if (sameParts(canonical, size, style)) used.push({ type, style: canonical, size });
-    cell.style = canonical;
-  };
+/** exceljs's value type of what a table cell holds; tables hold text, numbers, dates and booleans only. */
+function valueType(value: ExcelJS.CellValue): ExcelJS.ValueType {
+  if (value === null || value === undefined) return NULL;
+  if (typeof value === 'string') return STRING_TYPE;
+  if (typeof value === 'number') return NUMBER_TYPE;
+  if (typeof value === 'boolean') return BOOLEAN_TYPE;
+  if (value instanceof Date) return DATE_TYPE;
+  throw new Error(`a table cell holds text, a number, a date or a boolean, not ${JSON.stringify(value)}`);
 }
 
-/** True when `style` has exactly `known`'s `size` properties, each the same value or object. */
-function sameParts(known: Style, size: number, style: Style): boolean {
-  let n = 0;
-  for (const property in style) {
-    if (known[property] !== style[property]) return false;
-    n += 1;
+/** `<c>` as exceljs 4.4's CellXform.render writes it for these types (no shared strings, 1900 dates). */
+function renderCell(address: string, styleId: number, type: ExcelJS.ValueType, value: ExcelJS.CellValue): string {
+  if (type === NULL) return styleId ? `<c r="${address}" s="${styleId}"/>` : '';
+  const open = styleId ? `<c r="${address}" s="${styleId}"` : `<c r="${address}"`;
+  switch (type) {
+    case STRING_TYPE: return `${open} t="str"><v>${xmlText(value as string)}</v></c>`;
+    case NUMBER_TYPE: return `${open}><v>${xmlText(String(value))}</v></c>`;
+    case DATE_TYPE: return `${open}><v>${xmlText(String(25569 + (value as Date).getTime() / (24 * 3600 * 1000)))}</v></c>`;
+    default: return `${open} t="b"><v>${value ? '1' : '0'}</v></c>`;
   }
-  return n === size;
 }
+
+/**
+ * What a column writer gets for a table cell: the properties of an exceljs Cell the writers use (its
+ * value and its style's parts), one object per column reused row after row. It is sealed, so a writer
+ * that sets anything else (a note, a merge) fails loudly instead of being dropped.
+ */
+class TableCell {
+  value: ExcelJS.CellValue = null;
+  numFmt: string | undefined = undefined;
+  font: Partial<ExcelJS.Font> | undefined = undefined;
+  fill: ExcelJS.Fill | undefined = undefined;
+  border: Partial<ExcelJS.Borders> | undefined = undefined;
+  alignment: Partial<ExcelJS.Alignment> | undefined = undefined;
+  protection: Partial<ExcelJS.Protection> | undefined = undefined;
+  address = '';
+  constructor(readonly worksheet: ExcelJS.Worksheet, private readonly letter: string) {
+    Object.seal(this);
+  }
+
+  get type(): ExcelJS.ValueType {
+    return valueType(this.value);
+  }
+
+  reset(row: number): void {
+    this.value = null;
+    this.numFmt = undefined;
+    this.font = undefined;
+    this.fill = undefined;
+    this.border = undefined;
+    this.alignment = undefined;
+    this.protection = undefined;
+    this.address = this.letter + row;
+  }
+}
+
+interface KnownStyle {
+  type: ExcelJS.ValueType;
+  numFmt: string | undefined;
+  font: object | undefined;
+  fill: object | undefined;
+  border: object | undefined;
+  alignment: object | undefined;
+  protection: object | undefined;
+  id: number;
+}
+
+/**
+ * The style ids of one column. exceljs asks its style registry for every cell, which renders the style to
+ * XML unless it saw that very object before. A column uses a handful of styles made of the same constant
+ * part objects (cells.ts), so an id is remembered by the identity of the parts and the value type (which
+ * decides the default number format); parts built afresh for a cell are matched by content instead.
+ */
+class ColumnStyles {
+  private readonly known: KnownStyle[] = [];
+  private readonly byContent = new Map<string, number>();
+  constructor(private readonly out: SheetRows) {}
+
+  id(cell: TableCell, type: ExcelJS.ValueType): number {
+    const { numFmt, font, fill, border, alignment, protection } = cell;
+    for (const k of this.known) {
+      if (k.type === type && k.numFmt === numFmt && k.font === font && k.fill === fill && k.border === border
+        && k.alignment === alignment && k.protection === protection) return k.id;
+    }
+    const style: Partial<ExcelJS.Style> = {};
+    if (numFmt !== undefined) style.numFmt = numFmt;
+    if (font !== undefined) style.font = font;
+    if (fill !== undefined) style.fill = fill;
+    if (border !== undefined) style.border = border;
+    if (alignment !== undefined) style.alignment = alignment;
+    if (protection !== undefined) style.protection = protection;
+    const key = `${type}|${JSON.stringify(style)}`;
+    let id = this.byContent.get(key);
+    if (id === undefined) {
+      id = this.out.styleId(style, type);
+      this.byContent.set(key, id);
+    }
+    if (this.known.length < MAX_KNOWN_STYLES) this.known.push({ type, numFmt, font, fill, border, alignment, protection, id });
+    return id;
+  }
+}
+
+/** Past this many part combinations in one column (parts built per cell) a style is found by content. */
+const MAX_KNOWN_STYLES = 32;
 
 /** A whole sheet that is just one table with its header on row 1. Commits the sheet. */
 export async function writeTableSheet<R>(

@@ -1,7 +1,6 @@
 // Any query result as a one-sheet workbook, for `recon sql --format xlsx`. Column types are not
 // known in advance, so each value picks its own cell type.
-import type ExcelJS from 'exceljs';
-import { DATE_TIME_FORMAT, numberFormat, setText } from './cells.js';
+import { DATE_TIME_FORMAT, numberFormat, setText, type CellTarget } from './cells.js';
 import { describeValue } from './csv.js';
 import { writeTableSheet, type ColumnSpec } from './table-sheet.js';
 import type { RowSource } from './types.js';
@@ -41,7 +40,7 @@ export async function writeTableWorkbook(
   }, '--out');
 }
 
-function setValue(cell: ExcelJS.Cell, value: unknown): void {
+function setValue(cell: CellTarget, value: unknown): void {
   if (value === null || value === undefined) return;
   if (typeof value === 'bigint') {
     const safe = value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER);

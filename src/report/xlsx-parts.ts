@@ -1,7 +1,10 @@
-// What exceljs's streaming writer cannot write on its own: links inside the workbook and native charts.
-// Both reach into exceljs 4.x internals (the sheet's relationship writer, the zip), kept in this one
-// module; test/report/xlsx-parts.test.ts reads the written parts back, and the LibreOffice test renders
-// them, so a change in exceljs shows as a failing test, not as a broken workbook.
+// What exceljs's streaming writer cannot write on its own: links inside the workbook and native charts,
+// and (#28) table rows written as XML without an exceljs Row and Cell object per cell. All reach into
+// exceljs 4.x internals (the sheet's relationship writer, the zip, the sheet's row bookkeeping and the
+// workbook's style registry), kept in this one module; test/unit/report/links-and-month.test.ts and
+// table-sheet.test.ts read the written parts back, and the LibreOffice test renders them, so a change in
+// exceljs shows as a failing test (or the clear error below), not as a broken workbook.
+import { createRequire } from 'node:module';
 import type ExcelJS from 'exceljs';
 import type { StreamingWorkbook } from './workbook-file.js';
 
@@ -43,7 +46,7 @@ export const MAX_INTERNAL_LINKS = 10_000;
  * file name; this writes the sheet-level `<hyperlink ref=… location=…>` only. Returns false, leaving
  * the cell as it is, once the sheet has MAX_INTERNAL_LINKS links.
  */
-export function linkInside(cell: ExcelJS.Cell, sheetName: string, address: string): boolean {
+export function linkInside(cell: Pick<ExcelJS.Cell, 'address' | 'worksheet'>, sheetName: string, address: string): boolean {
   const links = internals(cell.worksheet)._sheetRelsWriter._hyperlinks;
   if (links.length >= MAX_INTERNAL_LINKS) return false;
   if (!/^[A-Z]{1,3}[0-9]{1,7}$/.test(address)) throw new Error(`not a cell address: ${address}`);
@@ -179,5 +182,62 @@ export function drawCharts(workbook: StreamingWorkbook, sheet: ExcelJS.Worksheet
   s._writeLegacyData = () => {
     s.stream.write(`<drawing r:id="${rId}"/>`);
     writeLegacyData();
+  };
+}
+
+/** The row bookkeeping of exceljs 4.4's WorksheetWriter and the style registry of its WorkbookWriter. */
+interface RowInternals {
+  _rows: unknown[] | null;
+  _rowZero: number;
+  startedData: boolean;
+  committed: boolean;
+  stream: { write(text: string): unknown };
+  _workbook: { styles: { addStyleModel(style: Partial<ExcelJS.Style>, type: ExcelJS.ValueType): number } };
+}
+
+/** Rows appended to a streamed sheet as XML, after the rows exceljs committed (sheetRows). */
+export interface SheetRows {
+  /** The style id exceljs gives `style` on a cell of value type `type` (CellXform.prepare asks the same). */
+  styleId(style: Partial<ExcelJS.Style>, type: ExcelJS.ValueType): number;
+  /** Appends whole `<row>` elements; `next` is the number of the row after the last one in `xml`. */
+  append(xml: string, next: number): void;
+}
+
+/** exceljs's own text escaping for cell values and attributes (utils.xmlEncode), so the bytes are its bytes. */
+export const xmlText: (text: string) => string = (() => {
+  const utils = createRequire(import.meta.url)('exceljs/lib/utils/utils.js') as { xmlEncode?: unknown };
+  if (typeof utils.xmlEncode !== 'function') throw new Error('exceljs internals changed: lib/utils/utils.js has no xmlEncode');
+  return utils.xmlEncode as (text: string) => string;
+})();
+
+/**
+ * Lets the caller write rows `firstRow`… of `sheet` as XML it renders itself, the way exceljs 4.4's
+ * RowXform and CellXform render them (table-sheet.ts), instead of one exceljs Row with a Cell object
+ * per cell. Every row before `firstRow` must be committed (the sheet's data started) and none after it
+ * created; afterwards `getRow` works again from the row after the last one appended.
+ */
+export function sheetRows(sheet: ExcelJS.Worksheet, firstRow: number): SheetRows {
+  const s = sheet as unknown as Partial<RowInternals>;
+  const styles = s._workbook?.styles;
+  if (!Array.isArray(s._rows) || typeof s._rowZero !== 'number' || typeof s.startedData !== 'boolean'
+    || typeof styles?.addStyleModel !== 'function' || typeof s.stream?.write !== 'function') {
+    throw new Error('exceljs internals changed: the streaming worksheet writer has no row bookkeeping or style registry');
+  }
+  const sheetState = s as RowInternals;
+  const ready = (row: number): void => {
+    if (sheetState.committed || !sheetState.startedData || sheetState._rows?.length !== 0 || sheetState._rowZero !== row) {
+      throw new Error(`sheet "${sheet.name}": rows before ${row} must be committed and none after created before it is written as XML`);
+    }
+  };
+  ready(firstRow);
+  let expected = firstRow;
+  return {
+    styleId: (style, type) => styles.addStyleModel(style, type),
+    append: (xml, next) => {
+      ready(expected);
+      if (xml.length > 0) sheetState.stream.write(xml);
+      sheetState._rowZero = next;
+      expected = next;
+    },
   };
 }

@@ -1,19 +1,20 @@
 import { join } from 'node:path';
 import type ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { font } from '../../../src/report/cells.js';
+import { font, setText, type CellTarget } from '../../../src/report/cells.js';
 import { FINDING_COLUMNS } from '../../../src/report/columns.js';
 import { addSheet, writeHeaderRow, writeTable, type ColumnSpec, writeCell, fitRowHeight } from '../../../src/report/table-sheet.js';
 import type { FindingRow } from '../../../src/report/types.js';
 import { writeWorkbookFile } from '../../../src/report/workbook-file.js';
-import { FINDINGS, tempDir, zipEntryText } from './helpers.js';
+import { linkInside } from '../../../src/report/xlsx-parts.js';
+import { FINDINGS, readWorkbook, sheetOf, tempDir, zipEntryText } from './helpers.js';
 
 type Item = { finding: FindingRow; i: number };
 
 // Styles the sharer must not confuse: a fresh but equal font per cell, and no style at all on values
 // whose default number format depends on their type (a date without numFmt is not General).
 const COLUMNS: Array<ColumnSpec<Item>> = [
-  ...FINDING_COLUMNS.map((c) => ({ ...c, write: (cell: ExcelJS.Cell, item: Item) => c.write(cell, item.finding) })),
+  ...FINDING_COLUMNS.map((c) => ({ ...c, write: (cell: CellTarget, item: Item) => c.write(cell, item.finding) })),
   { header: 'Italic', width: 10, write: (cell, { i }) => {
     cell.value = `n${i}`;
     cell.font = font({ italic: true });
@@ -63,5 +64,76 @@ describe('writeTable', () => {
     for (const entry of ['xl/worksheets/sheet1.xml', 'xl/styles.xml']) {
       expect(zipEntryText(shared, entry), entry).toBe(zipEntryText(plain, entry));
     }
+  });
+
+  // Rows rendered by recon (#28) against exceljs's own rendering of the same cells: a table below other rows
+  // and with rows after it (the close's Summary), links inside the workbook, booleans, XML specials and
+  // characters XML cannot carry, rows with nothing in them (left out) or only an empty wrapped cell.
+  const EDGE: Array<ColumnSpec<number>> = [
+    { header: 'Text', width: 12, write: (c, i) => setText(c, i % 5 === 4 ? null : ['a<b & "c" \'d\'', 'ctl\u0001\u001f\u007f end', '=1+1', 'x'.repeat(30) + ' y'][i % 4]!) },
+    { header: 'Link', width: 10, write: (c, i) => {
+      if (i % 5 === 4) return;
+      setText(c, `dsb_${i}`);
+      if (i % 2 === 0 && linkInside(c, 'T', `A${i + 2}`)) c.font = font({ underline: true });
+    } },
+    { header: 'Flag', width: 8, write: (c, i) => { if (i % 5 !== 4) c.value = i % 3 === 0; } },
+    { header: 'Wrapped', width: 10, wrap: true, write: (c, i) => { if (i % 5 !== 4) c.value = i % 2 ? 'one two three four five six seven eight nine ten' : null; } },
+    { header: 'Number', width: 10, numeric: true, write: (c, i) => { if (i % 5 !== 4) c.value = i % 3 ? i / 7 : null; } },
+  ];
+  const EDGE_ITEMS = Array.from({ length: 23 }, (_, i) => i);
+
+  it('renders rows as exceljs does around rows exceljs writes itself, links and odd text included', async () => {
+    const above = (sheet: ExcelJS.Worksheet) => {
+      const title = sheet.getRow(1);
+      title.getCell(1).value = 'Title';
+      title.commit();
+    };
+    const below = (sheet: ExcelJS.Worksheet) => {
+      const row = sheet.getRow(3 + EDGE_ITEMS.length + 2);
+      row.getCell(1).value = 'Total';
+      row.getCell(1).font = font({ bold: true });
+      row.commit();
+    };
+    const rendered = join(dir, 'rendered.xlsx');
+    await write(rendered, async (sheet) => {
+      above(sheet);
+      await writeTable(sheet, 3, EDGE, EDGE_ITEMS);
+      below(sheet);
+    });
+    const plain = join(dir, 'plain.xlsx');
+    await write(plain, async (sheet) => {
+      above(sheet);
+      writeHeaderRow(sheet, 3, EDGE);
+      EDGE_ITEMS.forEach((item, r) => {
+        const row = sheet.getRow(r + 4);
+        EDGE.forEach((column, c) => writeCell(column, row.getCell(c + 1), item));
+        fitRowHeight(row, EDGE);
+        row.commit();
+      });
+      sheet.autoFilter = { from: { row: 3, column: 1 }, to: { row: 3 + EDGE_ITEMS.length, column: EDGE.length } };
+      below(sheet);
+    });
+    for (const entry of ['xl/worksheets/sheet1.xml', 'xl/styles.xml', 'xl/worksheets/_rels/sheet1.xml.rels']) {
+      const text = (path: string) => { try { return zipEntryText(path, entry); } catch { return 'none'; } };
+      expect(text(rendered), entry).toBe(text(plain));
+    }
+    const sheet = sheetOf(await readWorkbook(rendered), 'T');
+    expect(sheet.getCell('A4').value).toBe('a<b & "c" \'d\'');
+    expect(sheet.getCell('A5').value).toBe('ctl end');
+    expect(sheet.getCell('A6').value).toBe('=1+1');
+    expect(sheet.getCell('C4').value).toBe(true);
+    expect(sheet.getRow(8).hasValues).toBe(false);
+    expect(sheet.getRow(5).height).toBeGreaterThan(15);
+    expect(sheet.getCell(`A${3 + EDGE_ITEMS.length + 2}`).value).toBe('Total');
+  });
+
+  it('says so when a row after the header was created first, or a cell holds what a table does not write', async () => {
+    await expect(write(join(dir, 'early.xlsx'), async (sheet) => {
+      sheet.getRow(3).getCell(1).value = 'early';
+      await writeTable(sheet, 1, EDGE, EDGE_ITEMS);
+    })).rejects.toThrow(/rows before 2 must be committed and none after created/);
+    await expect(write(join(dir, 'formula.xlsx'), async (sheet) => {
+      await writeTable(sheet, 1, [{ header: 'F', width: 8, write: (c) => { c.value = { formula: '1+1', date1904: false }; } }], [1]);
+    })).rejects.toThrow(/a table cell holds text, a number, a date or a boolean/);
   });
 });
