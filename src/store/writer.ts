@@ -100,13 +100,7 @@ export class StoreWriter {
       Math.max(...lines) >= this.flushLines ||
       this.now() - this.bufferedSince >= this.flushIntervalMs
     ) {
-      // One batch commits while the next is gathered: this batch's columns are built now, on the main
-      // thread, while DuckDB may still be committing the one before on its own thread; the caller waits
-      // only for that one. So at most two batches are held, and a failed batch still reaches the caller
-      // (its next add, exclusive or flush).
-      const previous = this.flushing;
-      this.flush().catch(() => undefined);
-      await previous;
+      await this.flush();
     }
   }
 
@@ -116,8 +110,7 @@ export class StoreWriter {
     this.buffer = [];
     this.bufferedLines = [0, 0, 0, 0];
     if (batch.length === 0) return this.flushing;
-    const lines = this.lineColumns(batch);
-    this.flushing = this.flushing.then(() => this.writeBatch(batch, lines));
+    this.flushing = this.flushing.then(() => this.writeBatch(batch));
     return this.flushing;
   }
 
@@ -128,14 +121,14 @@ export class StoreWriter {
     return turn;
   }
 
-  private async writeBatch(batch: DisbursementBundle[], lines: LineColumns): Promise<void> {
+  private async writeBatch(batch: DisbursementBundle[]): Promise<void> {
     const c = this.connection;
     const now = new Date().toISOString();
     await inTransaction(c, async () => {
       const replaced = batch.filter((b) => this.stored.has(b.record.disbursement_id));
       if (replaced.length) await this.archiveAndClear(replaced.map((b) => b.record.disbursement_id), now);
       await this.insertRecords(batch, now);
-      await this.insertLines(lines);
+      await this.insertLines(batch);
     });
     for (const b of batch) {
       const prior = this.stored.get(b.record.disbursement_id);
@@ -215,53 +208,32 @@ export class StoreWriter {
     );
   }
 
-  /**
-   * A batch's rows for the line tables, files and quarantine, built from the bundles alone (nothing the
-   * store or an earlier batch decides), so they can be built before the batch before has committed.
-   */
-  private lineColumns(batch: DisbursementBundle[]): LineColumns {
-    const run = this.runId;
-    return {
-      payouts: lineColumns(batch, (b) => b.payouts, (l) => l.value.reference, (l) => [l.value.recipient_id, l.value.reference, l.value.status ?? null, l.value.payment_id,
-        l.value.currency, BigInt(l.value.amount)], run),
-      refunds: lineColumns(batch, (b) => b.refunds, (l) => l.value.refund_id, (l) => [l.value.refund_id, l.value.payment.id, l.value.payment.external_reference ?? null,
-        l.value.currency, BigInt(l.value.amount)], run),
-      adjustments: lineColumns(batch, (b) => b.adjustments, (l) => l.value.reference, (l) => [l.value.reference, l.value.category ?? null, l.value.entry_type, l.value.entity ?? null,
-        l.value.entity_reference ?? null, l.value.currency, BigInt(l.value.amount)], run),
-      files: batch.flatMap((b) => b.files.map((f) => [b.record.disbursement_id, f.fileNo, f.name, f.extension, f.sha256,
-        f.sizeBytes === null ? null : BigInt(f.sizeBytes), f.layout, f.parseStatus, f.parseError, f.lines.length, f.footerCount, f.footerTotal, run])),
-      fileLines: fileLineColumns(batch, run),
-      quarantine: batch.flatMap((b) => b.quarantine.map((q) => [run, b.record.disbursement_id, q.resource, q.lineNo, q.reason, q.raw])),
-    };
-  }
-
-  private async insertLines(lines: LineColumns): Promise<void> {
+  private async insertLines(batch: DisbursementBundle[]): Promise<void> {
     const c = this.connection;
-    await appendColumns(c, 'payouts', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'], lines.payouts);
-    await appendColumns(c, 'refunds', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'], lines.refunds);
+    const run = this.runId;
+    await appendColumns(c, 'payouts', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
+      lineColumns(batch, (b) => b.payouts, (l) => l.value.reference, (l) => [l.value.recipient_id, l.value.reference, l.value.status ?? null, l.value.payment_id,
+        l.value.currency, BigInt(l.value.amount)], run));
+    await appendColumns(c, 'refunds', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
+      lineColumns(batch, (b) => b.refunds, (l) => l.value.refund_id, (l) => [l.value.refund_id, l.value.payment.id, l.value.payment.external_reference ?? null,
+        l.value.currency, BigInt(l.value.amount)], run));
     await appendColumns(c, 'adjustments', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
-      lines.adjustments);
+      lineColumns(batch, (b) => b.adjustments, (l) => l.value.reference, (l) => [l.value.reference, l.value.category ?? null, l.value.entry_type, l.value.entity ?? null,
+        l.value.entity_reference ?? null, l.value.currency, BigInt(l.value.amount)], run));
+    const files = batch.flatMap((b) => b.files.map((f) => [b.record.disbursement_id, f.fileNo, f.name, f.extension, f.sha256,
+      f.sizeBytes === null ? null : BigInt(f.sizeBytes), f.layout, f.parseStatus, f.parseError, f.lines.length, f.footerCount, f.footerTotal, run]));
     await c.run(`CREATE OR REPLACE TEMP TABLE _files AS SELECT * EXCLUDE (downloaded_at) FROM disbursement_files LIMIT 0`);
-    await appendRows(c, '_files', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'varchar', 'integer', 'bigint', 'bigint', 'varchar'], lines.files);
+    await appendRows(c, '_files', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'varchar', 'integer', 'bigint', 'bigint', 'varchar'], files);
     await c.run('INSERT INTO disbursement_files SELECT *, CASE WHEN sha256 IS NOT NULL THEN now() END FROM _files');
     await appendColumns(c, 'file_lines', ['varchar', 'integer', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
-      lines.fileLines);
-    if (lines.quarantine.length) {
+      fileLineColumns(batch, run));
+    const quarantine = batch.flatMap((b) => b.quarantine.map((q) => [run, b.record.disbursement_id, q.resource, q.lineNo, q.reason, q.raw]));
+    if (quarantine.length) {
       await c.run('CREATE OR REPLACE TEMP TABLE _q (run_id VARCHAR, disbursement_id VARCHAR, resource VARCHAR, line_no INTEGER, reason VARCHAR, raw VARCHAR)');
-      await appendRows(c, '_q', ['varchar', 'varchar', 'varchar', 'integer', 'varchar', 'varchar'], lines.quarantine);
+      await appendRows(c, '_q', ['varchar', 'varchar', 'varchar', 'integer', 'varchar', 'varchar'], quarantine);
       await c.run('INSERT INTO quarantine SELECT run_id, disbursement_id, resource, line_no, reason, raw, now() FROM _q');
     }
   }
-}
-
-/** A batch's rows for the line tables (column arrays), its files and its quarantined lines (row arrays). */
-interface LineColumns {
-  payouts: DuckDBValue[][];
-  refunds: DuckDBValue[][];
-  adjustments: DuckDBValue[][];
-  files: DuckDBValue[][];
-  fileLines: DuckDBValue[][];
-  quarantine: DuckDBValue[][];
 }
 
 /**
