@@ -21,8 +21,12 @@ WITH matched AS (
   WHERE file_line_no IS NOT NULL AND api_line_no IS NOT NULL
   GROUP BY disbursement_id
 ),
+-- the parsed files counted only for the disbursements above (#28: every disbursement's were counted)
 parsed AS (
-  SELECT disbursement_id, COUNT(*) AS files FROM disbursement_files WHERE parse_status = 'parsed' GROUP BY disbursement_id
+  SELECT disbursement_id, COUNT(*) AS files
+  FROM disbursement_files
+  WHERE parse_status = 'parsed' AND disbursement_id IN (SELECT disbursement_id FROM matched WHERE gross > 0)
+  GROUP BY disbursement_id
 )
 SELECT
   'gross_variance' AS check_id,

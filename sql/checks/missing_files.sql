@@ -9,14 +9,17 @@
 -- no files at all is configured that way and is not an exception. A warning: the API lines are still
 -- reconciled, only the independent evidence is missing. Incomplete disbursements are skipped (the file
 -- list may be what could not be read; incomplete_disbursement reports them).
-WITH with_files AS (
-  SELECT DISTINCT disbursement_id FROM disbursement_files
+-- Whether each disbursement has a file is one semi-join (EXISTS), and the recipients' counts one
+-- aggregate over it (#28: a DISTINCT of the files, a grouped join and a NOT EXISTS were three).
+WITH per_disbursement AS (
+  SELECT d.disbursement_id, d.recipient_id, d.status, d.sync_status,
+    EXISTS (SELECT 1 FROM disbursement_files AS f WHERE f.disbursement_id = d.disbursement_id) AS has_files
+  FROM disbursements AS d
 ),
 recipients_with_files AS (
-  SELECT d.recipient_id, COUNT(*) AS disbursements_with_files
-  FROM disbursements AS d
-  JOIN with_files AS w ON w.disbursement_id = d.disbursement_id
-  GROUP BY d.recipient_id
+  SELECT recipient_id, COUNT(*) FILTER (WHERE has_files) AS disbursements_with_files
+  FROM per_disbursement
+  GROUP BY recipient_id
 )
 SELECT
   'missing_files' AS check_id,
@@ -30,8 +33,9 @@ SELECT
   CAST(NULL AS BIGINT) AS difference,
   'no settlement file was offered for this disbursement, although recipient ' || d.recipient_id
     || ' has files for ' || CAST(r.disbursements_with_files AS VARCHAR) || ' other disbursement(s)' AS detail
-FROM disbursements AS d
+FROM per_disbursement AS d
 JOIN recipients_with_files AS r ON r.recipient_id = d.recipient_id
-WHERE COALESCE(d.status, 'delivered') = 'delivered'
+WHERE r.disbursements_with_files > 0
+  AND COALESCE(d.status, 'delivered') = 'delivered'
   AND d.sync_status <> 'incomplete'
-  AND NOT EXISTS (SELECT 1 FROM with_files AS w WHERE w.disbursement_id = d.disbursement_id)
+  AND NOT d.has_files

@@ -1,3 +1,4 @@
+-- materialised: per check run (computed once when two or more checks read it, directly or through views built on it)
 -- Quarantined records that describe what is in the store now.
 -- Quarantine rows accumulate run after run; for a disbursement in the store only the rows of the most
 -- recent run that quarantined anything for it count, and only while its sync_status says records were

@@ -59,6 +59,25 @@ describe('runChecks', () => {
     expect(await rows(t.connection, 'SELECT * FROM check_runs')).toEqual([]);
   });
 
+  it('stops at the first check, in order, whose rows break the contract, and says what is wrong', async () => {
+    const dir = await checksDir({
+      'a_good.sql': row('a_good', 'error', "'s'"),
+      'b_empty.sql': row('b_empty', 'error', "'s'", "''"),
+      'c_fails.sql': row('c_fails', 'error', "'s'").replace('CAST(1 AS BIGINT) AS expected', "CAST('x' || subject AS BIGINT) AS expected"),
+      'd_bad.sql': row('d_bad', 'fatal', "'s'"),
+      'e_null.sql': row('e_null', 'warning', "'s'", 'CAST(NULL AS VARCHAR)'),
+    });
+    const err = await runChecks(t.connection, { runId: 'c1', checksDir: dir }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CheckFileError);
+    expect((err as Error).message).toMatch(/^check b_empty \(.*b_empty\.sql\): detail is empty for subject s$/);
+    await expect(runChecks(t.connection, { runId: 'c2', checksDir: dir, only: ['c_fails', 'd_bad'] })).rejects.toThrow(/check c_fails \(.*c_fails\.sql\): failed: /);
+    await expect(runChecks(t.connection, { runId: 'c3', checksDir: dir, only: ['a_good', 'd_bad'] })).rejects.toThrow(
+      /check d_bad \(.*d_bad\.sql\): severity is 'fatal', not what its header allows \(error or warning\)$/,
+    );
+    await expect(runChecks(t.connection, { runId: 'c4', checksDir: dir, only: ['e_null'] })).rejects.toThrow(/check e_null \(.*\): detail is empty for subject s$/);
+    expect(await rows(t.connection, 'SELECT * FROM check_runs')).toEqual([]);
+  });
+
   it('refuses a check whose check_id is not its file name', async () => {
     const dir = await checksDir({ 'named.sql': row('other', 'error', "'s'") });
     await expect(runChecks(t.connection, { runId: 'c1', checksDir: dir })).rejects.toThrow(/check_id is 'other', not the file name 'named'/);
