@@ -171,7 +171,7 @@ const checks = (disbursements: number, label: string): Measure => async () => {
     `--memory-mb ${r.memoryMb}: ${fmt(perMillion)} s per 1M payouts; phases of the last run (ms): ${Object.entries((r.phases ?? {}) as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ')}; `
     + `slowest checks (s): ${slow}; findings hash ${String(r.findingsHash)}.`, { scale: label, detail: r }),
   figure('excel_peak_rss_mb', num(r, 'peakRssMb'),
-    `maxRSS of the process that built that store, ran the checks four times and then wrote the run's exception workbook from it ` +
+    `maxRSS of the process that opened that store (built by a child process, checks-store.ts), ran the checks four times and then wrote the run's exception workbook from it ` +
     `(${r.findings} findings, ${r.disbursements} disbursements, ${fmt(num(r, 'workbookS'))} s), as recon run does; ${fmt(num(r, 'rssBeforeWorkbookMb'))} MB before the workbook.`,
     { scale: `after checks, same process, ${label}` })];
 };

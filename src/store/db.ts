@@ -93,3 +93,8 @@ async function createViews(connection: DuckDBConnection): Promise<void> {
 export async function setMemoryLimit(connection: DuckDBConnection, mb: number): Promise<void> {
   await connection.run(`SET memory_limit = '${Math.trunc(mb)}MB'`);
 }
+
+/** Writes what is committed from the WAL into the store file (DuckDB's CHECKPOINT), under the memory limit set now. */
+export async function checkpoint(connection: DuckDBConnection): Promise<void> {
+  await connection.run('CHECKPOINT');
+}

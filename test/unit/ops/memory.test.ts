@@ -1,7 +1,7 @@
 // Memory settings: the job's DuckDB limit (and the sync's, given back after it), the hint on DuckDB's
 // out-of-memory error, the allocator variable the bin sets, and the appender's reused data chunk.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -65,6 +65,7 @@ describe('DuckDB memory limits', () => {
       '--sample-budget', '0', '--rate-per-minute', '60000'], ['apiUrl', 'apiKey', 'db', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'ratePerMinute'], {}, {});
     let during = '';
     let after = '';
+    let walBytes = -1;
     const code = await withJob('sync', jobSettings(config), silentLogger, async (ctx) => {
       const original = ctx.store.connection.run.bind(ctx.store.connection);
       // observe the limit while the sync writes: the first statement after the SET runs under it
@@ -78,12 +79,15 @@ describe('DuckDB memory limits', () => {
         return result;
       }) as typeof ctx.store.connection.run;
       await syncStep({ connection: ctx.store.connection, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, syncSettings(config), silentLogger, { retryBaseMs: 5 });
+      // what the sync wrote is checkpointed under its own limit (#28): the WAL is empty before the checks
+      walBytes = existsSync(`${db}.wal`) ? statSync(`${db}.wal`).size : 0;
       after = String((await ctx.store.connection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRowsJS()[0]![0]);
       return 0;
     }, { serviceUrl: sb.url, handleSignals: false });
     expect(code).toBe(0);
     expect(during).toBe(await rendered('64MB'));
     expect(after).toBe(await rendered('300MB'));
+    expect(walBytes).toBe(0);
   });
 
   it("adds the setting to raise to DuckDB's out-of-memory error, and leaves other errors alone", () => {
