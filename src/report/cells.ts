@@ -46,7 +46,7 @@ const SEVERITY_STYLE: Record<Severity, { fill: ExcelJS.Fill; font: Partial<Excel
 };
 
 // Constants rather than a fresh object per cell: the table writer recognises a style it has already
-// shared by the identity of its parts (styleSharer in table-sheet.ts).
+// given an id by the identity of its parts (ColumnStyles in table-sheet.ts).
 const RESOLVED_FONT = font({ color: { argb: 'FF808080' } });
 const RIGHT: Partial<ExcelJS.Alignment> = { horizontal: 'right' };
 

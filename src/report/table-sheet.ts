@@ -141,7 +141,7 @@ export function writeCell<R>(column: ColumnSpec<R>, cell: CellTarget, item: R): 
 }
 
 /** The height of one line of the 11 pt body font, as Excel's default row has it. */
-const LINE_HEIGHT_PT = 15;
+export const LINE_HEIGHT_PT = 15;
 /** A row grows for at most this many lines; the rest of a longer text is in the cell, seen when selected. */
 const MAX_ROW_LINES = 8;
 
@@ -174,15 +174,6 @@ export function wrappedLines(value: ExcelJS.CellValue, width: number): number {
     if (lines >= MAX_ROW_LINES) return MAX_ROW_LINES;
   }
   return Math.min(lines, MAX_ROW_LINES);
-}
-
-/** Makes a written row tall enough for its wrapped columns' text (one line: the default height). */
-export function fitRowHeight<R>(row: ExcelJS.Row, columns: ReadonlyArray<ColumnSpec<R>>): void {
-  let lines = 1;
-  columns.forEach((column, i) => {
-    if (column.wrap) lines = Math.max(lines, wrappedLines(row.getCell(i + 1).value, column.width));
-  });
-  if (lines > 1) row.height = LINE_HEIGHT_PT * lines;
 }
 
 /** Text wraps at the column's width, top-aligned so a tall row still reads from its first line. */
@@ -239,10 +230,6 @@ class TableCell {
   address = '';
   constructor(readonly worksheet: ExcelJS.Worksheet, private readonly letter: string) {
     Object.seal(this);
-  }
-
-  get type(): ExcelJS.ValueType {
-    return valueType(this.value);
   }
 
   reset(row: number): void {

@@ -3,13 +3,33 @@ import type ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { font, setText, type CellTarget } from '../../../src/report/cells.js';
 import { FINDING_COLUMNS } from '../../../src/report/columns.js';
-import { addSheet, writeHeaderRow, writeTable, type ColumnSpec, writeCell, fitRowHeight } from '../../../src/report/table-sheet.js';
+import { addSheet, writeHeaderRow, writeTable, type ColumnSpec, writeCell, wrappedLines, LINE_HEIGHT_PT } from '../../../src/report/table-sheet.js';
 import type { FindingRow } from '../../../src/report/types.js';
 import { writeWorkbookFile } from '../../../src/report/workbook-file.js';
 import { linkInside } from '../../../src/report/xlsx-parts.js';
 import { FINDINGS, readWorkbook, sheetOf, tempDir, zipEntryText } from './helpers.js';
 
 type Item = { finding: FindingRow; i: number };
+
+/**
+ * The reference: the same table written through exceljs's own rows and cells (header, each cell by
+ * writeCell, the row's height from its wrapped text, the autofilter), as writeTable wrote it before #28.
+ */
+function writePlainTable<R>(sheet: ExcelJS.Worksheet, headerRow: number, columns: ReadonlyArray<ColumnSpec<R>>, items: readonly R[]): void {
+  writeHeaderRow(sheet, headerRow, columns);
+  items.forEach((item, r) => {
+    const row = sheet.getRow(headerRow + 1 + r);
+    let lines = 1;
+    columns.forEach((column, c) => {
+      const cell = row.getCell(c + 1);
+      writeCell(column, cell, item);
+      if (column.wrap) lines = Math.max(lines, wrappedLines(cell.value, column.width));
+    });
+    if (lines > 1) row.height = LINE_HEIGHT_PT * lines;
+    row.commit();
+  });
+  sheet.autoFilter = { from: { row: headerRow, column: 1 }, to: { row: headerRow + items.length, column: columns.length } };
+}
 
 // Styles the sharer must not confuse: a fresh but equal font per cell, and no style at all on values
 // whose default number format depends on their type (a date without numFmt is not General).
@@ -52,14 +72,7 @@ describe('writeTable', () => {
     // The same cells written plainly: every row and cell keeps its own style object.
     const plain = join(dir, 'plain.xlsx');
     await write(plain, async (sheet) => {
-      writeHeaderRow(sheet, 1, COLUMNS);
-      ITEMS.forEach((item, r) => {
-        const row = sheet.getRow(r + 2);
-        COLUMNS.forEach((column, c) => writeCell(column, row.getCell(c + 1), item));
-        fitRowHeight(row, COLUMNS);
-        row.commit();
-      });
-      sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1 + ITEMS.length, column: COLUMNS.length } };
+      writePlainTable(sheet, 1, COLUMNS, ITEMS);
     });
     for (const entry of ['xl/worksheets/sheet1.xml', 'xl/styles.xml']) {
       expect(zipEntryText(shared, entry), entry).toBe(zipEntryText(plain, entry));
@@ -103,14 +116,7 @@ describe('writeTable', () => {
     const plain = join(dir, 'plain.xlsx');
     await write(plain, async (sheet) => {
       above(sheet);
-      writeHeaderRow(sheet, 3, EDGE);
-      EDGE_ITEMS.forEach((item, r) => {
-        const row = sheet.getRow(r + 4);
-        EDGE.forEach((column, c) => writeCell(column, row.getCell(c + 1), item));
-        fitRowHeight(row, EDGE);
-        row.commit();
-      });
-      sheet.autoFilter = { from: { row: 3, column: 1 }, to: { row: 3 + EDGE_ITEMS.length, column: EDGE.length } };
+      writePlainTable(sheet, 3, EDGE, EDGE_ITEMS);
       below(sheet);
     });
     for (const entry of ['xl/worksheets/sheet1.xml', 'xl/styles.xml', 'xl/worksheets/_rels/sheet1.xml.rels']) {
