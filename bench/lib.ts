@@ -61,7 +61,7 @@ export async function runSyncJob(service: Service, db: string, args: string[], t
   let counters: Record<string, unknown> = {};
   const code = await withJob('sync', jobSettings(config), silentLogger, async (ctx) => {
     runId = ctx.runId;
-    result = await syncStep({ connection: ctx.store.connection, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, syncSettings(config), silentLogger, tuning);
+    result = await syncStep({ store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, syncSettings(config), silentLogger, tuning);
     counters = { ...ctx.counters };
     await then?.(ctx);
     return 0;

@@ -55,7 +55,7 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
       const c = ctx.store.connection;
       const stale = await removeStaleTemporaries(report.reportsDir);
       if (stale > 0) logger.info({ removed: stale }, 'removed temp workbooks left by killed runs');
-      outcome.sync = await syncStep({ connection: c, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, sync, logger, opts.tuning, opts.onProgress);
+      outcome.sync = await syncStep({ store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, sync, logger, opts.tuning, opts.onProgress);
       if (ctx.signal.aborted) return EXIT.FAILED; // interrupted: no checks on a partial night
       outcome.bank = await bankStep(c, bank, ctx.runId, logger);
       for (const refused of outcome.bank?.refused ?? []) ctx.notice(`recon: bank statement refused: ${refused}`);

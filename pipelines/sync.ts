@@ -24,7 +24,7 @@ export async function runSyncJob(
   out.code = await withJob('sync', jobSettings(config), logger, async (ctx) => {
     out.runId = ctx.runId;
     try {
-      out.result = await syncStep({ connection: ctx.store.connection, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, settings, logger, opts.tuning, opts.onProgress);
+      out.result = await syncStep({ store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, settings, logger, opts.tuning, opts.onProgress);
     } finally {
       out.requests = ctx.counters.requests ?? 0;
     }

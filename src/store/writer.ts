@@ -2,6 +2,8 @@
 // expensive part), but a disbursement is always written whole: record, lines, files, file lines and
 // quarantine rows commit together or not at all, so a crash never shows a disbursement without its lines.
 // A re-read whose content changed keeps the earlier version in disbursement_history (never overwritten).
+// Given a second connection, the writer appends a batch on one while the batch before commits on the
+// other (commits in order; test/unit/store/writer.test.ts).
 import { inTransaction } from './transaction.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DisbursementBundle } from './bundle.js';
@@ -46,6 +48,14 @@ export interface WriterOptions {
   flushIntervalMs?: number;
   /** Called after each commit with the disbursements it made visible. */
   onCommit?: (ids: string[]) => void;
+  /**
+   * A second connection to the same store (the caller closes it): a batch is then written on it while
+   * the one before commits on the other, DuckDB's COMMIT running off the main thread while JavaScript
+   * appends the next batch (#28: a third of a backfill's write time was COMMITs awaited with nothing
+   * else to do). Commits stay in order, each batch is still one transaction, and a batch fails when an
+   * earlier one failed. Without it, a batch begins after the one before committed.
+   */
+  second?: DuckDBConnection;
   now?: () => number;
 }
 
@@ -54,7 +64,18 @@ export class StoreWriter {
   private buffer: DisbursementBundle[] = [];
   /** Lines buffered per line table: payouts, refunds, adjustments, file lines. */
   private bufferedLines: [number, number, number, number] = [0, 0, 0, 0];
+  /** The last batch committed (so every batch before it: commits are in order), or the last exclusive done. */
   private flushing: Promise<void> = Promise.resolve();
+  /** The last batch's statements done (the next may begin on the other connection). */
+  private appended: Promise<void> = Promise.resolve();
+  /** Per connection, its last transaction over (committed or rolled back). */
+  private free: Array<Promise<void>>;
+  private readonly connections: DuckDBConnection[];
+  private batches = 0;
+  /** The disbursements of the batches not yet committed. */
+  private readonly pending = new Set<string>();
+  /** The first batch that failed: the next add() throws it (a sync stops at once, not after reading everything). */
+  private failure: unknown = null;
   private readonly flushLines: number;
   private readonly flushDisbursements: number;
   private readonly flushIntervalMs: number;
@@ -71,6 +92,8 @@ export class StoreWriter {
     this.flushDisbursements = options.flushDisbursements ?? 2_000;
     this.flushIntervalMs = options.flushIntervalMs ?? 1000;
     this.now = options.now ?? Date.now;
+    this.connections = options.second ? [connection, options.second] : [connection];
+    this.free = this.connections.map(() => Promise.resolve());
   }
 
   /** Buffer a bundle; flushes (awaited) when thresholds are reached, so memory stays bounded. */
@@ -100,58 +123,101 @@ export class StoreWriter {
       Math.max(...lines) >= this.flushLines ||
       this.now() - this.bufferedSince >= this.flushIntervalMs
     ) {
-      await this.flush();
+      // waits for the batch's statements, not its commit: the next batch is read meanwhile
+      await this.startBatch()?.appended;
     }
+    if (this.failure !== null) throw this.failure;
   }
 
-  /** Commit everything buffered. Serialised: one flush at a time on the single writer connection. */
+  /** Commit everything buffered; resolves when it is committed (and every batch before it). */
   flush(): Promise<void> {
+    return this.startBatch()?.committed ?? this.flushing;
+  }
+
+  /**
+   * Hand what is buffered to a transaction of its own. It begins when the batch before has written its
+   * statements and its connection's last transaction is over — after the batch before committed if they
+   * share a disbursement (the stored state it reads). Null when nothing is buffered.
+   */
+  private startBatch(): { appended: Promise<void>; committed: Promise<void> } | null {
     const batch = this.buffer;
     this.buffer = [];
     this.bufferedLines = [0, 0, 0, 0];
-    if (batch.length === 0) return this.flushing;
-    this.flushing = this.flushing.then(() => this.writeBatch(batch));
-    return this.flushing;
+    if (batch.length === 0) return null;
+    const slot = this.batches++ % this.connections.length;
+    const previous = this.flushing;
+    const ids = batch.map((b) => b.record.disbursement_id);
+    const ready = Promise.all([this.appended, this.free[slot], ids.some((id) => this.pending.has(id)) ? previous : undefined]);
+    for (const id of ids) this.pending.add(id);
+    let done!: (err?: unknown) => void;
+    const appended = new Promise<void>((resolve, reject) => (done = (err) => (err === undefined ? resolve() : reject(err))));
+    appended.catch(() => undefined); // the next batch sees it; never an unhandled rejection
+    const committed = this.writeBatch(this.connections[slot]!, batch, ready, previous, done).finally(() => {
+      for (const id of ids) this.pending.delete(id);
+    });
+    this.appended = appended;
+    this.free[slot] = committed.catch(() => undefined);
+    this.flushing = committed;
+    return { appended, committed };
   }
 
-  /** Run other writes on the same connection in turn with the batches (one transaction at a time). */
+  /** Run other writes on the first connection in turn with the batches (one transaction at a time). */
   exclusive(fn: (c: DuckDBConnection) => Promise<void>): Promise<void> {
-    const turn = this.flushing.then(() => fn(this.connection));
-    this.flushing = turn.catch(() => undefined);
+    const turn = Promise.all([this.flushing, ...this.free]).then(() => fn(this.connection));
+    const over = turn.catch(() => undefined);
+    this.flushing = over;
+    this.appended = over;
+    this.free = this.free.map(() => over);
     return turn;
   }
 
-  private async writeBatch(batch: DisbursementBundle[]): Promise<void> {
-    const c = this.connection;
-    const now = new Date().toISOString();
-    await inTransaction(c, async () => {
-      const replaced = batch.filter((b) => this.stored.has(b.record.disbursement_id));
-      if (replaced.length) await this.archiveAndClear(replaced.map((b) => b.record.disbursement_id), now);
-      await this.insertRecords(batch, now);
-      await this.insertLines(batch);
-    });
-    for (const b of batch) {
-      const prior = this.stored.get(b.record.disbursement_id);
-      if (prior) this.counts.restated += prior.contentHash !== b.contentHash && prior.syncStatus !== 'incomplete' ? 1 : 0;
-      this.stored.set(b.record.disbursement_id, {
-        contentHash: b.contentHash,
-        recordHash: recordHash(b.record),
+  private async writeBatch(c: DuckDBConnection, batch: DisbursementBundle[], ready: Promise<unknown>, previous: Promise<void>,
+    appended: (err?: unknown) => void): Promise<void> {
+    // what the stored state and the counts need of the batch once committed: its lines are let go as
+    // soon as they are appended (the next batch is built meanwhile; two would be held otherwise)
+    let written: Array<{ id: string; contentHash: string; recordHash: string; syncStatus: string; deliveredAt: number; quarantined: number;
+      files: number; lines: number }> = [];
+    try {
+      await ready;
+      const now = new Date().toISOString();
+      await inTransaction(c, async () => {
+        const replaced = batch.filter((b) => this.stored.has(b.record.disbursement_id));
+        if (replaced.length) await this.archiveAndClear(c, replaced.map((b) => b.record.disbursement_id), now);
+        await this.insertRecords(c, batch, now);
+        await this.insertLines(c, batch);
+        written = batch.map((b) => ({ id: b.record.disbursement_id, contentHash: b.contentHash, recordHash: recordHash(b.record), syncStatus: b.syncStatus,
+          deliveredAt: serviceTimestampMs(b.record.delivered_at), quarantined: b.quarantine.length, files: b.files.length,
+          lines: b.payouts.length + b.refunds.length + b.adjustments.length }));
+        batch.length = 0;
+        appended();
+        await previous; // commits in order: an earlier batch that failed fails this one
+      });
+    } catch (err) {
+      this.failure ??= err;
+      appended(err); // (no effect once appended)
+      throw err;
+    }
+    for (const w of written) {
+      const prior = this.stored.get(w.id);
+      if (prior) this.counts.restated += prior.contentHash !== w.contentHash && prior.syncStatus !== 'incomplete' ? 1 : 0;
+      this.stored.set(w.id, {
+        contentHash: w.contentHash,
+        recordHash: w.recordHash,
         version: (prior?.version ?? 0) + 1,
         firstRunId: prior?.firstRunId ?? this.runId,
-        syncStatus: b.syncStatus,
-        deliveredAt: serviceTimestampMs(b.record.delivered_at),
+        syncStatus: w.syncStatus,
+        deliveredAt: w.deliveredAt,
       });
       this.counts.disbursements += 1;
-      this.counts.quarantined += b.quarantine.length;
-      this.counts.files += b.files.length;
-      this.counts.lines += b.payouts.length + b.refunds.length + b.adjustments.length;
+      this.counts.quarantined += w.quarantined;
+      this.counts.files += w.files;
+      this.counts.lines += w.lines;
     }
-    this.options.onCommit?.(batch.map((b) => b.record.disbursement_id));
+    this.options.onCommit?.(written.map((w) => w.id));
   }
 
   /** Keep the version being replaced (with its lines) in disbursement_history, then remove its rows. */
-  private async archiveAndClear(ids: string[], now: string): Promise<void> {
-    const c = this.connection;
+  private async archiveAndClear(c: DuckDBConnection, ids: string[], now: string): Promise<void> {
     await c.run('CREATE OR REPLACE TEMP TABLE _replaced (disbursement_id VARCHAR)');
     await appendRows(c, '_replaced', ['varchar'], ids.map((id) => [id]));
     await c.run(
@@ -180,7 +246,7 @@ export class StoreWriter {
     }
   }
 
-  private async insertRecords(batch: DisbursementBundle[], now: string): Promise<void> {
+  private async insertRecords(c: DuckDBConnection, batch: DisbursementBundle[], now: string): Promise<void> {
     const rows = batch.map((b) => {
       const r = b.record;
       const prior = this.stored.get(r.disbursement_id);
@@ -192,24 +258,23 @@ export class StoreWriter {
     });
     // Staged through a VARCHAR temp table; delivered_at is the UTC text of src/timestamp.ts (checked by
     // storable() when the bundle was added), which DuckDB casts the same under any session time zone.
-    await this.connection.run(
+    await c.run(
       `CREATE OR REPLACE TEMP TABLE _disb (disbursement_id VARCHAR, recipient_id VARCHAR, status VARCHAR, delivered_at VARCHAR,
         number_of_payments BIGINT, number_of_refunds BIGINT, number_of_adjustments BIGINT, amount BIGINT, currency VARCHAR,
         bank_account_number VARCHAR, sync_status VARCHAR, sync_note VARCHAR, version INTEGER, content_hash VARCHAR,
         first_run_id VARCHAR, run_id VARCHAR, synced_at VARCHAR, raw VARCHAR)`,
     );
-    await appendRows(this.connection, '_disb',
+    await appendRows(c, '_disb',
       ['varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'bigint', 'bigint', 'bigint', 'varchar', 'varchar', 'varchar',
         'varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar'], rows);
-    await this.connection.run(
+    await c.run(
       `INSERT INTO disbursements SELECT disbursement_id, recipient_id, status, CAST(delivered_at AS TIMESTAMPTZ), number_of_payments,
         number_of_refunds, number_of_adjustments, amount, currency, bank_account_number, sync_status, sync_note, version,
         content_hash, first_run_id, run_id, CAST(synced_at AS TIMESTAMPTZ), CAST(raw AS JSON) FROM _disb`,
     );
   }
 
-  private async insertLines(batch: DisbursementBundle[]): Promise<void> {
-    const c = this.connection;
+  private async insertLines(c: DuckDBConnection, batch: DisbursementBundle[]): Promise<void> {
     const run = this.runId;
     await appendColumns(c, 'payouts', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
       lineColumns(batch, (b) => b.payouts, (l) => l.value.reference, (l) => [l.value.recipient_id, l.value.reference, l.value.status ?? null, l.value.payment_id,

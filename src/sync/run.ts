@@ -64,6 +64,8 @@ export interface SyncResult {
 
 export interface SyncDeps {
   connection: DuckDBConnection;
+  /** A second connection to the store, for the writer (a batch appended while the one before commits). */
+  second?: DuckDBConnection;
   client: PaymentsClient;
   extract: Omit<ExtractDeps, 'client'>;
   runId: string;
@@ -123,6 +125,7 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
   const blobsMissing = await disbursementsMissingBlobs(connection, deps.extract.filesDir);
   if (blobsMissing.size > 0) logger.warn({ disbursements: blobsMissing.size }, 'downloaded files are missing from the files folder; their disbursements are read again');
   const writer = new StoreWriter(connection, deps.runId, stored, {
+    second: deps.second,
     onCommit: (ids) => logger.info({ disbursements: ids.length }, 'batch committed'),
   });
   const seen = new Set<string>();

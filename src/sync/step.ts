@@ -10,7 +10,7 @@ import { assertReachable } from '../api/reach.js';
 import { PROBE_PER_PAGE } from '../api/paginate.js';
 import { redactor } from '../api/redact.js';
 import { preferCompactHeap } from '../ops/memory.js';
-import { checkpoint, setMemoryLimit } from '../store/db.js';
+import { checkpoint, setMemoryLimit, type Store } from '../store/db.js';
 import { rememberPageSize, rememberedPageSize } from '../store/service-settings.js';
 import type { RunCounters } from '../store/runs.js';
 import { loadLayouts } from './layouts.js';
@@ -70,7 +70,8 @@ const PROGRESS_TICK_MS = 1000;
 
 /** The run the sync writes into; `counters` gets the client's requests, retries and 429s, also on failure. */
 export interface SyncTarget {
-  connection: DuckDBConnection;
+  /** The store: the sync writes on its connection and on a second one of its own (StoreWriter's `second`). */
+  store: Pick<Store, 'instance' | 'connection'>;
   runId: string;
   signal: AbortSignal;
   counters: RunCounters;
@@ -103,7 +104,7 @@ export async function syncStep(
     signal: target.signal,
     clock: tuning.clock,
   });
-  const c = target.connection;
+  const c = target.store.connection;
   client.acceptedPageSize = await rememberedPageSize(c);
   client.learnPageSize = settings.perPage === null;
   const perPage = settings.perPage ?? client.acceptedPageSize ?? PROBE_PER_PAGE;
@@ -129,10 +130,13 @@ export async function syncStep(
   };
   const ticker = setInterval(() => report(), PROGRESS_TICK_MS);
   ticker.unref();
+  let second: DuckDBConnection | null = null;
   try {
+    second = await target.store.instance.connect();
     const result = await runSync(
       {
         connection: c,
+        second,
         client,
         runId: target.runId,
         logger,
@@ -166,6 +170,7 @@ export async function syncStep(
     return result;
   } finally {
     clearInterval(ticker);
+    second?.closeSync();
     const learned = client.acceptedPageSize;
     if (learned !== null) await rememberPageSize(c, learned, target.runId).catch(() => undefined);
     // What the sync wrote goes into the store file under the sync's own limit, not at the next checkpoint
