@@ -157,7 +157,8 @@ const load: Measure = async () => {
 };
 
 const checks = (disbursements: number, label: string): Measure => async () => {
-  const r = await runStage('checks', [disbursements, 100, 'workbook'], 1_800_000);
+  const r = await runStage('checks', [disbursements, 100], 1_800_000);
+  const night = r.night as StageResult;
   const pairs = r.pairs as Array<{ checksS: number; bareS: number; ratio: number }>;
   const ratios = pairs.map((p) => p.ratio);
   const checksS = median(pairs.map((p) => p.checksS));
@@ -170,9 +171,10 @@ const checks = (disbursements: number, label: string): Measure => async () => {
     `${r.fileLines} file lines of ${r.disbursements} disbursements (sandbox proportions, ${r.findings} findings open from the night before), ` +
     `--memory-mb ${r.memoryMb}: ${fmt(perMillion)} s per 1M payouts; phases of the last run (ms): ${Object.entries((r.phases ?? {}) as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ')}; `
     + `slowest checks (s): ${slow}; findings hash ${String(r.findingsHash)}.`, { scale: label, detail: r }),
-  figure('excel_peak_rss_mb', num(r, 'peakRssMb'),
-    `maxRSS of the process that opened that store (built by a child process, checks-store.ts), ran the checks four times and then wrote the run's exception workbook from it ` +
-    `(${r.findings} findings, ${r.disbursements} disbursements, ${fmt(num(r, 'workbookS'))} s), as recon run does; ${fmt(num(r, 'rssBeforeWorkbookMb'))} MB before the workbook.`,
+  figure('excel_peak_rss_mb', num(night, 'peakRssMb'),
+    `maxRSS of a process (checks-workbook.ts, the bin's memory settings) that opened that store, ran the checks and then wrote the run's exception workbook from it ` +
+    `(${night.findings} findings, ${r.disbursements} disbursements, ${fmt(num(night, 'workbookS'))} s), as recon run does; ${fmt(num(night, 'rssBeforeWorkbookMb'))} MB before the workbook. ` +
+    `The store was built by another process and the bare work ran in a third (the checks stage's).`,
     { scale: `after checks, same process, ${label}` })];
 };
 

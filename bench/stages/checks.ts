@@ -5,20 +5,19 @@
 // complete check set needs on that shape: per line table a GROUP BY disbursement_id sum/count, the
 // payment_id / refund_id / reference repeat scans, and the file-line ⋈ API-line join on
 // (disbursement, reference). Three interleaved pairs (lib.ts, interleavedPairs); each pair's ratio, their
-// median and spread. With `workbook`, the run's exception workbook is then
-// written from the store in the same process, as `recon run` does, for its peak RSS. The store is built by a
-// child process (checks-store.ts), so this process's maxRSS is the checks' and the workbook's alone.
-// Args: disbursements payoutsPer [workbook]
+// median and spread. A child process then runs the checks once more and writes the run's
+// exception workbook from the store, as `recon run` does, for its peak RSS (checks-workbook.ts: this
+// process's maxRSS holds the bare work too). The store is built by a child process (checks-store.ts).
+// Args: disbursements payoutsPer
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runChecks } from '../../src/checks/runner.js';
 import { openStore } from '../../src/store/db.js';
 import { setMemoryLimit as limitDuckDbMemory } from '../../src/store/db.js';
-import { writeRunWorkbook } from '../../src/report/run-report.js';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { NODE_FLAGS } from '../../src/ops/memory.js';
-import { findingsHash, interleavedPairs, peakRssMb, seconds, stage, tempDir, timed } from '../lib.js';
+import { findingsHash, interleavedPairs, seconds, stage, tempDir, timed } from '../lib.js';
 
 /** recon's default --memory-mb (src/config.ts). */
 const DEFAULT_MEMORY_MB = 192;
@@ -37,10 +36,10 @@ const SCANS = [
    ON a.disbursement_id = f.disbursement_id AND a.reference = f.reference WHERE a.amount IS DISTINCT FROM f.amount`,
 ];
 
-stage(async ([disbursementsArg = '10000', payoutsArg = '100', workbook]) => {
+stage(async ([disbursementsArg = '10000', payoutsArg = '100']) => {
   const tmp = tempDir();
   const db = path.join(tmp.dir, 'recon.duckdb');
-  // built by a child process, so this one's maxRSS is the checks' and the workbook's (checks-store.ts)
+  // built by a child process (checks-store.ts): an in-process SQL build of up to 10M payouts is no one's figure
   const built = performance.now();
   try {
     execFileSync(process.execPath, [...NODE_FLAGS, fileURLToPath(new URL('./checks-store.js', import.meta.url)), db, disbursementsArg, payoutsArg],
@@ -51,6 +50,7 @@ stage(async ([disbursementsArg = '10000', payoutsArg = '100', workbook]) => {
   }
   const buildS = seconds(built);
   const store = await openStore(db);
+  let closed = false;
   try {
     const c = store.connection;
     await limitDuckDbMemory(c, DEFAULT_MEMORY_MB);
@@ -69,18 +69,16 @@ stage(async ([disbursementsArg = '10000', payoutsArg = '100', workbook]) => {
     const pairs = measured.map((p) => ({ checksS: p.recon, bareS: p.baseline.total, ratio: p.recon / p.baseline.total, bareEach: p.baseline.each }));
     const hash = await findingsHash(c, last.runId);
     const slowest = [...last.checks].sort((a, b) => b.ms - a.ms).slice(0, 6);
-    let workbookS: number | null = null;
-    const rssBeforeWorkbookMb = peakRssMb();
-    if (workbook === 'workbook') {
-      const t = performance.now();
-      await writeRunWorkbook(c, { runId: last.runId, reportsDir: path.join(tmp.dir, 'reports'), serviceUrl: 'http://127.0.0.1', checks: last });
-      workbookS = seconds(t);
-    }
-    return { payouts: Number(rows![0]), disbursements: Number(rows![1]), refunds: Number(rows![2]), adjustments: Number(rows![3]), fileLines: Number(rows![4]),
-      buildS, pairs, findings: last.findings, findingsHash: hash, firstFindings: first.findings, slowestChecks: slowest, phases: last.phases, memoryMb: DEFAULT_MEMORY_MB,
-      rssBeforeWorkbookMb, workbookS, peakRssMb: peakRssMb() };
-  } finally {
+    const result = { payouts: Number(rows![0]), disbursements: Number(rows![1]), refunds: Number(rows![2]), adjustments: Number(rows![3]), fileLines: Number(rows![4]),
+      buildS, pairs, findings: last.findings, findingsHash: hash, firstFindings: first.findings, slowestChecks: slowest, phases: last.phases, memoryMb: DEFAULT_MEMORY_MB };
     store.close();
+    closed = true;
+    const night = execFileSync(process.execPath, [...NODE_FLAGS, fileURLToPath(new URL('./checks-workbook.js', import.meta.url)), db, String(DEFAULT_MEMORY_MB)],
+      { stdio: ['ignore', 'pipe', 'inherit'], env: process.env, encoding: 'utf8' });
+    const lines = night.trim().split('\n');
+    return { ...result, night: JSON.parse(lines[lines.length - 1]!) as Record<string, unknown> };
+  } finally {
+    if (!closed) store.close();
     tmp.cleanup();
   }
 });
