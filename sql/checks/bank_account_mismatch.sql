@@ -5,6 +5,7 @@
 --   last digits are not the masked bank_account_number's.
 -- next step: Check which of your accounts received it and whether the recipient account on the
 --   provider is right; move the money if needed.
+-- requires: bank_transactions
 --
 -- A credit naming a disbursement, with its amount and currency and within its window, but on an account
 -- whose last digits are not the ones the service shows in the disbursement's masked bank_account_number:

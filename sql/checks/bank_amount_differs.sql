@@ -5,6 +5,7 @@
 --   tolerance (a fee or an FX deduction): both amounts and the difference are shown.
 -- next step: Ask the bank what it deducted and the provider what it sent; book the difference (bank
 --   charges or a claim) once explained, then acknowledge.
+-- requires: bank_transactions
 --
 -- A credit that names a disbursement no other credit settled, for another amount than the disbursement's:
 -- fees or FX deducted on the way. A shortfall within the bank-fee tolerance (--bank-fee-tolerance) is the

@@ -4,6 +4,7 @@
 -- meaning: A second credit for a disbursement another credit already settled: the money arrived
 --   twice.
 -- next step: Tell the provider and arrange to return the second credit; do not book it as revenue.
+-- requires: bank_transactions
 --
 -- A second credit for a disbursement another credit already settled, same amount and currency: the money
 -- arrived twice (to be returned, or explained by the provider).

@@ -5,6 +5,7 @@
 --   it: the money has not arrived.
 -- next step: Ask the provider for the payment trace (date, bank reference) and your bank whether the
 --   transfer was received; keep it on Bank suspense until found.
+-- requires: bank_transactions
 --
 -- A delivered disbursement no bank credit settled, although the account's statements already cover its
 -- window (bank_status 'not arrived'; while no statement covers it, it is 'awaiting statement', not a

@@ -4,6 +4,7 @@
 -- meaning: A credit from the provider (it names a disbursement, or its payer's credits settle
 --   disbursements) that settles nothing.
 -- next step: Ask the provider what the credit is for; book it to suspense until explained.
+-- requires: bank_transactions
 --
 -- A credit from the provider (it names a disbursement, or its counterparty is one whose credits settled
 -- disbursements) that matches no disbursement, and is none of the cases above: money recon cannot place.

@@ -8,6 +8,8 @@
 //   -- meaning: The disbursement total is not …    one sentence an accountant can act on (Checks sheet)
 //   -- next step: Ask the provider which line …    what to do about it (Checks sheet)
 //   -- uses: line_count(kind = payout)             optional: the SELECT is sql/checks/generic/line_count.sql
+//   -- requires: bank_transactions                 optional: tables without whose rows the check finds
+//                                                  nothing; a run where one is empty skips it (0 rows)
 //
 // A value runs on over lines that start with `--` and two spaces or more. The header ends at the first
 // other line; the rest is the check's own comment and SQL.
@@ -35,6 +37,8 @@ export const DEFAULT_CHECKS_DIR = path.join(SQL_DIR, 'checks');
 
 /** Check ids end up as SQL literals and workbook labels: keep them plain. */
 const CHECK_ID = /^[a-z][a-z0-9_]*$/;
+/** A `requires:` table is named in SQL as it is written: plain words only. */
+const TABLE = /^[a-z][a-z0-9_]*$/;
 
 const MONEY_COLUMNS = new Set(['expected', 'actual', 'difference']);
 const INTEGER_TYPES = new Set<DuckDBTypeId>([
@@ -60,12 +64,14 @@ export interface CheckFile {
   title: string;
   meaning: string;
   nextStep: string;
+  /** From `-- requires:`: tables the check finds nothing without (the runner skips it when one is empty). */
+  requires: string[];
 }
 
 /** A check's words, for the Checks sheet and the README. */
 export type CheckDescription = Pick<CheckFile, 'id' | 'severities' | 'title' | 'meaning' | 'nextStep'>;
 
-const HEADER_KEYS = ['check', 'severity', 'title', 'meaning', 'next step', 'uses'] as const;
+const HEADER_KEYS = ['check', 'severity', 'title', 'meaning', 'next step', 'uses', 'requires'] as const;
 type HeaderKey = (typeof HEADER_KEYS)[number];
 
 /** The header's fields: `-- key: value`, values continued on `--  ` lines; null when a line breaks the form. */
@@ -123,7 +129,10 @@ async function readCheck(dir: string, id: string, file: string): Promise<CheckFi
   const own = text.trim().replace(/;\s*$/, '');
   const sql = header.uses ? (await genericSql(dir, id, file, header.uses, severities[0]!)).trim().replace(/;\s*$/, '') : own;
   if (!/^\s*(WITH|SELECT)\b/im.test(sql.replace(/--[^\n]*/g, ''))) throw new CheckFileError(id, file, 'the file holds no SELECT');
-  return { id, file, sql, severities, title: header.title!, meaning: header.meaning!, nextStep: header['next step']! };
+  const requires = header.requires ? header.requires.split(',').map((t) => t.trim()) : [];
+  const notTable = requires.find((t) => !TABLE.test(t));
+  if (notTable !== undefined) throw new CheckFileError(id, file, `requires: '${notTable}' is not a table name (plain words, comma-separated)`);
+  return { id, file, sql, severities, title: header.title!, meaning: header.meaning!, nextStep: header['next step']!, requires };
 }
 
 /** The check files of dir, sorted by id; `only` restricts them and must name existing checks. */

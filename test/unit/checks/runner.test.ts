@@ -8,7 +8,8 @@ import { ackFinding } from '../../../src/checks/ack.js';
 import { latestFindings, type LatestFinding } from '../../../src/store/read/findings.js';
 import { runChecks } from '../../../src/checks/runner.js';
 import { markShown } from '../../../src/checks/lifecycle.js';
-import { clean, loadClean, openTempStore, rows, withSpec, type TempStore } from '../../helpers/check-fixtures.js';
+import { clean, loadClean, openTempStore, rows, runCheck, withSpec, type TempStore } from '../../helpers/check-fixtures.js';
+import { loadChecks } from '../../../src/checks/contract.js';
 
 let t: TempStore;
 beforeEach(async () => {
@@ -121,6 +122,39 @@ describe('runChecks', () => {
       { check_id: 'file_vs_api', state: 'open' },
       { check_id: 'total_identity', state: 'resolved' },
     ]);
+  });
+
+  it('skips a check whose requires: table is empty (no rows, no time), and runs it once the table has a row', async () => {
+    await t.connection.run('CREATE TABLE statements_seen (n INTEGER)');
+    const dir = await checksDir({
+      'a_plain.sql': row('a_plain', 'error', "'s'"),
+      'b_needs.sql': headerOf('b_needs.sql').replace('--\n', '-- requires: statements_seen\n--\n') + row('b_needs', 'warning', "'s'"),
+    });
+    const before = await runChecks(t.connection, { runId: 'c1', checksDir: dir });
+    expect(before.checks).toEqual([{ checkId: 'a_plain', findings: 1, ms: expect.any(Number) }, { checkId: 'b_needs', findings: 0, ms: 0 }]);
+    expect(before.byCheck.map((c) => c.checkId)).toEqual(['a_plain']);
+    await t.connection.run('INSERT INTO statements_seen VALUES (1)');
+    const after = await runChecks(t.connection, { runId: 'c2', checksDir: dir });
+    expect(after.byCheck.map((c) => c.checkId)).toEqual(['a_plain', 'b_needs']);
+  });
+
+  it('refuses a requires: that names no table, naming the file', async () => {
+    const dir = await checksDir({ 'needs_nothing.sql': headerOf('needs_nothing.sql').replace('--\n', '-- requires: no_such_table\n--\n') + row('needs_nothing', 'error', "'s'") });
+    await expect(runChecks(t.connection, { runId: 'c1', checksDir: dir })).rejects.toThrow(/check needs_nothing \(.*needs_nothing\.sql\): requires: no_such_table/);
+    const bad = await checksDir({ 'needs_odd.sql': headerOf('needs_odd.sql').replace('--\n', '-- requires: main.x; DROP\n--\n') + row('needs_odd', 'error', "'s'") });
+    await expect(runChecks(t.connection, { runId: 'c1', checksDir: bad })).rejects.toThrow(/requires: 'main.x; DROP' is not a table name/);
+  });
+
+  it('the bank checks declare requires: bank_transactions, and without a statement they find nothing when run anyway', async () => {
+    // every disbursement of the clean set, one off in every way the other checks flag: the skip must lose nothing
+    await loadClean(t.connection, withSpec({ ...clean('D-JP-1'), amount: 1, numberOfPayments: 9 }));
+    const declaring = (await loadChecks()).filter((c) => c.requires.length > 0);
+    expect(declaring.map((c) => [c.id, c.requires])).toEqual(['bank_account_mismatch', 'bank_amount_differs', 'bank_duplicate_credit', 'bank_missing_credit',
+      'bank_unexpected_credit'].map((id) => [id, ['bank_transactions']]));
+    for (const c of declaring) expect(await runCheck(t.connection, c.id), c.id).toEqual([]);
+    const run = await runChecks(t.connection, { runId: 'c1' });
+    expect(run.checks.filter((c) => c.ms === 0 && c.findings === 0).map((c) => c.checkId)).toEqual(expect.arrayContaining(declaring.map((c) => c.id)));
+    expect(run.findings).toBe(3);
   });
 
   it('rejects an unknown check id in only', async () => {
