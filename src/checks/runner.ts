@@ -122,7 +122,7 @@ async function materialiseShared(connection: DuckDBConnection, checks: readonly 
 async function emptyTables(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<Set<string>> {
   const empty = new Set<string>();
   for (const table of new Set(checks.flatMap((c) => c.requires))) {
-    const rows = await connection.runAndReadAll(`SELECT NOT EXISTS (SELECT 1 FROM ${table})`).catch((err: unknown) => {
+    const rows = await connection.runAndReadAll(sqlText('lifecycle/table_is_empty', { table })).catch((err: unknown) => {
       const check = checks.find((c) => c.requires.includes(table))!;
       throw new CheckFileError(check.id, check.file, `requires: ${table}: ${(err as Error).message}`, { cause: err });
     });
