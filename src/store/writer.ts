@@ -68,7 +68,7 @@ export class StoreWriter {
   private flushing: Promise<void> = Promise.resolve();
   /** The last batch's statements done (the next may begin on the other connection). */
   private appended: Promise<void> = Promise.resolve();
-  /** Per connection, its last transaction over (committed or rolled back). */
+  /** Per connection, its last transaction over (committed or rolled back); never rejects. */
   private free: Array<Promise<void>>;
   private readonly connections: DuckDBConnection[];
   private batches = 0;
@@ -156,14 +156,18 @@ export class StoreWriter {
       for (const id of ids) this.pending.delete(id);
     });
     this.appended = appended;
-    this.free[slot] = committed.catch(() => undefined);
+    // over when this batch is and the connection's transaction before it is (a batch that fails before
+    // it begins must not free a connection still committing)
+    this.free[slot] = Promise.all([this.free[slot], committed.catch(() => undefined)]).then(() => undefined);
     this.flushing = committed;
     return { appended, committed };
   }
 
   /** Run other writes on the first connection in turn with the batches (one transaction at a time). */
   exclusive(fn: (c: DuckDBConnection) => Promise<void>): Promise<void> {
-    const turn = Promise.all([this.flushing, ...this.free]).then(() => fn(this.connection));
+    // every connection's transaction over first (free never rejects), then the batches' outcome
+    const last = this.flushing;
+    const turn = Promise.all(this.free).then(() => last).then(() => fn(this.connection));
     const over = turn.catch(() => undefined);
     this.flushing = over;
     this.appended = over;
