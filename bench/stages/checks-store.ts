@@ -1,7 +1,6 @@
 // Builds the checks stage's store (buildRealisticStoreInSql, then a CHECKPOINT) into the file it is given
 // and exits: the checks stage starts it as a child, so the building's memory (an in-process SQL build of
-// up to 10M payouts, no limit) is not in the stage's maxRSS, which then is what recon's checks and workbook
-// take. Args: db disbursements payoutsPer
+// up to 10M payouts, no limit) is in no stage's maxRSS. Args: db disbursements payoutsPer
 import { openStore } from '../../src/store/db.js';
 import { buildRealisticStoreInSql } from '../synthetic.js';
 import { seconds, stage } from '../lib.js';

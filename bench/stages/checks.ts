@@ -14,9 +14,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { runChecks } from '../../src/checks/runner.js';
 import { openStore } from '../../src/store/db.js';
 import { setMemoryLimit as limitDuckDbMemory } from '../../src/store/db.js';
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { NODE_FLAGS } from '../../src/ops/memory.js';
+import { runStage } from '../child.js';
 import { findingsHash, interleavedPairs, seconds, stage, tempDir, timed } from '../lib.js';
 
 /** recon's default --memory-mb (src/config.ts). */
@@ -39,18 +37,21 @@ const SCANS = [
 stage(async ([disbursementsArg = '10000', payoutsArg = '100']) => {
   const tmp = tempDir();
   const db = path.join(tmp.dir, 'recon.duckdb');
-  // built by a child process (checks-store.ts): an in-process SQL build of up to 10M payouts is no one's figure
-  const built = performance.now();
   try {
-    execFileSync(process.execPath, [...NODE_FLAGS, fileURLToPath(new URL('./checks-store.js', import.meta.url)), db, disbursementsArg, payoutsArg],
-      { stdio: ['ignore', 'ignore', 'inherit'], env: process.env });
-  } catch (err) {
+    // built by a child process (checks-store.ts): an in-process SQL build of up to 10M payouts is no one's figure
+    const built = await runStage('checks-store', [db, disbursementsArg, payoutsArg], 1_800_000);
+    const measured = await measurePairs(db);
+    // the store closed, a child runs a night's checks and workbook on it, for recon's own peak RSS
+    const night = await runStage('checks-workbook', [db, DEFAULT_MEMORY_MB], 1_800_000);
+    return { ...measured, buildS: built.buildS, night };
+  } finally {
     tmp.cleanup();
-    throw err;
   }
-  const buildS = seconds(built);
+});
+
+/** The interleaved pairs of runChecks and the bare work over the store at `db`, and what the last run found. */
+async function measurePairs(db: string): Promise<Record<string, unknown>> {
   const store = await openStore(db);
-  let closed = false;
   try {
     const c = store.connection;
     await limitDuckDbMemory(c, DEFAULT_MEMORY_MB);
@@ -69,19 +70,12 @@ stage(async ([disbursementsArg = '10000', payoutsArg = '100']) => {
     const pairs = measured.map((p) => ({ checksS: p.recon, bareS: p.baseline.total, ratio: p.recon / p.baseline.total, bareEach: p.baseline.each }));
     const hash = await findingsHash(c, last.runId);
     const slowest = [...last.checks].sort((a, b) => b.ms - a.ms).slice(0, 6);
-    const result = { payouts: Number(rows![0]), disbursements: Number(rows![1]), refunds: Number(rows![2]), adjustments: Number(rows![3]), fileLines: Number(rows![4]),
-      buildS, pairs, findings: last.findings, findingsHash: hash, firstFindings: first.findings, slowestChecks: slowest, phases: last.phases, memoryMb: DEFAULT_MEMORY_MB };
-    store.close();
-    closed = true;
-    const night = execFileSync(process.execPath, [...NODE_FLAGS, fileURLToPath(new URL('./checks-workbook.js', import.meta.url)), db, String(DEFAULT_MEMORY_MB)],
-      { stdio: ['ignore', 'pipe', 'inherit'], env: process.env, encoding: 'utf8' });
-    const lines = night.trim().split('\n');
-    return { ...result, night: JSON.parse(lines[lines.length - 1]!) as Record<string, unknown> };
+    return { payouts: Number(rows![0]), disbursements: Number(rows![1]), refunds: Number(rows![2]), adjustments: Number(rows![3]), fileLines: Number(rows![4]),
+      pairs, findings: last.findings, findingsHash: hash, firstFindings: first.findings, slowestChecks: slowest, phases: last.phases, memoryMb: DEFAULT_MEMORY_MB };
   } finally {
-    if (!closed) store.close();
-    tmp.cleanup();
+    store.close();
   }
-});
+}
 
 async function bareScans(c: DuckDBConnection): Promise<{ total: number; each: number[] }> {
   const each: number[] = [];
