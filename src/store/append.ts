@@ -48,8 +48,7 @@ const encoder = new TextEncoder();
 
 /**
  * Append columns (one array of values per table column, in column order, all the same length) to
- * `table`. Builders that can fill columns directly skip a row array per row (the garbage of 1M rows
- * is most of what a large batch costs in JS). Runs inside the caller's transaction.
+ * `table`. Runs inside the caller's transaction.
  */
 export async function appendColumns(
   connection: DuckDBConnection,
@@ -57,32 +56,61 @@ export async function appendColumns(
   kinds: readonly ColumnKind[],
   columns: ReadonlyArray<readonly DuckDBValue[]>,
 ): Promise<void> {
-  const total = columns[0]?.length ?? 0;
-  if (total === 0) return;
-  const appender = await connection.createAppender(table);
+  const rows = columns[0]?.length ?? 0;
+  if (rows > 0) await appendSlices(connection, table, kinds, [{ columns, rows }]);
+}
+
+/** Rows given column-wise: the first `rows` values of each column (the arrays may be longer, and reused). */
+export interface ColumnSlice {
+  columns: ReadonlyArray<readonly DuckDBValue[]>;
+  rows: number;
+}
+
+/**
+ * Append slices of rows to `table` through one appender, each slice read as soon as it is given (the
+ * iterator may refill the same arrays for the next one). Builders that produce a chunk's worth of rows
+ * at a time (src/store/writer.ts) hold no column as long as a batch: a batch's 122 880 lines as 12
+ * arrays were large-object allocations, grown by push, for every table of every batch (#28). Runs
+ * inside the caller's transaction.
+ */
+export async function appendSlices(
+  connection: DuckDBConnection,
+  table: string,
+  kinds: readonly ColumnKind[],
+  slices: Iterable<ColumnSlice>,
+): Promise<void> {
+  let appender: Awaited<ReturnType<DuckDBConnection['createAppender']>> | null = null;
   // One chunk, reset between slices: a chunk's vectors and string heap are native memory that is only
   // released when V8 collects the small JS wrapper, so a chunk per slice left ~100 MB waiting on GC.
-  const chunk = DuckDBDataChunk.create(kinds.map((k) => TYPES[k]));
-  const scratch: Scratch[] = kinds.map((k) => {
-    const data = new Uint8Array(CHUNK * WIDTH[k]);
-    return { data, view: new DataView(data.buffer), validity: new Uint8Array(CHUNK / 8),
-      longRow: new Int32Array(CHUNK), longOffset: new Int32Array(CHUNK), longLength: new Int32Array(CHUNK), longBlob: new Int32Array(CHUNK), blobs: [] };
-  });
+  let chunk: DuckDBDataChunk | null = null;
+  let scratch: Scratch[] = [];
   try {
-    for (let start = 0; start < total; start += CHUNK) {
-      const n = Math.min(CHUNK, total - start);
-      chunk.reset();
-      chunk.rowCount = n;
-      for (let c = 0; c < kinds.length; c += 1) {
-        const vector = duckdb.data_chunk_get_vector(chunk.chunk, c);
-        fillVector(vector, kinds[c]!, columns[c]!, start, n, scratch[c]!);
+    for (const { columns, rows } of slices) {
+      if (rows === 0) continue;
+      if (appender === null || chunk === null) {
+        appender = await connection.createAppender(table);
+        chunk = DuckDBDataChunk.create(kinds.map((k) => TYPES[k]));
+        scratch = kinds.map((k) => {
+          const data = new Uint8Array(CHUNK * WIDTH[k]);
+          return { data, view: new DataView(data.buffer), validity: new Uint8Array(CHUNK / 8),
+            longRow: new Int32Array(CHUNK), longOffset: new Int32Array(CHUNK), longLength: new Int32Array(CHUNK), longBlob: new Int32Array(CHUNK), blobs: [] };
+        });
       }
-      appender.appendDataChunk(chunk);
+      for (let start = 0; start < rows; start += CHUNK) {
+        const n = Math.min(CHUNK, rows - start);
+        chunk.reset();
+        chunk.rowCount = n;
+        for (let c = 0; c < kinds.length; c += 1) {
+          const vector = duckdb.data_chunk_get_vector(chunk.chunk, c);
+          fillVector(vector, kinds[c]!, columns[c]!, start, n, scratch[c]!);
+        }
+        appender.appendDataChunk(chunk);
+      }
     }
-    appender.flushSync();
+    appender?.flushSync();
   } finally {
-    appender.closeSync();
-    chunk.reset();
+    appender?.closeSync();
+    chunk?.reset();
   }
 }
 
@@ -100,6 +128,13 @@ function fillVector(vector: duckdb.Vector, kind: ColumnKind, values: readonly Du
         if (kind === 'bigint') s.view.setBigInt64(r * 8, 0n, true);
         else s.view.setInt32(r * 4, 0, true);
       } else if (kind === 'bigint') {
+        if (typeof v === 'number' && Number.isSafeInteger(v)) {
+          // no BigInt per value: the two halves (little-endian), the high one signed
+          const high = Math.floor(v / 4294967296);
+          s.view.setUint32(r * 8, v - high * 4294967296, true);
+          s.view.setInt32(r * 8 + 4, high, true);
+          continue;
+        }
         const big = typeof v === 'bigint' ? v : BigInt(v as number);
         if (BigInt.asIntN(64, big) !== big) throw new Error(`${big} is out of the BIGINT range`);
         s.view.setBigInt64(r * 8, big, true);
@@ -119,21 +154,21 @@ function fillVector(vector: duckdb.Vector, kind: ColumnKind, values: readonly Du
 
 /** Long strings of a chunk are handed to DuckDB in blobs of at most this many bytes. */
 const BLOB_BYTES = 1 << 20;
-/** Strings up to this long are written once per chunk however often they repeat (ids); longer ones are not looked up. */
-const REPEATED = 64;
 
 /**
  * The strings of one chunk. A short one is inlined in its slot. The long ones are written one after the
  * other into a blob (UTF-8), which DuckDB copies into the vector's string heap in one call (through the
  * slot of the blob's first row); every long string's slot then points into that copy: its length, its
- * first four bytes, and the heap address plus its offset. A repeated string is written once. Returns the
- * number of nulls.
+ * first four bytes, and the heap address plus its offset. A string repeated from the row before (a line's
+ * disbursement id, the run id) is written once. Returns the number of nulls.
  */
 function fillStrings(vector: duckdb.Vector, values: readonly DuckDBValue[], start: number, n: number, s: Scratch): number {
   const out = s.data.subarray(0, n * 16);
   const { longRow, longOffset, longLength, longBlob } = s;
   let longs = 0;
-  const seen = new Map<string, number>(); // a repeated id-like string → its first entry in the long arrays
+  // the previous row's string when it was a long one, and its entry in the long arrays
+  let previous: string | null = null;
+  let previousLong = -1;
   const blobs: Array<{ bytes: Uint8Array; used: number; firstRow: number }> = [];
   const nextBlob = (room: number, firstRow: number) => {
     // DuckDB copies a blob when it is assigned, so the same memory serves chunk after chunk
@@ -145,28 +180,28 @@ function fillStrings(vector: duckdb.Vector, values: readonly DuckDBValue[], star
     return blob;
   };
   let nulls = 0;
+  out.fill(0);
   for (let r = 0; r < n; r += 1) {
     const v = values[start + r];
     const at = r * 16;
-    s.view.setBigUint64(at, 0n);
-    s.view.setBigUint64(at + 8, 0n);
     if (v === null || v === undefined) {
       s.validity[r >> 3]! &= ~(1 << (r & 7));
       nulls += 1;
+      previous = null;
       continue;
     }
     const text = typeof v === 'string' ? v : String(v);
-    if (text.length <= INLINE && inlineAscii(text, out, at + 4)) {
-      s.view.setUint32(at, text.length, true);
+    if (text === previous) {
+      longRow[longs] = r;
+      longOffset[longs] = longOffset[previousLong]!;
+      longLength[longs] = longLength[previousLong]!;
+      longBlob[longs] = longBlob[previousLong]!;
+      longs += 1;
       continue;
     }
-    const known = text.length <= REPEATED ? seen.get(text) : undefined;
-    if (known !== undefined) {
-      longRow[longs] = r;
-      longOffset[longs] = longOffset[known]!;
-      longLength[longs] = longLength[known]!;
-      longBlob[longs] = longBlob[known]!;
-      longs += 1;
+    previous = null;
+    if (text.length <= INLINE && inlineAscii(text, out, at + 4)) {
+      s.view.setUint32(at, text.length, true);
       continue;
     }
     // at most 3 bytes of UTF-8 per UTF-16 unit
@@ -179,7 +214,8 @@ function fillStrings(vector: duckdb.Vector, values: readonly DuckDBValue[], star
       out.set(blob.bytes.subarray(blob.used, blob.used + written), at + 4);
       continue;
     }
-    if (text.length <= REPEATED) seen.set(text, longs);
+    previous = text;
+    previousLong = longs;
     longRow[longs] = r;
     longOffset[longs] = blob.used;
     longLength[longs] = written;
@@ -192,7 +228,8 @@ function fillStrings(vector: duckdb.Vector, values: readonly DuckDBValue[], star
     for (const blob of blobs) duckdb.vector_assign_string_element_len(vector, blob.firstRow, blob.bytes.subarray(0, blob.used));
     const landed = duckdb.vector_get_data(vector, n * 16);
     const landedView = new DataView(landed.buffer, landed.byteOffset, landed.byteLength);
-    const base = blobs.map((blob) => landedView.getBigUint64(blob.firstRow * 16 + 8, true));
+    // heap addresses as numbers (below 2^53 on every platform DuckDB runs on): no BigInt per string
+    const base = blobs.map((blob) => Number(landedView.getBigUint64(blob.firstRow * 16 + 8, true)));
     for (let i = 0; i < longs; i += 1) {
       const at = longRow[i]! * 16;
       const offset = longOffset[i]!;
@@ -202,7 +239,9 @@ function fillStrings(vector: duckdb.Vector, values: readonly DuckDBValue[], star
       out[at + 5] = bytes[offset + 1]!;
       out[at + 6] = bytes[offset + 2]!;
       out[at + 7] = bytes[offset + 3]!;
-      s.view.setBigUint64(at + 8, base[longBlob[i]!]! + BigInt(offset), true);
+      const address = base[longBlob[i]!]! + offset;
+      s.view.setUint32(at + 8, address % 4294967296, true);
+      s.view.setUint32(at + 12, Math.floor(address / 4294967296), true);
     }
   }
   duckdb.copy_data_to_vector(vector, 0, out.buffer, out.byteOffset, n * 16);

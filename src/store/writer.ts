@@ -10,7 +10,7 @@ import type { DisbursementBundle } from './bundle.js';
 import { recordHash } from './bundle.js';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Line } from './bundle.js';
-import { appendColumns, appendRows } from './append.js';
+import { appendRows, appendSlices, type ColumnSlice } from './append.js';
 import { storable } from './storable.js';
 import { quarantineRecord } from './quarantine.js';
 import { parseServiceTimestamp, serviceTimestampMs, utcText, type Instant } from '../timestamp.js';
@@ -280,22 +280,22 @@ export class StoreWriter {
 
   private async insertLines(c: DuckDBConnection, batch: DisbursementBundle[]): Promise<void> {
     const run = this.runId;
-    await appendColumns(c, 'payouts', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
-      lineColumns(batch, (b) => b.payouts, (l) => l.value.reference, (l) => [l.value.recipient_id, l.value.reference, l.value.status ?? null, l.value.payment_id,
-        l.value.currency, BigInt(l.value.amount)], run));
-    await appendColumns(c, 'refunds', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
-      lineColumns(batch, (b) => b.refunds, (l) => l.value.refund_id, (l) => [l.value.refund_id, l.value.payment.id, l.value.payment.external_reference ?? null,
-        l.value.currency, BigInt(l.value.amount)], run));
-    await appendColumns(c, 'adjustments', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
-      lineColumns(batch, (b) => b.adjustments, (l) => l.value.reference, (l) => [l.value.reference, l.value.category ?? null, l.value.entry_type, l.value.entity ?? null,
-        l.value.entity_reference ?? null, l.value.currency, BigInt(l.value.amount)], run));
+    await appendSlices(c, 'payouts', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
+      lineSlices(batch, (b) => b.payouts, (l) => l.value.reference, [(l) => l.value.recipient_id, (l) => l.value.reference, (l) => l.value.status ?? null,
+        (l) => l.value.payment_id, (l) => l.value.currency, (l) => l.value.amount], run));
+    await appendSlices(c, 'refunds', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
+      lineSlices(batch, (b) => b.refunds, (l) => l.value.refund_id, [(l) => l.value.refund_id, (l) => l.value.payment.id,
+        (l) => l.value.payment.external_reference ?? null, (l) => l.value.currency, (l) => l.value.amount], run));
+    await appendSlices(c, 'adjustments', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
+      lineSlices(batch, (b) => b.adjustments, (l) => l.value.reference, [(l) => l.value.reference, (l) => l.value.category ?? null, (l) => l.value.entry_type,
+        (l) => l.value.entity ?? null, (l) => l.value.entity_reference ?? null, (l) => l.value.currency, (l) => l.value.amount], run));
     const files = batch.flatMap((b) => b.files.map((f) => [b.record.disbursement_id, f.fileNo, f.name, f.extension, f.sha256,
       f.sizeBytes === null ? null : BigInt(f.sizeBytes), f.layout, f.parseStatus, f.parseError, f.lines.length, f.footerCount, f.footerTotal, run]));
     await c.run(`CREATE OR REPLACE TEMP TABLE _files AS SELECT * EXCLUDE (downloaded_at) FROM disbursement_files LIMIT 0`);
     await appendRows(c, '_files', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'varchar', 'integer', 'bigint', 'bigint', 'varchar'], files);
     await c.run('INSERT INTO disbursement_files SELECT *, CASE WHEN sha256 IS NOT NULL THEN now() END FROM _files');
-    await appendColumns(c, 'file_lines', ['varchar', 'integer', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
-      fileLineColumns(batch, run));
+    await appendSlices(c, 'file_lines', ['varchar', 'integer', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
+      fileLineSlices(batch, run));
     const quarantine = batch.flatMap((b) => b.quarantine.map((q) => [run, b.record.disbursement_id, q.resource, q.lineNo, q.reason, q.raw]));
     if (quarantine.length) {
       await c.run('CREATE OR REPLACE TEMP TABLE _q (run_id VARCHAR, disbursement_id VARCHAR, resource VARCHAR, line_no INTEGER, reason VARCHAR, raw VARCHAR)');
@@ -318,65 +318,83 @@ function occurrences(): (key: string | null | undefined) => number {
   };
 }
 
+/** Rows per slice the line builders hand the appender (one DuckDB data chunk). */
+const SLICE_ROWS = 2048;
+
+/** `width` columns of SLICE_ROWS values, refilled slice after slice. */
+function sliceColumns(width: number): DuckDBValue[][] {
+  return Array.from({ length: width }, () => new Array<DuckDBValue>(SLICE_ROWS).fill(null));
+}
+
 /**
- * A line table's columns, filled straight from the bundles: disbursement_id, line_no, the line's own
- * fields (`fields`, in table order), run_id, raw, occurrence (of its `reference` in its disbursement) —
- * the layout payouts, refunds and adjustments share.
+ * A line table's rows, a slice at a time, straight from the bundles: disbursement_id, line_no, the
+ * line's own fields (`fields`, in table order), run_id, raw, occurrence (of its `reference` in its
+ * disbursement) — the layout payouts, refunds and adjustments share. The same arrays are refilled for
+ * every slice (appendSlices reads each before asking for the next).
  */
-function lineColumns<T>(
+function* lineSlices<T>(
   batch: readonly DisbursementBundle[],
   linesOf: (b: DisbursementBundle) => ReadonlyArray<Line<T>>,
   reference: (l: Line<T>) => string | null | undefined,
-  fields: (l: Line<T>) => DuckDBValue[],
+  fields: ReadonlyArray<(l: Line<T>) => DuckDBValue>,
   runId: string,
-): DuckDBValue[][] {
-  const ids: DuckDBValue[] = [];
-  const lineNos: DuckDBValue[] = [];
-  const raws: DuckDBValue[] = [];
-  const occurrence: DuckDBValue[] = [];
-  let own: DuckDBValue[][] | null = null;
+): Generator<ColumnSlice> {
+  const columns = sliceColumns(fields.length + 5);
+  const [ids, lineNos] = columns as [DuckDBValue[], DuckDBValue[]];
+  const [runs, raws, occurrence] = columns.slice(fields.length + 2) as [DuckDBValue[], DuckDBValue[], DuckDBValue[]];
+  const own = columns.slice(2, fields.length + 2);
+  let rows = 0;
   for (const b of batch) {
     const nth = occurrences();
     for (const l of linesOf(b)) {
-      const values = fields(l);
-      own ??= values.map(() => []);
-      for (let i = 0; i < values.length; i += 1) own[i]!.push(values[i]!);
-      ids.push(b.record.disbursement_id);
-      lineNos.push(l.lineNo);
-      raws.push(l.raw);
-      occurrence.push(nth(reference(l)));
+      for (let i = 0; i < fields.length; i += 1) own[i]![rows] = fields[i]!(l);
+      ids[rows] = b.record.disbursement_id;
+      lineNos[rows] = l.lineNo;
+      runs[rows] = runId;
+      raws[rows] = l.raw;
+      occurrence[rows] = nth(reference(l));
+      rows += 1;
+      if (rows === SLICE_ROWS) {
+        yield { columns, rows };
+        rows = 0;
+      }
     }
   }
-  if (own === null) return [];
-  return [ids, lineNos, ...own, new Array<DuckDBValue>(ids.length).fill(runId), raws, occurrence];
+  if (rows > 0) yield { columns, rows };
 }
 
-/** The file_lines table's columns, filled straight from the bundles' parsed files (column by column, as lineColumns). */
-function fileLineColumns(batch: readonly DisbursementBundle[], runId: string): DuckDBValue[][] {
-  const columns: DuckDBValue[][] = Array.from({ length: 12 }, () => []);
+/** The file_lines table's rows, a slice at a time, straight from the bundles' parsed files (as lineSlices). */
+function* fileLineSlices(batch: readonly DisbursementBundle[], runId: string): Generator<ColumnSlice> {
+  const columns = sliceColumns(12);
   const [ids, fileNos, lineNos, kinds, entryTypes, references, paymentIds, currencies, amounts, runs, raws, occurrence] = columns as [
     DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[],
     DuckDBValue[], DuckDBValue[]];
+  let rows = 0;
   for (const b of batch) {
     for (const f of b.files) {
       const nth = occurrences();
       for (const l of f.lines) {
-        occurrence.push(nth(l.reference === null ? `${l.kind}\u0001` : `${l.kind}\u0000${l.reference}`));
-        ids.push(b.record.disbursement_id);
-        fileNos.push(f.fileNo);
-        lineNos.push(l.lineNo);
-        kinds.push(l.kind);
-        entryTypes.push(l.entryType);
-        references.push(l.reference);
-        paymentIds.push(l.paymentId);
-        currencies.push(l.currency);
-        amounts.push(l.amount);
-        runs.push(runId);
-        raws.push(l.raw);
+        occurrence[rows] = nth(l.reference === null ? `${l.kind}\u0001` : `${l.kind}\u0000${l.reference}`);
+        ids[rows] = b.record.disbursement_id;
+        fileNos[rows] = f.fileNo;
+        lineNos[rows] = l.lineNo;
+        kinds[rows] = l.kind;
+        entryTypes[rows] = l.entryType;
+        references[rows] = l.reference;
+        paymentIds[rows] = l.paymentId;
+        currencies[rows] = l.currency;
+        amounts[rows] = l.amount;
+        runs[rows] = runId;
+        raws[rows] = l.raw;
+        rows += 1;
+        if (rows === SLICE_ROWS) {
+          yield { columns, rows };
+          rows = 0;
+        }
       }
     }
   }
-  return ids.length === 0 ? [] : columns;
+  if (rows > 0) yield { columns, rows };
 }
 
 /** What the store already holds, for incremental decisions. */
