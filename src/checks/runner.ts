@@ -1,17 +1,19 @@
 // Runs every sql/checks/*.sql against the store and records the findings with their lifecycle, all in
 // one transaction: a run either leaves its complete set of exceptions or nothing at all.
-// Set-based throughout: each check is one INSERT … SELECT into a staging table, the lifecycle a few
-// statements over whole tables, so the work stays in DuckDB whatever the number of payouts.
+// Set-based throughout: the checks are one INSERT … SELECT into a staging table (a UNION ALL of every
+// check file, which DuckDB runs side by side; a statement per check when one fails, to name it), the
+// lifecycle a few statements over whole tables, so the work stays in DuckDB whatever the number of payouts.
 import { sqlObjects, readThrough } from '../store/objects.js';
 import { contractHashes, recordValidated, validatedContracts } from '../store/check-contracts.js';
 import { dropMaterialised, materialiseViews } from '../store/materialise.js';
 import { inTransaction } from '../store/transaction.js';
 import { TerminalError } from '../errors.js';
-import { listValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { CheckFileError } from './errors.js';
 import { loadChecks, validateCheckColumns, type CheckFile } from './contract.js';
 import { applyLifecycle } from './lifecycle.js';
 import { sqlText } from '../store/sql.js';
+import { sqlString } from '../store/sql-text.js';
 
 import type { FindingStatus, Severity } from '../store/read/types.js';
 
@@ -30,8 +32,12 @@ export interface RunChecksOptions {
 export interface CheckRunResult {
   runId: string;
   checkedAt: Date;
-  /** The checks that ran, in order, with their number of findings and time taken. */
-  checks: Array<{ checkId: string; findings: number; ms: number }>;
+  /**
+   * The checks, in order, with their number of findings, the time of the statement that staged them (`ms`)
+   * and when it began, in ms from the first (`offsetMs`). Checks staged together share both; a check not
+   * run (its `requires:` table empty) has 0 and 0.
+   */
+  checks: Array<{ checkId: string; findings: number; ms: number; offsetMs: number }>;
   /** Findings produced by this run. */
   findings: number;
   byCheck: Array<{ checkId: string; severity: Severity; count: number }>;
@@ -79,17 +85,41 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
   }
   phase('validate');
 
-  const timings: CheckRunResult['checks'] = [];
-  await inTransaction(connection, async () => {
+  let timings: CheckRunResult['checks'];
+  try {
+    timings = await checkRun(connection, opts, checks, now, fresh, phase, 'together');
+  } catch (err) {
+    if (!(err instanceof TogetherFailed)) throw err;
+    // the statement that ran every check failed (rolled back, nothing kept): the run again, a statement
+    // per check, stops at the failing one and names its file
+    timings = await checkRun(connection, opts, checks, now, fresh, phase, 'each');
+  }
+  phase('commit');
+  return { ...(await checkRunSummary(connection, opts.runId, now, timings)), phases };
+}
+
+/** The statement staging every check at once failed; the runner runs them one by one to name the file. */
+class TogetherFailed extends Error {}
+
+/** A run's checks staged and their lifecycle applied, in one transaction; what each check staged, and when. */
+async function checkRun(
+  connection: DuckDBConnection,
+  opts: RunChecksOptions,
+  checks: readonly CheckFile[],
+  now: Date,
+  fresh: readonly string[],
+  phase: (name: string) => void,
+  mode: 'together' | 'each',
+): Promise<CheckRunResult['checks']> {
+  return inTransaction(connection, async () => {
     await connection.run(sqlText('lifecycle/create_stage'));
     // a check whose `requires:` table is empty finds nothing: it is not run (nor what only it reads)
     const empty = await emptyTables(connection, checks);
     const running = checks.filter((c) => !c.requires.some((t) => empty.has(t)));
     const shared = await materialiseShared(connection, running);
     phase('materialise');
-    for (const check of checks) {
-      timings.push(running.includes(check) ? await stageCheck(connection, check) : { checkId: check.id, findings: 0, ms: 0 });
-    }
+    const staged = mode === 'together' ? await stageTogether(connection, running) : await stageEach(connection, running);
+    const timings = checks.map((check) => staged.get(check.id) ?? { checkId: check.id, findings: 0, ms: 0, offsetMs: 0 });
     phase('checks');
     await dropMaterialised(connection, shared);
     await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
@@ -97,9 +127,8 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
     await connection.run(sqlText('lifecycle/drop_stage'));
     await recordValidated(connection, fresh);
     phase('lifecycle');
+    return timings;
   });
-  phase('commit');
-  return { ...(await checkRunSummary(connection, opts.runId, now, timings)), phases };
 }
 
 /**
@@ -131,25 +160,57 @@ async function emptyTables(connection: DuckDBConnection, checks: readonly CheckF
   return empty;
 }
 
-/** What stage_check says before a row's contract problem (sql/lifecycle/stage_check.sql). */
+/** What a check's contract expression says before a row's problem (sql/lifecycle/stage_check_branch.sql). */
 const CONTRACT = 'check contract: ';
 
-async function stageCheck(
-  connection: DuckDBConnection,
-  check: CheckFile,
-): Promise<{ checkId: string; findings: number; ms: number }> {
+type Staged = CheckRunResult['checks'][number];
+
+/** A check's branch of stage_checks.sql: its file id and allowed severities as literals around its SELECT. */
+function branch(check: CheckFile): string {
+  return sqlText('lifecycle/stage_check_branch', {
+    check: check.sql,
+    file_id: sqlString(check.id),
+    severities: `[${check.severities.map(sqlString).join(', ')}]`,
+  });
+}
+
+/**
+ * Every check in one statement (stage_checks.sql): DuckDB runs them side by side. They share its time:
+ * each check's `ms` is the statement's (run a check alone, `--only`, for its own).
+ */
+async function stageTogether(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<Map<string, Staged>> {
+  const staged = new Map<string, Staged>();
+  if (checks.length === 0) return staged;
   const started = performance.now();
-  let inserted: number;
   try {
-    const result = await connection.run(sqlText('lifecycle/stage_check', { check: check.sql }), [check.id, listValue(check.severities)]);
-    inserted = result.rowsChanged;
+    await connection.run(sqlText('lifecycle/stage_checks', { branches: checks.map(branch).join('\nUNION ALL\n') }));
   } catch (err) {
-    const message = (err as Error).message;
-    const at = message.indexOf(CONTRACT);
-    if (at >= 0) throw new CheckFileError(check.id, check.file, message.slice(at + CONTRACT.length), { cause: err });
-    throw new CheckFileError(check.id, check.file, `failed: ${message}`, { cause: err });
+    throw new TogetherFailed((err as Error).message, { cause: err });
   }
-  return { checkId: check.id, findings: inserted, ms: Math.round(performance.now() - started) };
+  const ms = Math.round(performance.now() - started);
+  const counts = new Map((await connection.runAndReadAll(sqlText('lifecycle/stage_counts'))).getRows().map(([id, n]) => [String(id), Number(n)]));
+  for (const check of checks) staged.set(check.id, { checkId: check.id, findings: counts.get(check.id) ?? 0, ms, offsetMs: 0 });
+  return staged;
+}
+
+/** A statement per check, one after the other: a failure names its file. */
+async function stageEach(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<Map<string, Staged>> {
+  const staged = new Map<string, Staged>();
+  const first = performance.now();
+  for (const check of checks) {
+    const started = performance.now();
+    let inserted: number;
+    try {
+      inserted = (await connection.run(sqlText('lifecycle/stage_checks', { branches: branch(check) }))).rowsChanged;
+    } catch (err) {
+      const message = (err as Error).message;
+      const at = message.indexOf(CONTRACT);
+      if (at >= 0) throw new CheckFileError(check.id, check.file, message.slice(at + CONTRACT.length), { cause: err });
+      throw new CheckFileError(check.id, check.file, `failed: ${message}`, { cause: err });
+    }
+    staged.set(check.id, { checkId: check.id, findings: inserted, ms: Math.round(performance.now() - started), offsetMs: Math.round(started - first) });
+  }
+  return staged;
 }
 
 /** What a check run found, from the store: counts per check and severity, and per lifecycle status. */

@@ -68,13 +68,11 @@ export async function writeResults(
     const pages = runFindings(connection, input.runId)[Symbol.asyncIterator]();
     let pending: RunFinding[] = (await pages.next()).value ?? [];
     let first = true;
-    // the runner measures each check's duration in order from the check run's start; the timing laid
-    // end to end from there gives dbt's started_at / completed_at
-    let offsetMs = 0;
+    // the runner measures when each check's statement began (from the first) and how long it took; from
+    // the check run's start that gives dbt's started_at / completed_at (checks staged together share them)
     for (const check of input.checks.checks) {
-      const started = new Date(input.checks.checkedAt.getTime() + offsetMs);
-      offsetMs += check.ms;
-      const entry = resultEntry(input, check, started, new Date(input.checks.checkedAt.getTime() + offsetMs));
+      const started = new Date(input.checks.checkedAt.getTime() + check.offsetMs);
+      const entry = resultEntry(input, check, started, new Date(started.getTime() + check.ms));
       await put(stream, `${first ? '' : ','}\n${JSON.stringify(entry).slice(0, -1)},"findings":[`);
       first = false;
       junit?.startCheck(check.checkId, entry.severity, entry.execution_time);
@@ -92,7 +90,7 @@ export async function writeResults(
       junit?.endCheck();
       await put(stream, ']}');
     }
-    await put(stream, `\n],\n"elapsed_time": ${seconds(input.checks.checks.reduce((n, c) => n + c.ms, 0))}\n}\n`);
+    await put(stream, `\n],\n"elapsed_time": ${seconds(input.checks.checks.reduce((n, c) => Math.max(n, c.offsetMs + c.ms), 0))}\n}\n`);
   }), '--reports / RECON_REPORTS_DIR');
   const written = [out.results];
   if (out.latest) {

@@ -25,7 +25,7 @@ export function finding(over: Partial<LatestFinding> = {}): LatestFinding {
 export function nightFacts(workbook: string, over: Partial<NightFacts> = {}): NightFacts {
   const checks: CheckRunResult = {
     runId: '20261124T023100Z-ab12', checkedAt: new Date('2026-11-24T02:31:00Z'),
-    checks: [{ checkId: 'total_identity', findings: 2, ms: 12 }, { checkId: 'missing_files', findings: 1, ms: 3 }],
+    checks: [{ checkId: 'total_identity', findings: 2, ms: 12, offsetMs: 0 }, { checkId: 'missing_files', findings: 1, ms: 3, offsetMs: 12 }],
     findings: 3,
     byCheck: [{ checkId: 'missing_files', severity: 'warning', count: 1 }, { checkId: 'total_identity', severity: 'error', count: 2 }],
     byStatus: { new: 1, open: 1, acknowledged: 1, resolved: 2 },

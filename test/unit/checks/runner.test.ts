@@ -79,6 +79,19 @@ describe('runChecks', () => {
     expect(await rows(t.connection, 'SELECT * FROM check_runs')).toEqual([]);
   });
 
+  it('stages every check in one statement: each check its own rows and findings, the statement\'s time shared', async () => {
+    const dir = await checksDir({
+      'a_two.sql': `${row('a_two', 'error', "'s1'")} UNION ALL ${row('a_two', 'warning', "'s2'")}`,
+      'b_none.sql': `${row('b_none', 'error', "'s'")} WHERE false`,
+      'c_one.sql': row('c_one', 'warning', "'s'"),
+    });
+    const run = await runChecks(t.connection, { runId: 'c1', checksDir: dir });
+    expect(run.checks.map((c) => [c.checkId, c.findings, c.offsetMs])).toEqual([['a_two', 2, 0], ['b_none', 0, 0], ['c_one', 1, 0]]);
+    expect(new Set(run.checks.map((c) => c.ms)).size).toBe(1);
+    expect(await rows(t.connection, 'SELECT check_id, subject FROM exceptions ORDER BY check_id, subject')).toEqual([
+      { check_id: 'a_two', subject: 's1' }, { check_id: 'a_two', subject: 's2' }, { check_id: 'c_one', subject: 's' }]);
+  });
+
   it('refuses a check whose check_id is not its file name', async () => {
     const dir = await checksDir({ 'named.sql': row('other', 'error', "'s'") });
     await expect(runChecks(t.connection, { runId: 'c1', checksDir: dir })).rejects.toThrow(/check_id is 'other', not the file name 'named'/);
@@ -131,7 +144,7 @@ describe('runChecks', () => {
       'b_needs.sql': headerOf('b_needs.sql').replace('--\n', '-- requires: statements_seen\n--\n') + row('b_needs', 'warning', "'s'"),
     });
     const before = await runChecks(t.connection, { runId: 'c1', checksDir: dir });
-    expect(before.checks).toEqual([{ checkId: 'a_plain', findings: 1, ms: expect.any(Number) }, { checkId: 'b_needs', findings: 0, ms: 0 }]);
+    expect(before.checks).toEqual([{ checkId: 'a_plain', findings: 1, ms: expect.any(Number), offsetMs: 0 }, { checkId: 'b_needs', findings: 0, ms: 0, offsetMs: 0 }]);
     expect(before.byCheck.map((c) => c.checkId)).toEqual(['a_plain']);
     await t.connection.run('INSERT INTO statements_seen VALUES (1)');
     const after = await runChecks(t.connection, { runId: 'c2', checksDir: dir });
