@@ -162,14 +162,15 @@ const checks = (disbursements: number, label: string): Measure => async () => {
   const pairs = r.pairs as Array<{ checksS: number; bareS: number; ratio: number }>;
   const ratios = pairs.map((p) => p.ratio);
   const checksS = median(pairs.map((p) => p.checksS));
+  const slow = (r.slowestChecks as Array<{ checkId: string; ms: number }>).map((c) => `${c.checkId} ${fmt(c.ms / 1000)}`).join(', ');
   const perMillion = checksS / (num(r, 'payouts') / 1e6);
   return [figure('checks_ratio',
     median(ratios),
     `median ${spread(ratios)}: runChecks ${pairs.map((p) => fmt(p.checksS)).join(' / ')} s vs the bare work ${pairs.map((p) => fmt(p.bareS)).join(' / ')} s ` +
     `(8 scans: per line table GROUP BY, 3 repeat scans, file-line ⋈ API-line) over ${r.payouts} payouts, ${r.refunds} refunds, ${r.adjustments} adjustments, ` +
     `${r.fileLines} file lines of ${r.disbursements} disbursements (sandbox proportions, ${r.findings} findings open from the night before), ` +
-    `--memory-mb ${r.memoryMb}: ${fmt(perMillion)} s per 1M payouts; phases of the last run (ms; the ${r.checksRun} checks run in one statement): ${Object.entries((r.phases ?? {}) as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ')}; `
-    + `findings hash ${String(r.findingsHash)}.`, { scale: label, detail: r }),
+    `--memory-mb ${r.memoryMb}: ${fmt(perMillion)} s per 1M payouts; phases of the last run (ms): ${Object.entries((r.phases ?? {}) as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ')}; `
+    + `slowest checks (s): ${slow}; findings hash ${String(r.findingsHash)}.`, { scale: label, detail: r }),
   figure('excel_peak_rss_mb', num(night, 'peakRssMb'),
     `maxRSS of a process (checks-workbook.ts, the bin's memory settings) that opened that store, ran the checks and then wrote the run's exception workbook from it ` +
     `(${night.findings} findings, ${r.disbursements} disbursements, ${fmt(num(night, 'workbookS'))} s), as recon run does; ${fmt(num(night, 'rssBeforeWorkbookMb'))} MB before the workbook. ` +

@@ -1,8 +1,7 @@
 // Runs every sql/checks/*.sql against the store and records the findings with their lifecycle, all in
 // one transaction: a run either leaves its complete set of exceptions or nothing at all.
-// Set-based throughout: the checks are one INSERT … SELECT into a staging table (a UNION ALL of every
-// check file, which DuckDB runs side by side; a statement per check when one fails, to name it), the
-// lifecycle a few statements over whole tables, so the work stays in DuckDB whatever the number of payouts.
+// Set-based throughout: each check is one INSERT … SELECT into a staging table, the lifecycle a few
+// statements over whole tables, so the work stays in DuckDB whatever the number of payouts.
 import { sqlObjects, readThrough } from '../store/objects.js';
 import { contractHashes, recordValidated, validatedContracts } from '../store/check-contracts.js';
 import { dropMaterialised, materialiseViews } from '../store/materialise.js';
@@ -34,8 +33,8 @@ export interface CheckRunResult {
   checkedAt: Date;
   /**
    * The checks, in order, with their number of findings, the time of the statement that staged them (`ms`)
-   * and when it began, in ms from the first (`offsetMs`). Checks staged together share both; a check not
-   * run (its `requires:` table empty) has 0 and 0.
+   * and when it began, in ms from the first check's (`offsetMs`). A check not run (its `requires:` table
+   * empty) has 0 and 0.
    */
   checks: Array<{ checkId: string; findings: number; ms: number; offsetMs: number }>;
   /** Findings produced by this run. */
@@ -85,21 +84,10 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
   }
   phase('validate');
 
-  let timings: CheckRunResult['checks'];
-  try {
-    timings = await checkRun(connection, opts, checks, now, fresh, phase, 'together');
-  } catch (err) {
-    if (!(err instanceof TogetherFailed)) throw err;
-    // the statement that ran every check failed (rolled back, nothing kept): the run again, a statement
-    // per check, stops at the failing one and names its file
-    timings = await checkRun(connection, opts, checks, now, fresh, phase, 'each');
-  }
+  const timings = await checkRun(connection, opts, checks, now, fresh, phase);
   phase('commit');
   return { ...(await checkRunSummary(connection, opts.runId, now, timings)), phases };
 }
-
-/** The statement staging every check at once failed; the runner runs them one by one to name the file. */
-class TogetherFailed extends Error {}
 
 /** A run's checks staged and their lifecycle applied, in one transaction; what each check staged, and when. */
 async function checkRun(
@@ -109,7 +97,6 @@ async function checkRun(
   now: Date,
   fresh: readonly string[],
   phase: (name: string) => void,
-  mode: 'together' | 'each',
 ): Promise<CheckRunResult['checks']> {
   return inTransaction(connection, async () => {
     await connection.run(sqlText('lifecycle/create_stage'));
@@ -118,7 +105,7 @@ async function checkRun(
     const running = checks.filter((c) => !c.requires.some((t) => empty.has(t)));
     const shared = await materialiseShared(connection, running);
     phase('materialise');
-    const staged = mode === 'together' ? await stageTogether(connection, running) : await stageEach(connection, running);
+    const staged = await stageEach(connection, running);
     const timings = checks.map((check) => staged.get(check.id) ?? { checkId: check.id, findings: 0, ms: 0, offsetMs: 0 });
     phase('checks');
     await dropMaterialised(connection, shared);
@@ -160,14 +147,14 @@ async function emptyTables(connection: DuckDBConnection, checks: readonly CheckF
   return empty;
 }
 
-/** What a check's contract expression says before a row's problem (sql/lifecycle/stage_check_branch.sql). */
+/** What a check's contract expression says before a row's problem (sql/lifecycle/stage_check.sql). */
 const CONTRACT = 'check contract: ';
 
 type Staged = CheckRunResult['checks'][number];
 
-/** A check's branch of stage_checks.sql: its file id and allowed severities as literals around its SELECT. */
-function branch(check: CheckFile): string {
-  return sqlText('lifecycle/stage_check_branch', {
+/** A check's statement (stage_check.sql): its file id and allowed severities as literals around its SELECT. */
+function stageStatement(check: CheckFile): string {
+  return sqlText('lifecycle/stage_check', {
     check: check.sql,
     file_id: sqlString(check.id),
     severities: `[${check.severities.map(sqlString).join(', ')}]`,
@@ -175,25 +162,11 @@ function branch(check: CheckFile): string {
 }
 
 /**
- * Every check in one statement (stage_checks.sql): DuckDB runs them side by side. They share its time:
- * each check's `ms` is the statement's (run a check alone, `--only`, for its own).
+ * A statement per check, one after the other: a failure names its file, each check has its own time, and
+ * what one check's operators hold is freed before the next. (All in one UNION ALL was measured: faster on
+ * the bench store, slower on a synced one, and the checks after a 1M-payout sync peaked 30 MB above the
+ * sync; docs/performance.md.)
  */
-async function stageTogether(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<Map<string, Staged>> {
-  const staged = new Map<string, Staged>();
-  if (checks.length === 0) return staged;
-  const started = performance.now();
-  try {
-    await connection.run(sqlText('lifecycle/stage_checks', { branches: checks.map(branch).join('\nUNION ALL\n') }));
-  } catch (err) {
-    throw new TogetherFailed((err as Error).message, { cause: err });
-  }
-  const ms = Math.round(performance.now() - started);
-  const counts = new Map((await connection.runAndReadAll(sqlText('lifecycle/stage_counts'))).getRows().map(([id, n]) => [String(id), Number(n)]));
-  for (const check of checks) staged.set(check.id, { checkId: check.id, findings: counts.get(check.id) ?? 0, ms, offsetMs: 0 });
-  return staged;
-}
-
-/** A statement per check, one after the other: a failure names its file. */
 async function stageEach(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<Map<string, Staged>> {
   const staged = new Map<string, Staged>();
   const first = performance.now();
@@ -201,7 +174,7 @@ async function stageEach(connection: DuckDBConnection, checks: readonly CheckFil
     const started = performance.now();
     let inserted: number;
     try {
-      inserted = (await connection.run(sqlText('lifecycle/stage_checks', { branches: branch(check) }))).rowsChanged;
+      inserted = (await connection.run(stageStatement(check))).rowsChanged;
     } catch (err) {
       const message = (err as Error).message;
       const at = message.indexOf(CONTRACT);
