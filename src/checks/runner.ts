@@ -84,29 +84,18 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
   }
   phase('validate');
 
-  const timings = await checkRun(connection, opts, checks, now, fresh, phase);
-  phase('commit');
-  return { ...(await checkRunSummary(connection, opts.runId, now, timings)), phases };
-}
-
-/** A run's checks staged and their lifecycle applied, in one transaction; what each check staged, and when. */
-async function checkRun(
-  connection: DuckDBConnection,
-  opts: RunChecksOptions,
-  checks: readonly CheckFile[],
-  now: Date,
-  fresh: readonly string[],
-  phase: (name: string) => void,
-): Promise<CheckRunResult['checks']> {
-  return inTransaction(connection, async () => {
+  const timings: CheckRunResult['checks'] = [];
+  await inTransaction(connection, async () => {
     await connection.run(sqlText('lifecycle/create_stage'));
     // a check whose `requires:` table is empty finds nothing: it is not run (nor what only it reads)
     const empty = await emptyTables(connection, checks);
     const running = checks.filter((c) => !c.requires.some((t) => empty.has(t)));
     const shared = await materialiseShared(connection, running);
     phase('materialise');
-    const staged = await stageEach(connection, running);
-    const timings = checks.map((check) => staged.get(check.id) ?? { checkId: check.id, findings: 0, ms: 0, offsetMs: 0 });
+    const first = performance.now();
+    for (const check of checks) {
+      timings.push(running.includes(check) ? await stageCheck(connection, check, first) : { checkId: check.id, findings: 0, ms: 0, offsetMs: 0 });
+    }
     phase('checks');
     await dropMaterialised(connection, shared);
     await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
@@ -114,8 +103,9 @@ async function checkRun(
     await connection.run(sqlText('lifecycle/drop_stage'));
     await recordValidated(connection, fresh);
     phase('lifecycle');
-    return timings;
   });
+  phase('commit');
+  return { ...(await checkRunSummary(connection, opts.runId, now, timings)), phases };
 }
 
 /**
@@ -150,8 +140,6 @@ async function emptyTables(connection: DuckDBConnection, checks: readonly CheckF
 /** What a check's contract expression says before a row's problem (sql/lifecycle/stage_check.sql). */
 const CONTRACT = 'check contract: ';
 
-type Staged = CheckRunResult['checks'][number];
-
 /** A check's statement (stage_check.sql): its file id and allowed severities as literals around its SELECT. */
 function stageStatement(check: CheckFile): string {
   return sqlText('lifecycle/stage_check', {
@@ -162,28 +150,23 @@ function stageStatement(check: CheckFile): string {
 }
 
 /**
- * A statement per check, one after the other: a failure names its file, each check has its own time, and
- * what one check's operators hold is freed before the next. (All in one UNION ALL was measured: faster on
- * the bench store, slower on a synced one, and the checks after a 1M-payout sync peaked 30 MB above the
- * sync; docs/performance.md.)
+ * One check staged by its own statement, `first` the time the run's first check began: a failure names
+ * its file, the check has its own time, and what its operators hold is freed before the next. (All in one
+ * UNION ALL was measured: faster on the bench store, slower on a synced one, and the checks after a
+ * 1M-payout sync peaked 30 MB above the sync; docs/performance.md.)
  */
-async function stageEach(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<Map<string, Staged>> {
-  const staged = new Map<string, Staged>();
-  const first = performance.now();
-  for (const check of checks) {
-    const started = performance.now();
-    let inserted: number;
-    try {
-      inserted = (await connection.run(stageStatement(check))).rowsChanged;
-    } catch (err) {
-      const message = (err as Error).message;
-      const at = message.indexOf(CONTRACT);
-      if (at >= 0) throw new CheckFileError(check.id, check.file, message.slice(at + CONTRACT.length), { cause: err });
-      throw new CheckFileError(check.id, check.file, `failed: ${message}`, { cause: err });
-    }
-    staged.set(check.id, { checkId: check.id, findings: inserted, ms: Math.round(performance.now() - started), offsetMs: Math.round(started - first) });
+async function stageCheck(connection: DuckDBConnection, check: CheckFile, first: number): Promise<CheckRunResult['checks'][number]> {
+  const started = performance.now();
+  let inserted: number;
+  try {
+    inserted = (await connection.run(stageStatement(check))).rowsChanged;
+  } catch (err) {
+    const message = (err as Error).message;
+    const at = message.indexOf(CONTRACT);
+    if (at >= 0) throw new CheckFileError(check.id, check.file, message.slice(at + CONTRACT.length), { cause: err });
+    throw new CheckFileError(check.id, check.file, `failed: ${message}`, { cause: err });
   }
-  return staged;
+  return { checkId: check.id, findings: inserted, ms: Math.round(performance.now() - started), offsetMs: Math.round(started - first) };
 }
 
 /** What a check run found, from the store: counts per check and severity, and per lifecycle status. */
