@@ -14,7 +14,8 @@ import { BIGINT, INTEGER, VARCHAR, DuckDBDataChunk, type DuckDBConnection, type 
 export type ColumnKind = 'varchar' | 'integer' | 'bigint';
 const TYPES: Record<ColumnKind, DuckDBType> = { varchar: VARCHAR, integer: INTEGER, bigint: BIGINT };
 const WIDTH: Record<ColumnKind, number> = { varchar: 16, integer: 4, bigint: 8 };
-const CHUNK = 2048;
+/** Rows per data chunk (DuckDB's vector size); builders that hand over slices make them this long (src/store/writer.ts). */
+export const CHUNK = 2048;
 /** string_t: a string of up to this many bytes lives in the slot itself. */
 const INLINE = 12;
 

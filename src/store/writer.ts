@@ -10,7 +10,7 @@ import type { DisbursementBundle } from './bundle.js';
 import { recordHash } from './bundle.js';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Line } from './bundle.js';
-import { appendRows, appendSlices, type ColumnSlice } from './append.js';
+import { CHUNK, appendRows, appendSlices, type ColumnSlice } from './append.js';
 import { storable } from './storable.js';
 import { quarantineRecord } from './quarantine.js';
 import { parseServiceTimestamp, serviceTimestampMs, utcText, type Instant } from '../timestamp.js';
@@ -318,8 +318,8 @@ function occurrences(): (key: string | null | undefined) => number {
   };
 }
 
-/** Rows per slice the line builders hand the appender (one DuckDB data chunk). */
-const SLICE_ROWS = 2048;
+/** Rows per slice the line builders hand the appender: one data chunk. */
+const SLICE_ROWS = CHUNK;
 
 /** `width` columns of SLICE_ROWS values, refilled slice after slice. */
 function sliceColumns(width: number): DuckDBValue[][] {
