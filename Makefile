@@ -14,14 +14,14 @@ $(NPM_STAMP): package.json package-lock.json
 
 dist/.built: $(NPM_STAMP) $(SOURCES)
 	npx tsc -b tsconfig.json
-	chmod +x dist/src/cli/main.js
+	chmod +x dist/pipelines/cli/main.js
 	@touch dist/.built
 
 build: dist/.built ## Compile TypeScript to dist/
 
 run: dist/.built ## Reconcile against the embedded sandbox (demo: nightly run + monthly close)
 	@# exit 1 = completed with exceptions found, which is what the demo's planted anomalies produce
-	node dist/src/cli/main.js demo || [ $$? -eq 1 ]
+	node dist/pipelines/cli/main.js demo || [ $$? -eq 1 ]
 
 test: dist/.built ## Run every test
 	npx vitest run --config test/vitest.config.ts $(VITEST_ARGS)

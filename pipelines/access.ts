@@ -2,7 +2,7 @@
 // Parquet. Neither takes the run lock; neither can reach recon's own files.
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import type { Config } from '../src/config.js';
+import type { Config } from './config.js';
 import { accountantSession, sessionTempDir, withSnapshot } from '../src/access/snapshot.js';
 import { runGuardedQuery } from '../src/access/query.js';
 import { writeRowsFile, writeTextRows, type Format } from '../src/access/output.js';
@@ -15,7 +15,7 @@ import { accessSettings } from './settings.js';
 export async function runAccountantQuery(
   config: Config, sql: string, format: Format, outFile: string | undefined, stdout: Writable,
 ): Promise<number> {
-  const { own, limits } = accessSettings(config);
+  const { layout: own, limits } = accessSettings(config);
   if (outFile) {
     await refuseOwnFile(outFile, own, '--out');
     await requireWritableFolder(path.dirname(path.resolve(outFile)), '--out');
@@ -27,7 +27,7 @@ export async function runAccountantQuery(
 
 /** Every table and view of the snapshot as Parquet under `dir` (the previous export replaced only when this one is whole). */
 export async function runExport(config: Config, dir: string): Promise<ExportedObject[]> {
-  const { own, limits } = accessSettings(config);
+  const { layout: own, limits } = accessSettings(config);
   await refuseOwnFile(dir, own, '--parquet');
   await requireWritableFolder(dir, '--parquet');
   return withSnapshot(own, (db) => exportParquet(db.connection, dir), async () => ({ memory_limit: `${limits.memoryMb}MB` }));

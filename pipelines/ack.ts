@@ -3,11 +3,11 @@
 // up to --wait seconds (#27), then exits 3 as before.
 import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
-import type { Config } from '../src/config.js';
+import type { Config } from './config.js';
 import { ackFinding, type AckAction, type AckResult } from '../src/checks/index.js';
 import { publishSnapshot } from '../src/store/publish.js';
 import { withJob, type Notices } from './job.js';
-import { jobSettings, publishSettings } from './settings.js';
+import { jobSettings, layoutOf } from './settings.js';
 
 export interface AckOutcome {
   code: ExitCode;
@@ -18,7 +18,7 @@ export interface AckOutcome {
 export async function runAck(
   config: Config, logger: Logger, opts: Notices & { key: string; note: string; by: string; action?: AckAction; now?: Date },
 ): Promise<AckOutcome> {
-  const { published } = publishSettings(config);
+  const { published } = layoutOf(config);
   const out: AckOutcome = { code: EXIT.FAILED, ack: null, published: null };
   out.code = await withJob(opts.action === 'withdraw' ? 'ack --withdraw' : 'ack', jobSettings(config), logger, async (ctx) => {
     out.ack = await ackFinding(ctx.store.connection, { key: opts.key, note: opts.note, by: opts.by, action: opts.action, now: opts.now });

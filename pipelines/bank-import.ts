@@ -3,12 +3,12 @@
 // On first use the store is created (#25: a new user imports the statements they already have).
 import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
-import type { Config } from '../src/config.js';
+import type { Config } from './config.js';
 import { notesOf, readStatements, storeStatements, type BankImportResult } from '../src/bank/import.js';
 import { StatementError } from '../src/bank/statement.js';
 import { publishSnapshot } from '../src/store/publish.js';
 import { withJob, type Notices } from './job.js';
-import { bankSettings, jobSettings, publishSettings } from './settings.js';
+import { bankSettings, jobSettings, layoutOf } from './settings.js';
 
 export interface BankImportOutcome {
   code: ExitCode;
@@ -17,7 +17,7 @@ export interface BankImportOutcome {
 
 export async function runBankImport(config: Config, logger: Logger, files: readonly string[], opts: Notices = {}): Promise<BankImportOutcome> {
   const { secrets } = bankSettings(config);
-  const { published } = publishSettings(config);
+  const { published } = layoutOf(config);
   const out: BankImportOutcome = { code: EXIT.FAILED, result: null };
   let read;
   try {

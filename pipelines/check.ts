@@ -1,7 +1,7 @@
 // recon check: the bank statements of --bank-dir, then every check, as one recorded run.
 import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
-import type { Config } from '../src/config.js';
+import type { Config } from './config.js';
 import { runChecks, type CheckRunResult } from '../src/checks/index.js';
 import { bankStep } from '../src/bank/step.js';
 import { withJob, type Notices } from './job.js';

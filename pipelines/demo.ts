@@ -7,13 +7,14 @@ import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { makeFolder } from '../src/files.js';
 import { EXIT, UsageError, type ExitCode } from '../src/errors.js';
-import type { Config } from '../src/config.js';
+import type { Config } from './config.js';
 import { writeStatements } from '../sandbox/statements.js';
 import { plantEveryKind, startSandbox, type Sandbox } from '../sandbox/index.js';
 import { runNightly, type NightlyOutcome } from './nightly.js';
 import type { Notices } from './job.js';
 import { runMonthlyClose, type CloseOutcome } from './monthly-close.js';
 import { demoOutlets } from '../src/outlets/demo.js';
+import { layoutOf } from './settings.js';
 
 export interface DemoOptions {
   seed: number;
@@ -54,10 +55,10 @@ async function freshDemoStore(config: Config): Promise<void> {
     throw new UsageError(`${path.resolve(config.db)} is a store the demo did not make; give the demo its own: --db data/demo/recon.duckdb`);
   }
   // the statements too: the sandbox writes new ones each demo, and yesterday's would be imported beside them
-  const folder = path.dirname(path.resolve(config.db));
-  const gone = [config.db, `${config.db}.wal`, config.published, `${config.published}.wal`, path.join(folder, 'files'), path.join(folder, 'statements'), path.join(folder, 'outbox')];
+  const layout = layoutOf(config);
+  const gone = [layout.db, `${layout.db}.wal`, layout.published, `${layout.published}.wal`, layout.files, layout.statements, layout.outbox];
   for (const p of gone) await rm(p, { recursive: true, force: true });
-  await makeFolder(path.dirname(path.resolve(config.db)));
+  await makeFolder(layout.dir);
   await writeFile(markerOf(config.db), 'made by recon demo: the next demo starts this store afresh\n');
 }
 
@@ -88,14 +89,15 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
     const tuning = { intervalMs: windowMs, blockMs: Math.round(600_000 / o.timeCompression) };
     const nights: NightlyOutcome[] = [];
     // the mail as .eml files, the alerts as JSON, metrics, JUnit and journal CSVs: what would be sent (#29)
-    const outlets = demoOutlets(path.dirname(path.resolve(config.db)), config.reports);
+    const layout = layoutOf(config);
+    const outlets = demoOutlets(layout, config.reports);
     // Each night samples the same payments on every demo, so `make run` twice tells the same story.
     const night = (c: Config) => runNightly(c, logger, { notice: events.notice, tuning: { ...tuning, sampleSeed: `demo-${o.seed}-night-${nights.length + 1}` }, outlets: outlets.night });
     nights.push(await night(config));
     events.night?.(1, nights[0]!);
     sb.setGeneration(1); // the service restates a few disbursements after delivery
     // by night 2 the bank has sent its statements (four formats, eight planted cases): the run imports them
-    const statementsDir = path.join(path.dirname(path.resolve(config.db)), 'statements');
+    const statementsDir = layout.statements;
     const statements = await writeStatements(sb.truth, statementsDir);
     if (nights[0]!.code <= EXIT.EXCEPTIONS) {
       nights.push(await night({ ...config, bankDir: statementsDir }));

@@ -6,11 +6,11 @@ import { makeFolder, plainFsError } from '../src/files.js';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { EXIT, ReconError, UsageError, oneLine, type ExitCode } from '../src/errors.js';
-import type { JobSettings } from './settings.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { finishRun, markAbandonedRuns, newRunId, startRun, type RunCounters, type RunStatus } from '../src/store/runs.js';
 import { acquireLockWaiting, LockHeldError } from '../src/ops/lock.js';
-import { redact } from '../src/api/redact.js';
+import { redact, type Secrets } from '../src/api/redact.js';
+import type { StoreLayout } from '../src/store/layout.js';
 import { applyFailureNote, noteFailure } from '../src/store/runs.js';
 import { setMemoryLimit } from '../src/store/db.js';
 
@@ -31,8 +31,14 @@ export interface Notices {
   notice?: (line: string) => void;
 }
 
-function lockPathFor(dbPath: string): string {
-  return path.join(path.dirname(path.resolve(dbPath)), `${path.basename(dbPath)}.lock`);
+/** What every store-writing command needs: the store, its memory, and what must never be recorded. */
+export interface JobSettings {
+  layout: StoreLayout;
+  memoryMb: number;
+  /** Redacted from every message the run records or shows. */
+  secrets: Secrets;
+  /** The run's options as recorded in runs.options: never a secret (pipelines/settings.ts storableOptions). */
+  options: Record<string, unknown>;
 }
 
 /**
@@ -59,8 +65,8 @@ export async function withJob(
   let lock;
   try {
     // The lock file lives beside the store, so its folder must exist before the lock can be taken.
-    await makeFolder(path.dirname(path.resolve(job.db)));
-    lock = await acquireLockWaiting(lockPathFor(job.db), { command: `recon ${command}` }, {
+    await makeFolder(job.layout.dir);
+    lock = await acquireLockWaiting(job.layout.lock, { command: `recon ${command}` }, {
       waitMs: opts.lockWaitMs ?? 0,
       onWait: (held) => notice(`recon ${command}: waiting up to ${Math.round((opts.lockWaitMs ?? 0) / 1000)} s: ${held.message.replace(/; it exits 3 — .*$/, '')}`),
     });
@@ -70,7 +76,7 @@ export async function withJob(
       opts.onStopped?.(err.message);
       return EXIT.LOCKED;
     }
-    const message = `cannot create the store ${job.db} or its lock file: ${oneLine(plainFsError(err))}; `
+    const message = `cannot create the store ${job.layout.db} or its lock file: ${oneLine(plainFsError(err))}; `
       + 'check --db / RECON_DB and that its folder can be written and has free space';
     logger.error({ err: message }, `recon ${command} failed`);
     notice(`recon ${command}: ${message}`);
@@ -89,11 +95,11 @@ export async function withJob(
   let store: Store | null = null;
   const runId = newRunId();
   try {
-    store = await openStore(job.db);
+    store = await openStore(job.layout.db);
     // bounded, so a nightly run's memory does not grow with the store; beyond it DuckDB spills to <db>.tmp
     await setMemoryLimit(store.connection, job.memoryMb);
     await markAbandonedRuns(store.connection);
-    await applyFailureNote(store.connection, job.db);
+    await applyFailureNote(store.connection, job.layout.db);
     await startRun(store.connection, { runId, command, serviceUrl: opts.serviceUrl ?? null, options: job.options });
     const ctx: JobContext = { store, runId, logger, signal: controller.signal, counters: {}, status: 'succeeded', notice };
     try {
@@ -125,7 +131,7 @@ export async function withJob(
       }
       const message = redact(err instanceof Error ? err.message : String(err), job.secrets);
       // a store DuckDB has invalidated (a full disk) cannot record its own failure: a note beside it does
-      await finishRun(store.connection, runId, 'failed', ctx.counters, message).catch(() => noteFailure(job.db, runId, message));
+      await finishRun(store.connection, runId, 'failed', ctx.counters, message).catch(() => noteFailure(job.layout.db, runId, message));
       throw err;
     }
   } catch (err) {
@@ -149,7 +155,7 @@ export async function withJob(
 function failureMessage(err: unknown, job: JobSettings): string {
   const message = oneLine(redact(err instanceof Error ? err.message : String(err), job.secrets));
   if (err instanceof ReconError) return message;
-  return memoryHint(storageHint(message, job.db), job.memoryMb);
+  return memoryHint(storageHint(message, job.layout.db), job.memoryMb);
 }
 
 /** A write that failed for lack of room or rights says where to look (DuckDB's own text does not). */

@@ -2,7 +2,7 @@
 // Exit 0 when everything reconciles, 1 when findings need a person (workbook written), 2 on failure.
 import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
-import type { Config } from '../src/config.js';
+import type { Config } from './config.js';
 import { markShown, runChecks, type CheckRunResult } from '../src/checks/index.js';
 import { writeRunWorkbook } from '../src/report/run-report.js';
 import { publishSnapshot } from '../src/store/publish.js';
@@ -12,8 +12,8 @@ import { bankStep, type BankStepResult } from '../src/bank/step.js';
 import { requireWritableFolder } from '../src/files.js';
 import { removeStaleTemporaries } from '../src/report/workbook-file.js';
 import { withJob, type Notices } from './job.js';
-import { bankSettings, jobSettings, publishSettings, reportSettings, syncSettings } from './settings.js';
-import { outletSettings, type OutletSettings } from '../src/outlets/settings.js';
+import { bankSettings, jobSettings, outletSettings, reportSettings, syncSettings, layoutOf } from './settings.js';
+import type { OutletSettings } from '../src/outlets/settings.js';
 import { withNightOutlets, type NightHooks } from '../src/outlets/night.js';
 import type { OutletsReport } from '../src/outlets/deliver.js';
 
@@ -41,7 +41,7 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
   const sync = syncSettings(config);
   const bank = bankSettings(config);
   const report = reportSettings(config);
-  const { published } = publishSettings(config);
+  const { published } = layoutOf(config);
   // found now, not after a two-hour sync
   await requireWritableFolder(report.reportsDir, '--reports / RECON_REPORTS_DIR');
   const outcome: NightlyOutcome = { code: EXIT.FAILED, runId: null, sync: null, checks: null, bank: null, workbook: null, published: null, error: null };

@@ -1,7 +1,7 @@
 // recon report: the exception workbook of a check run (the latest, or one named), as one recorded run.
 import type { Logger } from 'pino';
 import { EXIT, UsageError, type ExitCode } from '../src/errors.js';
-import type { Config } from '../src/config.js';
+import type { Config } from './config.js';
 import { checkRunSummary, markShown } from '../src/checks/index.js';
 import { latestCheckRun } from '../src/store/read/runs.js';
 import { serviceUrlOf } from '../src/store/runs.js';

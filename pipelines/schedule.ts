@@ -1,13 +1,13 @@
 // recon schedule: the nightly job on a cron schedule, catching up a night missed since the last success
 // (read from the published snapshot: reading it never blocks a run).
 import type { Logger } from 'pino';
-import type { Config } from '../src/config.js';
+import type { Config } from './config.js';
 import { startScheduler, type Scheduler } from '../src/ops/schedule.js';
 import { openReadOnly } from '../src/store/publish.js';
 import { lastSuccessfulRun } from '../src/store/runs.js';
 import { runNightly } from './nightly.js';
 import type { Notices } from './job.js';
-import { publishSettings } from './settings.js';
+import { layoutOf } from './settings.js';
 
 async function lastSuccess(published: string): Promise<Date | null> {
   let db;
@@ -25,7 +25,7 @@ async function lastSuccess(published: string): Promise<Date | null> {
 }
 
 export function scheduleNightly(config: Config, logger: Logger, opts: Notices = {}): Scheduler {
-  const { published } = publishSettings(config);
+  const { published } = layoutOf(config);
   return startScheduler({
     cron: config.cron,
     timeZone: config.tz,

@@ -1,38 +1,83 @@
-// Each stage's settings, built once from the configuration (STYLE.md: a stage owns its settings). The
-// configuration — flags, environment, config file — stops here: a stage is handed its own small object and
-// never sees the whole Config, and nothing below pipelines/ imports src/config.ts.
+// Each stage's settings, built once from the options (flags, variables, the config file: pipelines/config.ts).
+// The options stop here: a stage is handed its own settings type and never sees the options, a flag or a
+// variable. Facts several stages share are built once too: the store's layout (its folders beside --db)
+// and the secrets no stage may write anywhere.
+import { hostname } from 'node:os';
 import path from 'node:path';
-import { requireService, type Config } from '../src/config.js';
+import { requireService, type Config } from './config.js';
+import { UsageError } from '../src/errors.js';
+import type { Secrets } from '../src/api/redact.js';
+import { storeLayout, type StoreLayout } from '../src/store/layout.js';
 import type { SyncSettings } from '../src/sync/step.js';
 import type { BankSettings } from '../src/bank/step.js';
-import type { SessionLimits } from '../src/access/snapshot.js';
-import type { OwnFiles } from '../src/access/own-files.js';
-import { storableOutletOptions } from '../src/outlets/settings.js';
-import { readRates, type Rates } from '../src/rates.js';
+import type { ReportSettings } from '../src/report/settings.js';
+import type { CloseSettings } from '../src/close/settings.js';
+import type { AccessSettings } from '../src/access/settings.js';
+import type { RetentionSettings } from '../src/retention/settings.js';
+import type { DoctorSettings } from '../src/doctor/settings.js';
+import type { CloseOutletSettings, OutletSettings } from '../src/outlets/settings.js';
+import type { MailSettings } from '../src/outlets/mail.js';
+import { DEFAULT_LIMITS } from '../src/outlets/limits.js';
+import { parseSmtpUrl } from '../src/outlets/smtp-url.js';
+import { parseJournalFormats } from '../src/outlets/journal-formats.js';
+import { readAccountMapping } from '../src/outlets/accounts.js';
+import { urlOrigin } from '../src/outlets/escape.js';
+import { readRates } from '../src/rates.js';
+import type { JobSettings } from './job.js';
+
+/** The store's folders, from --db (and --published). */
+export function layoutOf(config: Pick<Config, 'db' | 'published'>): StoreLayout {
+  return storeLayout(config.db, config.published);
+}
+
+/** Every secret the options hold: the API key, the SMTP password. No stage writes any of them anywhere. */
+export function secretsOf(config: Pick<Config, 'apiKey' | 'smtpUrl'>): Secrets {
+  const smtpPassword = config.smtpUrl ? smtpPasswordOf(config.smtpUrl) : undefined;
+  return [config.apiKey, smtpPassword].filter((s): s is string => typeof s === 'string' && s.length > 0);
+}
+
+function smtpPasswordOf(url: string): string | undefined {
+  try {
+    return parseSmtpUrl(url).auth?.pass;
+  } catch {
+    return undefined; // the option's own schema refuses it
+  }
+}
 
 /** What every store-writing command needs: the store, its memory, and what must never be recorded. */
-export interface JobSettings {
-  db: string;
-  memoryMb: number;
-  /** Redacted from every message and the run's recorded options (the API key). */
-  secrets: string[];
-  /** The run's options as recorded in runs.options: never the key, the SMTP password or a webhook's path. */
-  options: Record<string, unknown>;
-}
-
 export function jobSettings(config: Config): JobSettings {
-  const { apiKey, ...options } = config;
-  return { db: config.db, memoryMb: config.memoryMb, secrets: apiKey ? [apiKey] : [], options: storableOutletOptions(options) };
+  return { layout: layoutOf(config), memoryMb: config.memoryMb, secrets: secretsOf(config), options: storableOptions(config) };
 }
 
-/** The files beside the store: downloaded files (files/) by content. */
-const filesDirOf = (db: string) => path.join(path.dirname(path.resolve(db)), 'files');
+/**
+ * The options as the runs table records them: never the API key or the SMTP password; the webhook and ping
+ * URLs by origin only (their paths are secrets: whoever has them can post or ping).
+ */
+export function storableOptions(config: Partial<Config>): Record<string, unknown> {
+  const { apiKey: _key, ...out } = config as Record<string, unknown>;
+  if (typeof out.smtpUrl === 'string') out.smtpUrl = withoutCredentials(out.smtpUrl);
+  if (typeof out.pingUrl === 'string') out.pingUrl = urlOrigin(out.pingUrl);
+  if (Array.isArray(out.notifyUrl)) out.notifyUrl = out.notifyUrl.map((u) => urlOrigin(String(u)));
+  return out;
+}
+
+function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.href;
+  } catch {
+    return '(not a URL)';
+  }
+}
 
 export function syncSettings(config: Config): SyncSettings {
   const service = requireService(config);
   return {
     apiUrl: service.apiUrl,
     apiKey: service.apiKey,
+    secrets: secretsOf(config),
     insecureHttp: config.insecureHttp,
     ratePerMinute: config.ratePerMinute,
     budgetFile: config.budgetFile ? path.resolve(config.budgetFile) : null,
@@ -46,7 +91,7 @@ export function syncSettings(config: Config): SyncSettings {
     maxLines: config.maxLines,
     sampleBudget: config.sampleBudget,
     layoutsFile: config.layouts,
-    filesDir: filesDirOf(config.db),
+    filesDir: layoutOf(config).files,
     syncMemoryMb: config.syncMemoryMb,
     memoryMb: config.memoryMb,
   };
@@ -57,65 +102,89 @@ export function bankSettings(config: Config): BankSettings {
     bankDir: config.bankDir ?? null,
     windowDays: config.bankWindowDays,
     feeTolerance: config.bankFeeTolerance,
-    secrets: config.apiKey ? [config.apiKey] : [],
+    secrets: secretsOf(config),
   };
-}
-
-/** Where workbooks go. */
-export interface ReportSettings {
-  reportsDir: string;
-  /** The service a workbook names (--api-url), else the one the latest run recorded. */
-  serviceUrl: string | undefined;
-  /** The user's exchange rates (--rates), read when the settings are made: a bad file stops the command (exit 2). */
-  rates: Rates | null;
-}
-
-/** The books' time zone (--books-tz): where the close's months begin and end. */
-export function booksTz(config: Config): string {
-  return config.booksTz ?? 'UTC';
 }
 
 export function reportSettings(config: Config): ReportSettings {
   return { reportsDir: config.reports, serviceUrl: config.apiUrl, rates: config.rates ? readRates(config.rates) : null };
 }
 
-/** The accountants' read-only copy. */
-export interface PublishSettings {
-  published: string;
-}
-
-export function publishSettings(config: Config): PublishSettings {
-  return { published: config.published };
-}
-
-/** The accountants' session: which files are recon's own, and what one query may use. */
-export interface AccessSettings {
-  own: OwnFiles;
-  limits: SessionLimits;
+export function closeSettings(config: Config): CloseSettings {
+  return { reportsDir: config.reports, serviceUrl: config.apiUrl, booksTz: config.booksTz };
 }
 
 export function accessSettings(config: Config): AccessSettings {
   return {
-    own: { db: config.db, published: config.published },
+    layout: layoutOf(config),
     limits: { memoryMb: config.memoryMb, maxTempMb: config.maxTempMb, timeoutS: config.queryTimeoutS },
   };
 }
 
-/** recon prune: what the retention covers (issue 26). */
-export interface PruneSettings {
-  keepDays: number;
-  reportsDir: string;
-  filesDir: string;
-  /** The JSON log files trimmed to the kept days: --log-file, and the terminal's logs/recon.log beside the store. */
-  logFiles: string[];
-}
-
-export function pruneSettings(config: Config): PruneSettings {
-  const defaultLog = path.join(path.dirname(path.resolve(config.db)), 'logs', 'recon.log');
+export function retentionSettings(config: Config): RetentionSettings {
+  const layout = layoutOf(config);
   return {
     keepDays: config.keepDays,
     reportsDir: config.reports,
-    filesDir: filesDirOf(config.db),
-    logFiles: [...new Set([defaultLog, ...(config.logFile ? [path.resolve(config.logFile)] : [])])],
+    filesDir: layout.files,
+    logFiles: [...new Set([layout.log, ...(config.logFile ? [path.resolve(config.logFile)] : [])])],
+  };
+}
+
+export function doctorSettings(config: Config): DoctorSettings {
+  let service: DoctorSettings['service'];
+  try {
+    service = requireService(config);
+  } catch (err) {
+    service = { error: (err as Error).message };
+  }
+  return {
+    service,
+    timeoutMs: config.timeoutMs,
+    sampleBudget: config.sampleBudget,
+    layout: layoutOf(config),
+    reportsDir: path.resolve(config.reports),
+    budgetFile: config.budgetFile ? path.resolve(config.budgetFile) : null,
+  };
+}
+
+function mailSettings(config: Config): MailSettings | null {
+  if (!config.mailTo) return null;
+  if (!config.smtpUrl) {
+    throw new UsageError('--mail-to needs an SMTP server: set RECON_SMTP_URL (smtp://user:password@host:587, or smtps://…:465)');
+  }
+  return {
+    to: config.mailTo.split(',').map((a) => a.trim()).filter(Boolean),
+    from: config.mailFrom ?? `recon@${hostname()}`,
+    transport: { kind: 'smtp', smtp: parseSmtpUrl(config.smtpUrl) },
+    maxAttachmentBytes: Math.round(config.mailMaxAttachmentMb * 1_048_576),
+  };
+}
+
+/** Where a night's outcome goes; `overrides` are the demo's and the tests' own (an outbox, a clock). */
+export function outletSettings(config: Config, overrides: Partial<OutletSettings> = {}): OutletSettings {
+  return {
+    mail: mailSettings(config),
+    notifyUrls: config.notifyUrl ?? [],
+    pingUrl: config.pingUrl ?? null,
+    metricsFile: config.metricsFile ?? null,
+    junitFile: config.junit ?? null,
+    reportsDir: config.reports,
+    published: layoutOf(config).published,
+    serviceUrl: config.apiUrl ?? null,
+    logFile: config.logFile ?? null,
+    secrets: secretsOf(config),
+    limits: DEFAULT_LIMITS,
+    now: () => new Date(),
+    ...overrides,
+  };
+}
+
+export function closeOutletSettings(config: Config, overrides: Partial<CloseOutletSettings> = {}): CloseOutletSettings {
+  return {
+    ...outletSettings(config),
+    journalFormats: config.journalFormat ? parseJournalFormats(config.journalFormat) ?? [] : [],
+    accounts: readAccountMapping(config.journalAccounts),
+    ...overrides,
   };
 }

@@ -1,7 +1,7 @@
 // recon sync: the sync stage alone, as one recorded run.
 import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
-import type { Config } from '../src/config.js';
+import type { Config } from './config.js';
 import { syncStep, type SyncProgressListener, type SyncTuning } from '../src/sync/step.js';
 import type { SyncResult } from '../src/sync/run.js';
 import { withJob, type Notices } from './job.js';

@@ -1,5 +1,6 @@
-// pino JSON logs on stderr (or --log-file). The API key is censored by path and, belt and braces, in any
-// text it slipped into; callers redact pre-signed URLs (src/api/redact.ts) before logging them.
+// pino JSON logs on stderr (or --log-file). The API key is censored by path and, belt and braces, every
+// secret of the command in any text it slipped into; callers redact pre-signed URLs (src/api/redact.ts)
+// before logging them.
 import path from 'node:path';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { UsageError } from './errors.js';
@@ -18,7 +19,7 @@ export function logFileDestination(file: string, setting = '--log-file / RECON_L
   }
 }
 
-export function createLogger(opts: { logFile?: string; level?: string; apiKey?: string; destination?: DestinationStream }): Logger {
+export function createLogger(opts: { logFile?: string; level?: string; secrets?: readonly string[]; destination?: DestinationStream }): Logger {
   const destination = opts.destination ?? (opts.logFile ? logFileDestination(opts.logFile) : pino.destination({ fd: 2, sync: true }));
   const options: LoggerOptions = {
     level: opts.level ?? 'info',
@@ -27,9 +28,9 @@ export function createLogger(opts: { logFile?: string; level?: string; apiKey?: 
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: ['apiKey', 'api_key', '*.apiKey', 'headers["x-authentication-key"]'], censor: '[redacted]' },
   };
-  const secret = opts.apiKey;
-  if (secret && secret.length >= 4) {
-    const scrub = (text: string) => text.split(secret).join('[redacted]');
+  const secrets = (opts.secrets ?? []).filter((s) => s.length >= 4);
+  if (secrets.length > 0) {
+    const scrub = (text: string) => secrets.reduce((t, secret) => t.split(secret).join('[redacted]'), text);
     options.hooks = {
       logMethod(args, method) {
         method.apply(this, args.map((a) => (typeof a === 'string' ? scrub(a) : a)) as Parameters<typeof method>);

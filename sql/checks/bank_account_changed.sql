@@ -22,8 +22,6 @@ WITH accounts AS (
   WINDOW w AS (PARTITION BY d.recipient_id ORDER BY d.delivered_at, d.disbursement_id)
 )
 SELECT
-  'bank_account_changed' AS check_id,
-  'warning' AS severity,
   a.disbursement_id,
   a.recipient_id,
   'bank account' AS subject,

@@ -11,8 +11,6 @@
 -- whose last digits are not the ones the service shows in the disbursement's masked bank_account_number:
 -- the money went to (or was booked on) another account.
 SELECT
-  'bank_account_mismatch' AS check_id,
-  'error' AS severity,
   d.disbursement_id,
   d.recipient_id,
   'bank account' AS subject,

@@ -13,8 +13,6 @@
 -- Both amounts are shown; the difference only when both are in the disbursement's currency (never across
 -- currencies).
 SELECT
-  'bank_amount_differs' AS check_id,
-  'error' AS severity,
   d.disbursement_id,
   d.recipient_id,
   'bank credit ' || strftime(u.credited_on, '%Y-%m-%d') AS subject,

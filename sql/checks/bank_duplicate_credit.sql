@@ -9,8 +9,6 @@
 -- A second credit for a disbursement another credit already settled, same amount and currency: the money
 -- arrived twice (to be returned, or explained by the provider).
 SELECT
-  'bank_duplicate_credit' AS check_id,
-  'error' AS severity,
   d.disbursement_id,
   d.recipient_id,
   'bank credit ' || strftime(u.credited_on, '%Y-%m-%d') AS subject,

@@ -12,8 +12,6 @@
 -- finding). A disbursement a credit names with another amount or on another account is reported by
 -- bank_amount_differs / bank_account_mismatch instead.
 SELECT
-  'bank_missing_credit' AS check_id,
-  'error' AS severity,
   s.disbursement_id,
   s.recipient_id,
   'bank credit' AS subject,

@@ -9,8 +9,6 @@
 -- A credit from the provider (it names a disbursement, or its counterparty is one whose credits settled
 -- disbursements) that matches no disbursement, and is none of the cases above: money recon cannot place.
 SELECT
-  'bank_unexpected_credit' AS check_id,
-  'warning' AS severity,
   u.named_disbursement_id AS disbursement_id,
   CAST(NULL AS VARCHAR) AS recipient_id,
   'bank credit ' || strftime(u.credited_on, '%Y-%m-%d') || ' ' || u.entry_ref AS subject,

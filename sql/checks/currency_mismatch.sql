@@ -9,8 +9,6 @@
 -- Every payout, refund and adjustment is settled in its disbursement's currency; a line in another
 -- currency cannot be added into the amount. One finding per line; currency/actual are the line's own.
 SELECT
-  'currency_mismatch' AS check_id,
-  'error' AS severity,
   l.disbursement_id,
   l.recipient_id,
   COALESCE(l.reference, l.kind || ' line ' || CAST(l.line_no AS VARCHAR)) AS subject,

@@ -186,7 +186,6 @@ all_findings AS (
   UNION ALL SELECT * FROM file_findings
 )
 SELECT
-  'file_vs_api' AS check_id,
   a.severity,
   a.disbursement_id,
   d.recipient_id,

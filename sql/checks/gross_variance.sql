@@ -29,8 +29,6 @@ parsed AS (
   GROUP BY disbursement_id
 )
 SELECT
-  'gross_variance' AS check_id,
-  'error' AS severity,
   d.disbursement_id,
   d.recipient_id,
   'file lines' AS subject,

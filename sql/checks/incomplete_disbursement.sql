@@ -8,8 +8,6 @@
 -- Some lines of the disbursement could not be read (sync_status 'incomplete'): it can never be reported
 -- as reconciled, and the line-based checks skip it. The sync's note says what was missing.
 SELECT
-  'incomplete_disbursement' AS check_id,
-  'error' AS severity,
   d.disbursement_id,
   d.recipient_id,
   'sync' AS subject,

@@ -10,8 +10,6 @@
 -- the quarantine rows describing a disbursement as it is in the store now, and rows of no stored
 -- disbursement from the latest sync run (see the current_quarantine view for which rows count).
 SELECT
-  'invalid_record' AS check_id,
-  'error' AS severity,
   q.disbursement_id,
   d.recipient_id,
   q.resource || COALESCE(' line ' || CAST(q.line_no AS VARCHAR), '') AS subject,

@@ -22,8 +22,6 @@ recipients_with_files AS (
   GROUP BY recipient_id
 )
 SELECT
-  'missing_files' AS check_id,
-  'warning' AS severity,
   d.disbursement_id,
   d.recipient_id,
   'files' AS subject,

@@ -69,8 +69,6 @@ problems AS (
   FROM samples AS s
 )
 SELECT
-  'payment_cross_check' AS check_id,
-  'error' AS severity,
   p.disbursement_id,
   p.recipient_id,
   p.payment_id AS subject,

@@ -23,8 +23,6 @@ current_month AS (
   FROM disbursements AS d
 )
 SELECT
-  'post_close_change' AS check_id,
-  'error' AS severity,
   d.disbursement_id,
   d.recipient_id,
   'close ' || c.month || ' v' || CAST(c.version AS VARCHAR) AS subject,
@@ -40,7 +38,7 @@ JOIN current_month AS d ON d.disbursement_id = c.disbursement_id
 WHERE d.content_hash <> c.content_hash
 UNION ALL
 SELECT
-  'post_close_change', 'error', d.disbursement_id, d.recipient_id,
+  d.disbursement_id, d.recipient_id,
   'close ' || l.month || ' v' || CAST(l.version AS VARCHAR),
   d.currency, CAST(NULL AS BIGINT), d.amount, d.amount,
   'disbursement delivered in closed month ' || l.month || ' arrived after the close (version ' || CAST(l.version AS VARCHAR)

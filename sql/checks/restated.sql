@@ -61,8 +61,6 @@ changes AS (
   FROM versions AS v
 )
 SELECT
-  'restated' AS check_id,
-  'error' AS severity,
   c.disbursement_id,
   c.recipient_id,
   'version ' || CAST(c.version AS VARCHAR) AS subject,

@@ -10,8 +10,6 @@
 -- entry_type decides the sign; other entry types are left out here and reported by unknown_entry_type.
 -- Incomplete disbursements are skipped: their lines are partial (incomplete_disbursement reports them).
 SELECT
-  'total_identity' AS check_id,
-  'error' AS severity,
   d.disbursement_id,
   d.recipient_id,
   'amount' AS subject,

@@ -7,8 +7,6 @@
 -- An adjustment's entry_type must be credit or debit (interface, Adjustment item); anything else has
 -- no sign in the total identity, so total_identity leaves it out and this check reports it.
 SELECT
-  'unknown_entry_type' AS check_id,
-  'error' AS severity,
   a.disbursement_id,
   d.recipient_id,
   COALESCE(a.reference, 'adjustment line ' || CAST(a.line_no AS VARCHAR)) AS subject,

@@ -21,8 +21,6 @@ WITH codes AS (
   GROUP BY disbursement_id, kind, currency
 )
 SELECT
-  'unlisted_currency' AS check_id,
-  'warning' AS severity,
   c.disbursement_id,
   d.recipient_id,
   c.kind || ' currency ' || COALESCE(c.currency, '(none)') AS subject,

@@ -6,13 +6,10 @@ import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { exists } from '../files.js';
+import type { StoreLayout } from '../store/layout.js';
 
-export interface OwnFiles {
-  /** The live store (--db). */
-  db: string;
-  /** The published snapshot (--published). */
-  published: string;
-}
+/** The live store (--db), the published snapshot (--published), the downloaded files and the logs beside the store. */
+export type OwnFiles = Pick<StoreLayout, 'db' | 'published' | 'files' | 'log'>;
 
 const MAX_LINKS = 40;
 
@@ -43,8 +40,8 @@ export async function ownFileAt(p: string, own: OwnFiles): Promise<string | null
   // under the store's or the snapshot's own temp folder (DuckDB spills there), or the file itself, its WAL, lock, notes
   const inFamily = (file: string) => sameFamily(file) || [...pathPrefixes(target)].some((d) => sameFamilyDir(d, file));
   if (inFamily(store)) return `the live store ${own.db} (or its WAL, lock or temp files)`;
-  if (within(target, path.join(path.dirname(store), 'files'))) return `recon's downloaded files (${path.join(path.dirname(own.db), 'files')})`;
-  if (within(target, path.join(path.dirname(store), 'logs'))) return `recon's logs (${path.join(path.dirname(own.db), 'logs')})`;
+  if (within(target, await resolvePath(own.files))) return `recon's downloaded files (${own.files})`;
+  if (within(target, await resolvePath(path.dirname(own.log)))) return `recon's logs (${path.dirname(own.log)})`;
   if (inFamily(snapshot)) return `the published snapshot ${own.published} (or its temp files)`;
   return null;
 }

@@ -4,6 +4,12 @@
 
 const MARK = '[redacted]';
 
+/**
+ * The values a command must never write anywhere (the API key, the SMTP password, …): built once per
+ * command from its options (pipelines/settings.ts) and handed to every stage that writes text.
+ */
+export type Secrets = readonly string[];
+
 /** Query parameters that carry a credential in pre-signed or signed URLs. */
 const SIGNATURE_PARAMS = /([?&](?:signature|sig|x-amz-signature|x-amz-credential|x-amz-security-token|token|access_token|key)=)[^&#\s"'<>]*/gi;
 /** user:password@ in any URL in the text. */

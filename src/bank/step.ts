@@ -10,6 +10,7 @@ import { notesOf, readStatements, statementFilesIn, storeStatements, type BankIm
 import { StatementError, printable } from './statement.js';
 import { DEFAULT_FEE_TOLERANCE, parseFeeTolerance } from './fees.js';
 import { recordBankRefusal, setBankSettings } from '../store/bank.js';
+import type { Secrets } from '../api/redact.js';
 
 /** What the bank leg needs to know. */
 export interface BankSettings {
@@ -20,7 +21,7 @@ export interface BankSettings {
   /** A credit short by at most this is a bank charge (--bank-fee-tolerance). */
   feeTolerance: string;
   /** Never stored (the API key, should a statement echo it). */
-  secrets: string[];
+  secrets: Secrets;
 }
 
 export interface BankStepResult extends BankImportResult {

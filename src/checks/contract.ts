@@ -1,6 +1,8 @@
 // The contract every sql/checks/<check_id>.sql honours: a header that says what the check is, then one
-// SELECT returning exactly these columns, in this order. The file name is the check id (STYLE.md: one SQL
-// file per object; a check carries its own words, dbt-style):
+// SELECT returning its rows: exactly these columns, in this order. The file name is the check id, and the
+// runner gives every row the id and the header's severity (one SQL file per object; a check carries its own
+// words, as dbt's tests do); a check whose header says "error or warning" returns a `severity` column
+// first, chosen per row:
 //
 //   -- check: total_identity                       the file name
 //   -- severity: error                             error, warning, or "error or warning" (chosen per row)
@@ -19,10 +21,9 @@ import { DuckDBTypeId, type DuckDBConnection } from '@duckdb/node-api';
 import { SQL_DIR } from '../paths.js';
 import { CheckFileError } from './errors.js';
 import type { Severity } from '../store/read/types.js';
+import { fillTemplate } from '../store/sql.js';
 
 export const CHECK_COLUMNS = [
-  'check_id',
-  'severity',
   'disbursement_id',
   'recipient_id',
   'subject',
@@ -99,10 +100,10 @@ const SEVERITIES: Readonly<Record<string, Severity[]>> = { error: ['error'], war
 const GENERIC = /^([a-z_]+)\((.*)\)$/;
 
 /** The SELECT of a generic check (sql/checks/generic/<name>.sql) with its arguments: plain words only. */
-async function genericSql(dir: string, id: string, file: string, uses: string, severity: string): Promise<string> {
+async function genericSql(dir: string, id: string, file: string, uses: string): Promise<string> {
   const m = GENERIC.exec(uses);
   if (!m) throw new CheckFileError(id, file, `uses: must be name(key = value, …), got '${uses}'`);
-  const args: Record<string, string> = { check_id: id, severity };
+  const args: Record<string, string> = {};
   for (const pair of m[2]!.split(',').map((p) => p.trim()).filter(Boolean)) {
     const kv = /^([a-z_]+)\s*=\s*([a-z_]+)$/.exec(pair);
     if (!kv) throw new CheckFileError(id, file, `uses: argument '${pair}' must be key = word`);
@@ -110,11 +111,7 @@ async function genericSql(dir: string, id: string, file: string, uses: string, s
   }
   const template = await readFile(path.join(dir, 'generic', `${m[1]}.sql`), 'utf8').catch(() => null);
   if (template === null) throw new CheckFileError(id, file, `uses: no generic check ${m[1]} in ${path.join(dir, 'generic')}`);
-  return template.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => {
-    const value = args[key];
-    if (value === undefined) throw new CheckFileError(id, file, `uses: ${m[1]} needs ${key} = …`);
-    return value;
-  });
+  return fillTemplate(template, args, (key) => new CheckFileError(id, file, `uses: ${m[1]} needs ${key} = …`));
 }
 
 /** The check of `file` with its header read and its SELECT (its own, or a generic one's). */
@@ -127,7 +124,7 @@ async function readCheck(dir: string, id: string, file: string): Promise<CheckFi
   const severities = SEVERITIES[header.severity!];
   if (!severities) throw new CheckFileError(id, file, `severity: must be error, warning or "error or warning", got '${header.severity}'`);
   const own = text.trim().replace(/;\s*$/, '');
-  const sql = header.uses ? (await genericSql(dir, id, file, header.uses, severities[0]!)).trim().replace(/;\s*$/, '') : own;
+  const sql = header.uses ? (await genericSql(dir, id, file, header.uses)).trim().replace(/;\s*$/, '') : own;
   if (!/^\s*(WITH|SELECT)\b/im.test(sql.replace(/--[^\n]*/g, ''))) throw new CheckFileError(id, file, 'the file holds no SELECT');
   const requires = header.requires ? header.requires.split(',').map((t) => t.trim()) : [];
   const notTable = requires.find((t) => !TABLE.test(t));
@@ -162,6 +159,11 @@ export async function describeChecks(dir: string = DEFAULT_CHECKS_DIR): Promise<
   return (await loadChecks(dir)).map(({ id, severities, title, meaning, nextStep }) => ({ id, severities, title, meaning, nextStep }));
 }
 
+/** The columns a check's SELECT returns: its rows, after a severity when its header lets it choose. */
+export function columnsOf(check: Pick<CheckFile, 'severities'>): readonly string[] {
+  return check.severities.length > 1 ? ['severity', ...CHECK_COLUMNS] : CHECK_COLUMNS;
+}
+
 /**
  * Bind the check without running it and verify its columns: exact names and order, integer money.
  * Throws CheckFileError naming the file, with DuckDB's own message when the SQL does not bind.
@@ -176,12 +178,11 @@ export async function validateCheckColumns(connection: DuckDBConnection, check: 
   try {
     const names: string[] = [];
     for (let i = 0; i < prepared.columnCount; i += 1) names.push(prepared.columnName(i));
-    if (names.join(',') !== CHECK_COLUMNS.join(',')) {
-      throw new CheckFileError(
-        check.id,
-        check.file,
-        `must return exactly the columns ${CHECK_COLUMNS.join(', ')} (in this order); it returns ${names.join(', ')}`,
-      );
+    const expected = columnsOf(check);
+    if (names.join(',') !== expected.join(',')) {
+      const chooses = check.severities.length > 1 ? ' (severity first: its header lets it choose per row)' : '';
+      throw new CheckFileError(check.id, check.file,
+        `must return exactly the columns ${expected.join(', ')} (in this order${chooses}); it returns ${names.join(', ')}`);
     }
     names.forEach((name, i) => {
       if (MONEY_COLUMNS.has(name) && !INTEGER_TYPES.has(prepared.columnTypeId(i))) {

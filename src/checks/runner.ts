@@ -12,7 +12,7 @@ import { CheckFileError } from './errors.js';
 import { loadChecks, validateCheckColumns, type CheckFile } from './contract.js';
 import { applyLifecycle } from './lifecycle.js';
 import { sqlText } from '../store/sql.js';
-import { sqlString } from '../store/sql-text.js';
+import { sqlIdent, sqlString } from '../store/sql-text.js';
 
 import type { FindingStatus, Severity } from '../store/read/types.js';
 
@@ -128,7 +128,7 @@ async function materialiseShared(connection: DuckDBConnection, checks: readonly 
 async function emptyTables(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<Set<string>> {
   const empty = new Set<string>();
   for (const table of new Set(checks.flatMap((c) => c.requires))) {
-    const rows = await connection.runAndReadAll(sqlText('lifecycle/table_is_empty', { table })).catch((err: unknown) => {
+    const rows = await connection.runAndReadAll(sqlText('lifecycle/table_is_empty', { table: sqlIdent(table) })).catch((err: unknown) => {
       const check = checks.find((c) => c.requires.includes(table))!;
       throw new CheckFileError(check.id, check.file, `requires: ${table}: ${(err as Error).message}`, { cause: err });
     });
@@ -140,13 +140,14 @@ async function emptyTables(connection: DuckDBConnection, checks: readonly CheckF
 /** What a check's contract expression says before a row's problem (sql/lifecycle/stage_check.sql). */
 const CONTRACT = 'check contract: ';
 
-/** A check's statement (stage_check.sql): its file id and allowed severities as literals around its SELECT. */
+/**
+ * A check's statement (stage_check.sql): its id and severity as literals around its SELECT; a check that
+ * chooses its severity per row has it held to the header's (row_severity.sql).
+ */
 function stageStatement(check: CheckFile): string {
-  return sqlText('lifecycle/stage_check', {
-    check: check.sql,
-    file_id: sqlString(check.id),
-    severities: `[${check.severities.map(sqlString).join(', ')}]`,
-  });
+  const severity = check.severities.length === 1 ? sqlString(check.severities[0]!)
+    : sqlText('lifecycle/row_severity', { severities: `[${check.severities.map(sqlString).join(', ')}]` });
+  return sqlText('lifecycle/stage_check', { check: check.sql, file_id: sqlString(check.id), severity });
 }
 
 /**

@@ -7,7 +7,13 @@ import { EXIT, TransientError } from '../errors.js';
 import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
+
+/** The run lock of a store: `<db>.lock` beside it. */
+export function lockPathOf(db: string): string {
+  return path.join(path.dirname(path.resolve(db)), `${path.basename(db)}.lock`);
+}
 
 const LockFileSchema = z.object({
   pid: z.number().int().positive(),

@@ -29,7 +29,7 @@ export const DUCKDB_ALLOCATOR_ENV = 'DUCKDB_JE_MALLOC_CONF';
 export const DUCKDB_ALLOCATOR_CONF = 'dirty_decay_ms:0,muzzy_decay_ms:0';
 
 /** Call before anything imports @duckdb/node-api. */
-export function returnFreedMemoryPromptly(env: NodeJS.ProcessEnv = process.env): void {
+export function returnFreedMemoryPromptly(env: NodeJS.ProcessEnv): void {
   env[DUCKDB_ALLOCATOR_ENV] ??= DUCKDB_ALLOCATOR_CONF;
 }
 

@@ -9,6 +9,7 @@ import { JOURNAL_FORMATS } from './journal-formats.js';
 import type { NotifyDocument } from './notify-schema.js';
 import type { CloseOutletSettings, OutletSettings } from './settings.js';
 import type { OutletsReport } from './deliver.js';
+import type { StoreLayout } from '../store/layout.js';
 
 export interface DemoOutlets {
   night: Partial<OutletSettings>;
@@ -17,8 +18,8 @@ export interface DemoOutlets {
   describe(reports: Array<{ label: string; outlets?: OutletsReport }>): string;
 }
 
-export function demoOutlets(dataDir: string, reportsDir: string): DemoOutlets {
-  const outbox = path.join(dataDir, 'outbox');
+export function demoOutlets(layout: Pick<StoreLayout, 'dir' | 'outbox'>, reportsDir: string): DemoOutlets {
+  const outbox = layout.outbox;
   const documents: NotifyDocument[] = [];
   const onDocument = async (doc: NotifyDocument) => {
     documents.push(doc);
@@ -27,7 +28,7 @@ export function demoOutlets(dataDir: string, reportsDir: string): DemoOutlets {
   };
   const mail = { to: ['finance@example.com'], from: 'recon@example.com', transport: { kind: 'eml' as const, dir: outbox }, maxAttachmentBytes: 10 * 1_048_576 };
   return {
-    night: { mail, onDocument, metricsFile: path.join(dataDir, 'metrics', 'recon.prom'), junitFile: path.join(reportsDir, 'junit.xml') },
+    night: { mail, onDocument, metricsFile: path.join(layout.dir, 'metrics', 'recon.prom'), junitFile: path.join(reportsDir, 'junit.xml') },
     close: { mail, onDocument, journalFormats: [...JOURNAL_FORMATS] },
     describe(reports) {
       const lines = ['', `What finance and operations receive (#29; here written under ${outbox} instead of sent):`];

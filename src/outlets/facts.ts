@@ -54,7 +54,7 @@ export async function readNightFacts(
 }
 
 export async function checkCounts(connection: DuckDBConnection, runId: string): Promise<CheckCount[]> {
-  const rows = (await connection.runAndReadAll(sqlText('outlets/findings_by_check'), [runId])).getRowObjectsJS();
+  const rows = (await connection.runAndReadAll(sqlText('outlets/findings_by_check_and_status'), [runId])).getRowObjectsJS();
   return rows.map((r) => ({ checkId: String(r.check_id), severity: r.severity as Severity, status: r.status as FindingStatus, findings: Number(r.findings) }));
 }
 

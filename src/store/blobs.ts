@@ -1,7 +1,7 @@
 // The downloaded files live beside the store under files/<ab>/<sha256>. The store says which blobs a
 // disbursement's files should have; if the folder lost them, the disbursement is read again — unless
 // `recon prune` removed them under the retention (pruned_blobs, src/store/retention.ts).
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from './sql-text.js';
@@ -19,20 +19,28 @@ export async function disbursementsMissingBlobs(c: DuckDBConnection, filesDir: s
 
 export interface BlobFile {
   path: string;
-  /** The file's name: the sha256 of its content for a blob, anything else for a stray file. */
+  /** The file's name: the sha256 of its content. */
   name: string;
   bytes: number;
   modifiedMs: number;
 }
 
-/** Every file under files/<ab>/ (none when the folder does not exist). */
+const BLOB_DIR = /^[0-9a-f]{2}$/;
+const BLOB_NAME = /^[0-9a-f]{64}$/;
+
+/**
+ * Every blob under files/<ab>/<sha256> (none when the folder does not exist). Only recon's own naming is
+ * read, and a symbolic link (a folder or a file) is never followed: what it points to is not the store's.
+ */
 export async function listBlobs(filesDir: string): Promise<BlobFile[]> {
   const out: BlobFile[] = [];
-  for (const dir of await readdir(filesDir).catch(() => [] as string[])) {
-    const sub = path.join(filesDir, dir);
-    for (const name of await readdir(sub).catch(() => [] as string[])) {
-      const st = await stat(path.join(sub, name)).catch(() => null);
-      if (st?.isFile()) out.push({ path: path.join(sub, name), name, bytes: st.size, modifiedMs: st.mtimeMs });
+  for (const dir of await readdir(filesDir, { withFileTypes: true }).catch(() => [])) {
+    if (!dir.isDirectory() || !BLOB_DIR.test(dir.name)) continue;
+    const sub = path.join(filesDir, dir.name);
+    for (const entry of await readdir(sub, { withFileTypes: true }).catch(() => [])) {
+      if (!entry.isFile() || !BLOB_NAME.test(entry.name) || !entry.name.startsWith(dir.name)) continue;
+      const st = await lstat(path.join(sub, entry.name)).catch(() => null);
+      if (st?.isFile()) out.push({ path: path.join(sub, entry.name), name: entry.name, bytes: st.size, modifiedMs: st.mtimeMs });
     }
   }
   return out;

@@ -1,6 +1,6 @@
 // What the retention (`recon prune`, --keep-days) may remove, asked of the store: never a downloaded file
 // of a disbursement that an unresolved finding names or whose month is not closed, nor a workbook of a run
-// that reported or showed an unresolved finding. Issue 26.
+// that reported or showed an unresolved finding.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { appendRows } from './append.js';
 import { inTransaction } from './transaction.js';
@@ -36,6 +36,12 @@ export async function neededRuns(c: DuckDBConnection): Promise<Set<string>> {
      UNION SELECT last_run_id FROM findings WHERE state <> 'resolved'
      UNION SELECT shown_run_id FROM findings WHERE state <> 'resolved' AND shown_run_id IS NOT NULL`,
   )).getRows();
+  return new Set(rows.map((r) => String(r[0])));
+}
+
+/** Every run the store records: a workbook or results file of any other run is not recon's to remove. */
+export async function knownRuns(c: DuckDBConnection): Promise<Set<string>> {
+  const rows = (await c.runAndReadAll('SELECT run_id FROM runs')).getRows();
   return new Set(rows.map((r) => String(r[0])));
 }
 

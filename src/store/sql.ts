@@ -1,7 +1,7 @@
-// recon's own queries live in sql/ as files (STYLE.md: one SQL file per object, readable without
-// TypeScript); code names a query by its path under sql/ and gets its text. A query that must splice in
-// another statement (a check's SELECT) marks the place with {{name}} (never in a comment: the text is
-// spliced in whole).
+// recon's own queries live in sql/ as files (one SQL file per object, readable without TypeScript); code
+// names a query by its path under sql/ and gets its text. A query that must splice in another statement (a
+// check's SELECT) or a word (a generic check's kind) marks the place with {{name}} (never in a comment: the
+// text is spliced in whole). fillTemplate is the one place that splices.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SQL_DIR } from '../paths.js';
@@ -15,9 +15,14 @@ export function sqlText(name: string, parts: Readonly<Record<string, string>> = 
     text = readFileSync(path.join(SQL_DIR, `${name}.sql`), 'utf8').trim().replace(/;\s*$/, '');
     cache.set(name, text);
   }
+  return fillTemplate(text, parts, (key) => new Error(`sql/${name}.sql needs {{${key}}}`));
+}
+
+/** `text` with each {{key}} replaced by parts[key]; a key without a part throws what `missing` makes of it. */
+export function fillTemplate(text: string, parts: Readonly<Record<string, string>>, missing: (key: string) => Error): string {
   return text.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => {
     const part = parts[key];
-    if (part === undefined) throw new Error(`sql/${name}.sql needs {{${key}}}`);
+    if (part === undefined) throw missing(key);
     return part;
   });
 }

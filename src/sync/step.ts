@@ -8,7 +8,7 @@ import { RequestBudget, type Clock } from '../api/budget.js';
 import { SharedBudget } from '../api/shared-budget.js';
 import { assertReachable } from '../api/reach.js';
 import { PROBE_PER_PAGE } from '../api/paginate.js';
-import { redactor } from '../api/redact.js';
+import { redactor, type Secrets } from '../api/redact.js';
 import { preferCompactHeap } from '../ops/memory.js';
 import { checkpoint, setMemoryLimit, type Store } from '../store/db.js';
 import { rememberPageSize, rememberedPageSize } from '../store/service-settings.js';
@@ -21,6 +21,8 @@ import { PauseWatch } from './pauses.js';
 export interface SyncSettings {
   apiUrl: string;
   apiKey: string;
+  /** Never written anywhere: the API key and every other secret of the command. */
+  secrets: Secrets;
   insecureHttp: boolean;
   ratePerMinute: number;
   /** The host-wide budget file every recon process on the host shares (--budget-file), or null. */
@@ -141,7 +143,7 @@ export async function syncStep(
         runId: target.runId,
         logger,
         signal: target.signal,
-        redact: redactor([settings.apiKey]),
+        redact: redactor(settings.secrets),
         extract: {
           layouts: await loadLayouts(settings.layoutsFile),
           filesDir: settings.filesDir,

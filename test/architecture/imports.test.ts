@@ -1,148 +1,103 @@
-// The folder tree tells the pipeline's story (docs/architecture.md): stages in one order, composed by
-// pipelines/, driven by src/cli. These tests read every import of the production code and keep the arrows
-// pointing one way: a stage imports only stages below it, nothing imports the CLI but the CLI, src/ never
-// reaches up into pipelines/ (except the CLI, which drives them), the configuration stops at pipelines/,
-// the sandbox stands alone, every query against the store lives in sql/ or src/store, and there is no
-// import circle.
-import { readdirSync, readFileSync } from 'node:fs';
+// The folder tree tells the pipeline's story (docs/architecture.md): pipelines/ is the application (the CLI,
+// the options, the settings each stage gets, the composition of stages per command); src/ holds the stages,
+// in one order, and never reaches up into pipelines/; the sandbox stands alone; every query against the store
+// lives in sql/ or src/store. No exception is allowed; a planted tree that breaks each rule shows that the
+// detectors see it.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import ts from 'typescript';
 import { ROOT } from '../helpers/child.js';
+import { tempDir } from '../helpers/recon.js';
+import {
+  allViolations, cycles, importGraph, layerViolations, processReaders, sandboxUsers, sqlLiterals, sqlOutsideStore, STAGES,
+} from './rules.js';
 
-function sources(dir: string): string[] {
-  return readdirSync(path.join(ROOT, dir), { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
-    .map((e) => path.relative(ROOT, path.join(e.parentPath, e.name)));
-}
-
-/** file → the production files it imports (relative specifiers only; `.js` written for `.ts`). */
-function importGraph(): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of [...sources('src'), ...sources('pipelines'), ...sources('sandbox')]) {
-    const text = readFileSync(path.join(ROOT, file), 'utf8');
-    const targets: string[] = [];
-    for (const m of text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)) {
-      targets.push(path.normalize(path.join(path.dirname(file), m[1]!.replace(/\.js$/, '.ts'))));
-    }
-    for (const m of text.matchAll(/await import\('(\.[^']+)'\)/g)) targets.push(path.normalize(path.join(path.dirname(file), m[1]!.replace(/\.js$/, '.ts'))));
-    graph.set(file, targets);
-  }
-  return graph;
-}
-
-function cycles(graph: Map<string, string[]>): string[][] {
-  const found: string[][] = [];
-  const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const visit = (f: string) => {
-    state.set(f, 'open');
-    stack.push(f);
-    for (const t of graph.get(f) ?? []) {
-      if (state.get(t) === 'open') found.push(stack.slice(stack.indexOf(t)).concat(t));
-      else if (!state.has(t) && graph.has(t)) visit(t);
-    }
-    stack.pop();
-    state.set(f, 'done');
-  };
-  for (const f of [...graph.keys()].sort()) if (!state.has(f)) visit(f);
-  return found;
-}
-
-describe('the import graph of src/ and pipelines/', () => {
-  const graph = importGraph();
-
+describe('the production code', () => {
   it('reads a graph of the whole production code', () => {
+    const graph = importGraph(ROOT);
     expect(graph.size).toBeGreaterThan(50);
-    expect(graph.get(path.normalize('src/cli/dispatch.ts'))).toContain(path.normalize('src/errors.ts'));
+    expect(graph.get(path.normalize('pipelines/cli/dispatch.ts'))).toContain(path.normalize('src/errors.ts'));
   });
 
-  it('has no file outside src/cli importing src/cli', () => {
-    const up = [...graph].flatMap(([f, ts]) => (f.startsWith(`src${path.sep}cli`) ? [] : ts.filter((t) => t.startsWith(`src${path.sep}cli`)).map((t) => `${f} → ${t}`)));
-    expect(up).toEqual([]);
+  it('keeps every rule, with no exception', () => {
+    expect(allViolations(ROOT)).toEqual([]);
   });
 
-  it('has no file of src/ (but the CLI) importing pipelines/', () => {
-    const up = [...graph].flatMap(([f, ts]) =>
-      f.startsWith('src') && !f.startsWith(`src${path.sep}cli`) ? ts.filter((t) => t.startsWith('pipelines')).map((t) => `${f} → ${t}`) : []);
-    expect(up).toEqual([]);
+  it('has every folder of src/ in the stage order', () => {
+    const folders = new Set(importGraph(ROOT).keys());
+    const stages = [...folders].filter((f) => f.startsWith('src') && f.split(path.sep).length > 2).map((f) => f.split(path.sep)[1]!);
+    expect([...new Set(stages)].sort()).toEqual([...STAGES].sort());
   });
 
-  it('has no import circle', () => {
-    expect(cycles(graph).map((c) => c.join(' → '))).toEqual([]);
-  });
-
-  it('finds a circle when there is one (the detector itself)', () => {
-    const g = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
-    expect(cycles(g)).toEqual([['a', 'b', 'c', 'a']]);
+  it('lets only the demo and the sandbox command load the sandbox', () => {
+    expect(sandboxUsers(ROOT)).toEqual([path.normalize('pipelines/cli/commands/sandbox.ts'), path.normalize('pipelines/demo.ts')]);
   });
 });
 
-/** The stages of src/, lowest first: a stage may import the base files (src/*.ts) and the stages below it. */
-const STAGES = ['api', 'ops', 'store', 'sync', 'bank', 'checks', 'report', 'access', 'outlets'] as const;
-
-const stageOf = (file: string): string => {
-  const parts = file.split(path.sep);
-  if (parts[0] !== 'src') return parts[0]!; // pipelines, sandbox
-  return parts.length === 2 ? `base:${parts[1]}` : parts[1]!;
-};
-
-describe('the layers', () => {
-  const graph = importGraph();
-  const edges = [...graph].flatMap(([f, ts]) => ts.map((t) => ({ from: f, to: t, a: stageOf(f), b: stageOf(t) })));
-
-  it('has stages import only the base files and the stages below them, in the order api, ops, store, sync, bank, checks, report, access, outlets', () => {
-    const rank = (s: string) => (STAGES as readonly string[]).indexOf(s);
-    const up = edges.filter((e) => rank(e.a) >= 0 && e.a !== e.b && !e.b.startsWith('base:') && !(rank(e.b) >= 0 && rank(e.b) < rank(e.a)));
-    expect(up.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
-  });
-
-  it('keeps the base files at the bottom (only the configuration reads the stages, for its validations)', () => {
-    const up = edges.filter((e) => e.a.startsWith('base:') && e.a !== 'base:config.ts' && !e.b.startsWith('base:'));
-    expect(up.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
-  });
-
-  it('stops the configuration at pipelines/: no stage sees the whole Config', () => {
-    const config = path.normalize('src/config.ts');
-    const readers = edges.filter((e) => e.to === config && !e.from.startsWith('pipelines') && !e.from.startsWith(`src${path.sep}cli`));
-    expect(readers.map((e) => e.from)).toEqual([]);
-  });
-
-  it('keeps the sandbox apart: it imports nothing of recon, and only the demo and sandbox commands load it', () => {
-    const out = edges.filter((e) => e.a === 'sandbox' && e.b !== 'sandbox');
-    expect(out.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
-    const users = [...new Set(edges.filter((e) => e.b === 'sandbox' && e.a !== 'sandbox').map((e) => e.from))].sort();
-    expect(users).toEqual([path.normalize('pipelines/demo.ts'), path.normalize('src/cli/commands/sandbox.ts')]);
-  });
-
-  it('keeps every query against the store in sql/ or src/store (no SQL text in other TypeScript)', () => {
-    const offenders = [...sources('src'), ...sources('pipelines')]
-      .filter((f) => !f.startsWith(path.join('src', 'store')))
-      .flatMap((f) => sqlLiterals(f).map((text) => `${f}: ${text.slice(0, 60)}`));
-    expect(offenders).toEqual([]);
-  });
-
-  it('finds SQL text when there is some (the detector itself)', () => {
-    const probe = path.join(ROOT, 'test', 'architecture', 'sql-probe.fixture.ts');
-    expect(sqlLiterals(path.relative(ROOT, probe)).length).toBe(3);
-  });
-});
-
-/** String and template literals of a file whose text starts as a statement against the store does. */
-function sqlLiterals(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  const visit = (node: ts.Node) => {
-    let text: string | null = null;
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) text = node.text;
-    else if (ts.isTemplateExpression(node)) text = node.head.text;
-    if (text !== null && SQL_START.test(text)) found.push(text.replace(/\s+/g, ' ').trim());
-    ts.forEachChild(node, visit);
+/** A small tree that breaks each rule once. */
+function plantedTree(): { root: string; cleanup: () => void } {
+  const t = tempDir('recon-architecture-');
+  const put = (file: string, text: string) => {
+    mkdirSync(path.dirname(path.join(t.dir, file)), { recursive: true });
+    writeFileSync(path.join(t.dir, file), text);
   };
-  visit(source);
-  return found;
+  put('pipelines/config.ts', 'export interface Config { db: string }\n');
+  put('src/errors.ts', 'export const EXIT = 2;\n');
+  // src importing pipelines: a stage reading the options
+  put('src/report/reads-config.ts', "import type { Config } from '../../pipelines/config.js';\nexport const x = (c: Config) => c.db;\n");
+  // a stage reading the environment itself
+  put('src/sync/reads-env.ts', "export const db = process.env.RECON_DB ?? 'x';\n");
+  // SQL text outside sql/ and src/store
+  put('src/checks/inline-sql.ts', "export const q = 'SELECT * FROM findings';\n");
+  // a stage reaching up
+  put('src/api/up.ts', "import { q } from '../checks/inline-sql.js';\nexport const y = q;\n");
+  // a circle
+  put('src/outlets/a.ts', "import { b } from './b.js';\nexport const a = b;\n");
+  put('src/outlets/b.ts', "import { a } from './a.js';\nexport const b = a;\n");
+  // a folder that is no stage
+  put('src/helpers/misc.ts', "import { EXIT } from '../errors.js';\nexport const z = EXIT;\n");
+  // a base file reaching a stage, and the sandbox reaching recon
+  put('src/month.ts', "import { x } from './report/reads-config.js';\nexport const m = x;\n");
+  put('sandbox/server.ts', "import { EXIT } from '../src/errors.js';\nexport const s = EXIT;\n");
+  return { root: t.dir, cleanup: t.cleanup };
 }
 
-const SQL_START = new RegExp('^\\s*(SELECT\\s|INSERT INTO|UPDATE \\w+ (AS \\w+ )?SET|DELETE FROM|WITH \\w+ AS|CREATE (OR REPLACE )?(TEMP |TEMPORARY )?'
-  + '(TABLE|VIEW|MACRO|INDEX|SCHEMA|SEQUENCE)|DROP (TABLE|VIEW|MACRO)|ALTER TABLE|SET \\w+ ?=|COPY ?\\(|COPY \\w+ (TO|FROM)|ATTACH \'|DETACH |CHECKPOINT|'
-  + 'BEGIN|COMMIT|ROLLBACK|EXPORT DATABASE|PRAGMA \\w)');
+describe('the detectors, on a planted tree', () => {
+  it('finds each kind of violation', () => {
+    const t = plantedTree();
+    try {
+      const rules = (v: Array<{ rule: string; where: string }>) => v.map((x) => `${x.rule}: ${x.where}`);
+      expect(rules(layerViolations(t.root))).toEqual(expect.arrayContaining([
+        expect.stringMatching(/^src never imports pipelines\/: src.report.reads-config\.ts → pipelines.config\.ts$/),
+        expect.stringMatching(/^a stage imports only the base files and the stages below it: src.api.up\.ts → src.checks.inline-sql\.ts$/),
+        expect.stringMatching(/^every folder of src\/ is a stage in the order: src.helpers.misc\.ts$/),
+      ]));
+      expect(rules(processReaders(t.root))).toEqual([expect.stringMatching(/src.sync.reads-env\.ts: process\.env$/)]);
+      expect(rules(sqlOutsideStore(t.root))).toEqual([expect.stringMatching(/src.checks.inline-sql\.ts: SELECT \* FROM findings$/)]);
+      expect(cycles(importGraph(t.root)).map((c) => c.map((f) => path.basename(f)))).toEqual([['a.ts', 'b.ts', 'a.ts']]);
+      expect(rules(layerViolations(t.root))).toEqual(expect.arrayContaining([
+        expect.stringMatching(/^the base files import only base files: src.month\.ts → src.report.reads-config\.ts$/),
+        expect.stringMatching(/^the sandbox imports nothing of recon: sandbox.server\.ts → src.errors\.ts$/),
+      ]));
+      expect(new Set(allViolations(t.root).map((v) => v.rule)).size).toBe(8);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('tells SQL text from words that merely mention it', () => {
+    const probe = path.relative(ROOT, path.join(ROOT, 'test', 'architecture', 'sql-probe.fixture.ts'));
+    expect(sqlLiterals(ROOT, probe).length).toBe(3);
+  });
+
+  it('skips a comment that mentions the environment', () => {
+    const t = tempDir('recon-architecture-');
+    try {
+      mkdirSync(path.join(t.dir, 'src', 'api'), { recursive: true });
+      writeFileSync(path.join(t.dir, 'src', 'api', 'ok.ts'), '// process.env is read by pipelines/, never here\nexport const ok = 1;\n');
+      expect(processReaders(t.dir)).toEqual([]);
+    } finally {
+      t.cleanup();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandArgs, requireService } from '../../src/config.js';
+import { parseCommandArgs, requireService } from '../../pipelines/config.js';
 import { currencyDecimals, formatMajor, parseMajor } from '../../src/money.js';
-import { main } from '../../src/cli/dispatch.js';
+import { main } from '../../pipelines/cli/dispatch.js';
 
 describe('configuration', () => {
   it('takes flags over environment over defaults', () => {

@@ -2,8 +2,8 @@
 // is the last minute's requests (or the requests so far and over how long), never extrapolated. The bar
 // runs on an injected clock into a fake stream.
 import { describe, expect, it } from 'vitest';
-import { progressBar, progressLine, type SyncProgress } from '../../src/cli/progress.js';
-import { describePauses } from '../../src/cli/summary.js';
+import { progressBar, progressLine, type SyncProgress } from '../../pipelines/cli/progress.js';
+import { describePauses } from '../../pipelines/cli/summary.js';
 import { PauseWatch } from '../../src/sync/pauses.js';
 
 const T0 = Date.parse('2026-11-27T03:00:00Z');

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_OPTIONS, parseCommandArgs } from '../../src/config.js';
-import { ACK_FLAGS } from '../../src/cli/commands/ack.js';
+import { COMMAND_OPTIONS, parseCommandArgs } from '../../pipelines/config.js';
+import { ACK_FLAGS } from '../../pipelines/cli/commands/ack.js';
 import { ROOT } from '../helpers/child.js';
 
 const CHECKED: Record<string, { extra: Parameters<typeof parseCommandArgs>[2]; positionals: number }> = {

@@ -302,10 +302,14 @@ export function clean(id: string): DisbursementSpec {
   return structuredClone(spec);
 }
 
-/** A check's SELECT as the runner runs it (a generic check's rendered from its template). */
+/**
+ * A check's SELECT as the runner stages it (a generic check's rendered from its template): its rows with the
+ * check's id and its header's severity in front (a check that chooses per row keeps its own).
+ */
 export async function checkSql(id: string): Promise<string> {
   const [check] = await loadChecks(DEFAULT_CHECKS_DIR, [id]);
-  return check!.sql;
+  const severity = check!.severities.length === 1 ? `'${check!.severities[0]}' AS severity, r.*` : 'r.*';
+  return `SELECT '${id}' AS check_id, ${severity} FROM (${check!.sql}) AS r`;
 }
 
 export type Row = Record<string, unknown>;

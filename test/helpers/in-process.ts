@@ -1,10 +1,10 @@
 // The CLI run inside the test's own process: the same dispatcher, commands and exit codes as the bin
-// (src/cli/main.ts maps an escaped error to exit 2 and one line, as here), without a Node start-up and
+// (pipelines/cli/main.ts maps an escaped error to exit 2 and one line, as here), without a Node start-up and
 // module loading per call (about a second of CPU each). For long lists of cases against one command;
 // what only a real process shows (signals, exit of the process, stdin) stays with test/helpers/child.ts.
 // Calls run one at a time: process.stdout and process.stderr are swapped for the call's own streams.
 import { Writable } from 'node:stream';
-import { main } from '../../src/cli/dispatch.js';
+import { main } from '../../pipelines/cli/dispatch.js';
 import { EXIT, oneLine } from '../../src/errors.js';
 
 export interface InProcessResult {

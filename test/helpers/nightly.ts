@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseCommandArgs, COMMAND_OPTIONS } from '../../src/config.js';
+import { parseCommandArgs, COMMAND_OPTIONS } from '../../pipelines/config.js';
 import { silentLogger } from '../../src/log.js';
 import { runNightly } from '../../pipelines/nightly.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { parseCommandArgs, COMMAND_OPTIONS } from '../../src/config.js';
+import { parseCommandArgs, COMMAND_OPTIONS } from '../../pipelines/config.js';
 import { silentLogger } from '../../src/log.js';
 import type { SyncTuning } from '../../src/sync/step.js';
 import { runSyncJob } from '../../pipelines/sync.js';

@@ -6,7 +6,7 @@ import { silentLogger } from '../../src/log.js';
 import { runMonthlyClose } from '../../pipelines/monthly-close.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { nightlyOnce } from '../helpers/nightly.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../pipelines/config.js';
 
 let sb: Sandbox;
 let d: string;

@@ -1,11 +1,12 @@
-// Issue 26: `recon prune` on a store a real night made. What an unresolved finding, a month not closed or the
-// newest run needs survives; old run workbooks, old downloaded files of closed months and old log lines go;
-// --dry-run removes nothing; a pruned file does not make the next sync read its disbursement again.
-import { copyFileSync, existsSync, mkdirSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
+// `recon prune` on a store a real night made. What an unresolved finding, a month not closed or the newest run
+// needs survives; old run workbooks, old downloaded files of closed months and old log lines go; --dry-run
+// removes nothing; a pruned file does not make the next sync read its disbursement again; a file recon did not
+// write, or one behind a symbolic link, is never touched.
+import { copyFileSync, existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plantEveryKind, startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { COMMAND_OPTIONS, parseCommandArgs } from '../../src/config.js';
+import { COMMAND_OPTIONS, parseCommandArgs } from '../../pipelines/config.js';
 import { silentLogger } from '../../src/log.js';
 import { openStore } from '../../src/store/db.js';
 import { disbursementsMissingBlobs } from '../../src/store/blobs.js';
@@ -35,8 +36,11 @@ afterAll(async () => {
   cleanup();
 });
 
-const prune = (args: string[] = [], dryRun = false) => runPrune(parseCommandArgs(['--db', db(), '--reports', reports(), ...args], COMMAND_OPTIONS.prune, {}, {}).config,
-  silentLogger, { dryRun, now: LATER });
+const prune = async (args: string[] = [], dryRun = false, dbPath = db()) => {
+  const out = await runPrune(parseCommandArgs(['--db', dbPath, '--reports', reports(), ...args], COMMAND_OPTIONS.prune, {}, {}).config,
+    silentLogger, { dryRun, now: LATER });
+  return { code: out.code, ...out.result! };
+};
 
 async function blobsBy(where: string): Promise<string[]> {
   return (await query(db(), `SELECT DISTINCT df.sha256 FROM disbursement_files df JOIN disbursements d USING (disbursement_id) WHERE df.sha256 IS NOT NULL AND ${where}`))
@@ -56,19 +60,35 @@ describe('recon prune', () => {
       copyFileSync(workbook, `${base}.xlsx`);
       writeFileSync(`${base}.json`, '{}');
     }
+    // the runs the store records (a workbook named like a run the store never had is not recon's)
+    await query(db(), `INSERT INTO runs (run_id, command, started_at, status) VALUES
+      ('20250101T000000Z-aaaa', 'run', TIMESTAMPTZ '2025-01-01 00:00:00Z', 'succeeded'),
+      ('20250102T000000Z-bbbb', 'run', TIMESTAMPTZ '2025-01-02 00:00:00Z', 'succeeded')`);
+    const foreign = path.join(reports(), 'recon-2025-01-03-000000Z-cccc.xlsx');
+    copyFileSync(workbook, foreign);
     await query(db(), `UPDATE findings SET first_run_id = '20250102T000000Z-bbbb' WHERE finding_key = (SELECT min(finding_key) FROM findings WHERE state = 'open')`);
-    // a stray file under files/ that no disbursement names: an old one goes, a new one stays
-    mkdirSync(path.join(dir, 'files', 'zz'), { recursive: true });
-    const strayOld = path.join(dir, 'files', 'zz', 'stray-old');
-    const strayNew = path.join(dir, 'files', 'zz', 'stray-new');
+    // files under files/ that no disbursement names are not recon's: old or new, named like a blob or not, they stay
+    mkdirSync(path.join(dir, 'files', '2025'), { recursive: true });
+    mkdirSync(path.join(dir, 'files', 'ab'), { recursive: true });
+    const strayOld = path.join(dir, 'files', '2025', 'minutes.pdf');
+    const strayBlob = path.join(dir, 'files', 'ab', `ab${'0'.repeat(62)}`);
     writeFileSync(strayOld, 'x');
-    writeFileSync(strayNew, 'y');
+    writeFileSync(strayBlob, 'y');
     utimesSync(strayOld, new Date('2029-01-01'), new Date('2029-01-01'));
-    utimesSync(strayNew, new Date('2029-12-31'), new Date('2029-12-31'));
-    // the log beside the store: a line of 2029-01 (old in 2030) and one of 2029-12
+    utimesSync(strayBlob, new Date('2029-01-01'), new Date('2029-01-01'));
+    // a folder linked into files/ from elsewhere: never followed
+    const elsewhere = path.join(dir, 'elsewhere');
+    mkdirSync(elsewhere, { recursive: true });
+    const outside = path.join(elsewhere, `cd${'1'.repeat(62)}`);
+    writeFileSync(outside, 'z');
+    utimesSync(outside, new Date('2029-01-01'), new Date('2029-01-01'));
+    symlinkSync(elsewhere, path.join(dir, 'files', 'cd'));
+    // the log beside the store: lines of 2029-01 (old in 2030) and of 2029-12, with ISO times as recon writes
+    // them and with epoch milliseconds as older logs have them
     mkdirSync(path.join(dir, 'logs'), { recursive: true });
     const log = path.join(dir, 'logs', 'recon.log');
-    writeFileSync(log, `{"level":30,"time":${Date.UTC(2029, 0, 1)},"msg":"old"}\n{"level":30,"time":${Date.UTC(2029, 11, 20)},"msg":"recent"}\nnot json\n`);
+    writeFileSync(log, `{"level":30,"time":"2029-01-01T00:00:00.000Z","msg":"old"}\n{"level":30,"time":${Date.UTC(2029, 0, 2)},"msg":"old too"}\n`
+      + `{"level":30,"time":"2029-12-20T10:00:00.000Z","msg":"recent"}\nnot json\n`);
 
     const withFiles = await blobsBy('TRUE');
     expect(withFiles.length).toBeGreaterThan(10);
@@ -78,12 +98,14 @@ describe('recon prune', () => {
     const first = await prune();
     expect(first.code).toBe(0);
     expect(first.blobs.keptNeeded).toBe(withFiles.length);
-    expect(first.blobs.removedPaths).toEqual([strayOld]);
+    expect(first.blobs.removedPaths).toEqual([]);
     expect(first.reports.removedPaths.sort()).toEqual([`${old}.json`, `${old}.xlsx`]);
-    expect([existsSync(`${old}.xlsx`), existsSync(`${needed}.xlsx`), existsSync(`${needed}.json`), existsSync(workbook), existsSync(strayNew)]).toEqual([false, true, true, true, true]);
+    expect([existsSync(`${old}.xlsx`), existsSync(`${needed}.xlsx`), existsSync(`${needed}.json`), existsSync(workbook), existsSync(foreign)])
+      .toEqual([false, true, true, true, true]);
+    expect([existsSync(strayOld), existsSync(strayBlob), existsSync(outside)]).toEqual([true, true, true]);
     expect(existsSync(path.join(reports(), 'recon-latest.xlsx'))).toBe(true);
-    expect(readFileSync(log, 'utf8')).toBe(`{"level":30,"time":${Date.UTC(2029, 11, 20)},"msg":"recent"}\nnot json\n`);
-    expect(first.logs).toMatchObject({ removed: 1, kept: 2 });
+    expect(readFileSync(log, 'utf8')).toBe(`{"level":30,"time":"2029-12-20T10:00:00.000Z","msg":"recent"}\nnot json\n`);
+    expect(first.logs).toMatchObject({ removed: 2, kept: 2 });
 
     // every month closed: the files of disbursements without an unresolved finding may go
     await query(db(), `INSERT INTO closes (month, version, closed_at, run_id, workbook, disbursements, disbursed_total) SELECT DISTINCT month_of(delivered_at), 1, now(), 'test-close', NULL, 0, 0 FROM disbursements`);
@@ -104,6 +126,7 @@ describe('recon prune', () => {
     expect(go.every((s) => !existsSync(blobPath(s)))).toBe(true);
     expect(keep.every((s) => existsSync(blobPath(s)))).toBe(true);
     expect(real.blobs.removedBytes).toBeGreaterThan(0);
+    expect([existsSync(strayOld), existsSync(strayBlob), existsSync(outside)]).toEqual([true, true, true]);
 
     // what was pruned on purpose is not "missing": the next sync does not read those disbursements again
     const store = await openStore(db());
@@ -113,6 +136,27 @@ describe('recon prune', () => {
       store.close();
     }
   }, 120_000);
+
+  it('finds the store\'s own files when --db is a symbolic link to it', async () => {
+    const link = path.join(dir, 'linked', 'recon.duckdb');
+    mkdirSync(path.dirname(link), { recursive: true });
+    symlinkSync(db(), link);
+    const viaLink = await prune([], true, link);
+    const direct = await prune([], true);
+    expect(viaLink.code).toBe(0);
+    expect(viaLink.blobs.kept + viaLink.blobs.removed).toBeGreaterThan(0);
+    expect(viaLink.blobs).toEqual(direct.blobs);
+  }, 60_000);
+
+  it('keeps everything when asked for the most days, and refuses more than a century by name (exit 2)', async () => {
+    const all = await prune(['--keep-days', '36500'], true);
+    expect(all.code).toBe(0);
+    expect(all.cutoff.toISOString()).toBe('1970-01-01T00:00:00.000Z'); // before the epoch: nothing recon wrote is older
+    expect(all.reports.removed + all.blobs.removed + all.logs.removed).toBe(0);
+    const tooMany = await runCli(['prune', '--db', db(), '--reports', reports(), '--keep-days', '999999999']);
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toMatch(/--keep-days must be ≤ 36500 \(a century keeps everything\), got 999999999/);
+  }, 60_000);
 
   it('the command says what it would remove, exits 0, and refuses a store that does not exist (exit 2)', async () => {
     const out = await runCli(['prune', '--db', db(), '--reports', reports(), '--dry-run', '--keep-days', '1']);

@@ -9,7 +9,7 @@ import { openStore } from '../../src/store/db.js';
 import { startRun } from '../../src/store/runs.js';
 import { withJob } from '../../pipelines/job.js';
 import { jobSettings } from '../../pipelines/settings.js';
-import { parseCommandArgs } from '../../src/config.js';
+import { parseCommandArgs } from '../../pipelines/config.js';
 import { silentLogger } from '../../src/log.js';
 
 let sb: Sandbox;

@@ -8,7 +8,7 @@ import { query, tempDir } from '../helpers/recon.js';
 import { logCount, startCli, waitFor } from '../helpers/child.js';
 import { buildDisbursement, startFakeService, type FakeService } from '../helpers/fake-service.js';
 import { syncFake } from '../helpers/whole-store.js';
-import { parseCommandArgs, COMMAND_OPTIONS } from '../../src/config.js';
+import { parseCommandArgs, COMMAND_OPTIONS } from '../../pipelines/config.js';
 import { withJob } from '../../pipelines/job.js';
 import { jobSettings } from '../../pipelines/settings.js';
 import { silentLogger } from '../../src/log.js';

@@ -2,8 +2,6 @@
 -- announces (number_of_payments, _refunds, _adjustments) must equal the lines received of the kind the
 -- check names, stored and quarantined (the line_counts view). A check uses it with `-- uses: line_count(kind = …)`.
 SELECT
-  '{{check_id}}' AS check_id,
-  '{{severity}}' AS severity,
   disbursement_id,
   recipient_id,
   field AS subject,

@@ -4,8 +4,6 @@
 -- is flagged with its amount as the overpayment (expected 0). The ranking and the detail (first and
 -- previous occurrence) live in the settled_repeats view. A check uses it with `-- uses: settled_repeat(kind = …)`.
 SELECT
-  '{{check_id}}' AS check_id,
-  '{{severity}}' AS severity,
   disbursement_id,
   recipient_id,
   dup_id AS subject,

@@ -18,7 +18,8 @@ afterEach(async () => {
 });
 
 const HEADER = (id: string, severity = 'error') => `-- check: ${id}\n-- severity: ${severity}\n-- title: A title\n-- meaning: What it means,\n--   over two lines.\n-- next step: What to do.\n--\n`;
-const SELECT = (id: string, severity: string) => `SELECT '${id}' AS check_id, '${severity}' AS severity, 'D1' AS disbursement_id, 'R1' AS recipient_id,
+/** A check's rows; with a severity column only where the header lets it choose per row. */
+const SELECT = (_id: string, severity: string | null) => `SELECT ${severity ? `'${severity}' AS severity, ` : ''}'D1' AS disbursement_id, 'R1' AS recipient_id,
   's' AS subject, 'EUR' AS currency, CAST(1 AS BIGINT) AS expected, CAST(2 AS BIGINT) AS actual, CAST(1 AS BIGINT) AS difference, 'x' AS detail`;
 
 async function folder(files: Record<string, string>): Promise<string> {
@@ -37,27 +38,27 @@ describe('a check file header', () => {
   });
 
   it('is required, names its own file, and gives a severity recon knows', async () => {
-    await expect(loadChecks(await folder({ 'bare.sql': SELECT('bare', 'error') }))).rejects.toThrow(/its header lacks -- check:, -- severity:, -- title:, -- meaning:, -- next step:/);
-    await expect(loadChecks(await folder({ 'mine.sql': HEADER('other') + SELECT('mine', 'error') }))).rejects.toThrow(/header says check: other, not the file name mine/);
-    await expect(loadChecks(await folder({ 'mine.sql': HEADER('mine', 'fatal') + SELECT('mine', 'error') }))).rejects.toThrow(/severity: must be error, warning or "error or warning"/);
+    await expect(loadChecks(await folder({ 'bare.sql': SELECT('bare', null) }))).rejects.toThrow(/its header lacks -- check:, -- severity:, -- title:, -- meaning:, -- next step:/);
+    await expect(loadChecks(await folder({ 'mine.sql': HEADER('other') + SELECT('mine', null) }))).rejects.toThrow(/header says check: other, not the file name mine/);
+    await expect(loadChecks(await folder({ 'mine.sql': HEADER('mine', 'fatal') + SELECT('mine', null) }))).rejects.toThrow(/severity: must be error, warning or "error or warning"/);
   });
 
-  it('holds the rows to its severity: a warning from a check whose header says error fails the run, which leaves nothing', async () => {
+  it('holds the rows to its severity: a check whose header says error cannot return a severity, which leaves nothing', async () => {
     const dir = await folder({ 'mine.sql': HEADER('mine', 'error') + SELECT('mine', 'warning') });
-    await expect(runChecks(t.connection, { runId: 'c1', checksDir: dir })).rejects.toThrow(/severity is 'warning', not what its header allows \(error\)/);
+    await expect(runChecks(t.connection, { runId: 'c1', checksDir: dir })).rejects.toThrow(/must return exactly the columns disbursement_id, .*it returns severity, /);
     expect((await t.connection.runAndReadAll('SELECT count(*) FROM exceptions')).getRows()[0]![0]).toBe(0n);
   });
 
-  it('may use a generic check: its SELECT is the template with the check id, severity and arguments', async () => {
+  it('may use a generic check: its SELECT is the template with the arguments, its id and severity the header\'s', async () => {
     const dir = await folder({
-      'generic/kind_rows.sql': "SELECT '{{check_id}}' AS check_id, '{{severity}}' AS severity, 'D1' AS disbursement_id, 'R1' AS recipient_id,\n"
+      'generic/kind_rows.sql': "SELECT 'D1' AS disbursement_id, 'R1' AS recipient_id,\n"
         + "  '{{kind}}' AS subject, 'EUR' AS currency, CAST(0 AS BIGINT) AS expected, CAST(0 AS BIGINT) AS actual, CAST(0 AS BIGINT) AS difference, 'x' AS detail",
       'uses_it.sql': `${HEADER('uses_it', 'warning').replace(/--\n$/, '')}-- uses: kind_rows(kind = refund)\n`,
       'bad_args.sql': `${HEADER('bad_args').replace(/--\n$/, '')}-- uses: kind_rows(kind = 'x; DROP')\n`,
     });
     await expect(loadChecks(dir)).rejects.toThrow(/argument 'kind = 'x; DROP'' must be key = word/);
     const [check] = await loadChecks(dir, ['uses_it']);
-    expect(check!.sql).toMatch(/'uses_it' AS check_id, 'warning' AS severity/);
+    expect(check!.sql).toMatch(/'refund' AS subject/);
     const result = await runChecks(t.connection, { runId: 'c1', checksDir: dir, only: ['uses_it'] });
     expect(result.byCheck).toEqual([{ checkId: 'uses_it', severity: 'warning', count: 1 }]);
   });

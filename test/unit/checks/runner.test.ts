@@ -28,8 +28,9 @@ async function checksDir(files: Record<string, string>): Promise<string> {
   return dir;
 }
 
-const row = (id: string, severity: string, subject: string, detail = "'something'") =>
-  `SELECT '${id}' AS check_id, '${severity}' AS severity, 'D1' AS disbursement_id, 'R1' AS recipient_id,
+/** A row of a check that chooses its severity per row (the header above allows both); the runner adds the id. */
+const row = (_id: string, severity: string, subject: string, detail = "'something'") =>
+  `SELECT '${severity}' AS severity, 'D1' AS disbursement_id, 'R1' AS recipient_id,
      ${subject} AS subject, 'EUR' AS currency, CAST(1 AS BIGINT) AS expected, CAST(2 AS BIGINT) AS actual,
      CAST(1 AS BIGINT) AS difference, ${detail} AS detail`;
 
@@ -39,7 +40,8 @@ describe('runChecks', () => {
     const err = await runChecks(t.connection, { runId: 'c1', checksDir: dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CheckFileError);
     expect((err as Error).message).toContain('bad_columns.sql');
-    expect((err as Error).message).toContain('must return exactly the columns check_id, severity, disbursement_id');
+    expect((err as Error).message).toContain('must return exactly the columns severity, disbursement_id, recipient_id');
+    expect((err as Error).message).toContain('(in this order (severity first: its header lets it choose per row)); it returns check_id, severity');
   });
 
   it('refuses floating-point money columns', async () => {
@@ -96,9 +98,20 @@ describe('runChecks', () => {
       { check_id: 'a_two', subject: 's1' }, { check_id: 'a_two', subject: 's2' }, { check_id: 'c_one', subject: 's' }]);
   });
 
-  it('refuses a check whose check_id is not its file name', async () => {
-    const dir = await checksDir({ 'named.sql': row('other', 'error', "'s'") });
-    await expect(runChecks(t.connection, { runId: 'c1', checksDir: dir })).rejects.toThrow(/check_id is 'other', not the file name 'named'/);
+  it('gives every row of a check its file name as id and its header\'s severity; the check returns only its rows', async () => {
+    const only = (severity: string) => `-- check: x\n-- severity: ${severity}\n-- title: t\n-- meaning: m\n-- next step: n\n--\n`;
+    const rowsOnly = (subject: string) => `SELECT 'D1' AS disbursement_id, 'R1' AS recipient_id, '${subject}' AS subject, 'EUR' AS currency,
+      CAST(1 AS BIGINT) AS expected, CAST(2 AS BIGINT) AS actual, CAST(1 AS BIGINT) AS difference, 'd' AS detail`;
+    const dir = await checksDir({
+      'named.sql': only('warning').replace('check: x', 'check: named') + `${rowsOnly('a')} UNION ALL ${rowsOnly('b')}`,
+      'own_id.sql': only('error').replace('check: x', 'check: own_id') + `SELECT 'other' AS check_id, * FROM (${rowsOnly('c')})`,
+    });
+    await runChecks(t.connection, { runId: 'c1', checksDir: dir, only: ['named'] });
+    expect(await rows(t.connection, 'SELECT check_id, severity, subject FROM exceptions ORDER BY subject')).toEqual([
+      { check_id: 'named', severity: 'warning', subject: 'a' }, { check_id: 'named', severity: 'warning', subject: 'b' }]);
+    // a check cannot name itself otherwise: its columns are its rows only
+    await expect(runChecks(t.connection, { runId: 'c2', checksDir: dir, only: ['own_id'] }))
+      .rejects.toThrow(/must return exactly the columns disbursement_id, recipient_id, .* it returns check_id, disbursement_id/);
   });
 
   it('gives the same check_id + disbursement + subject produced twice two distinct, stable keys', async () => {
@@ -197,7 +210,7 @@ describe('latestFindings', () => {
 
   it('orders new before open before acknowledged, errors first, the most money at stake first', async () => {
     const stake = (subject: string, difference: number, severity = 'error') =>
-      `SELECT 'stake' AS check_id, '${severity}' AS severity, 'D1' AS disbursement_id, 'R1' AS recipient_id, '${subject}' AS subject,
+      `SELECT '${severity}' AS severity, 'D1' AS disbursement_id, 'R1' AS recipient_id, '${subject}' AS subject,
          'EUR' AS currency, CAST(0 AS BIGINT) AS expected, CAST(${difference} AS BIGINT) AS actual, CAST(${difference} AS BIGINT) AS difference, 'x' AS detail`;
     const first = await checksDir({ 'stake.sql': [stake('small', 5), stake('big', -900), stake('mid', 70), stake('warn', 5000, 'warning')].join(' UNION ALL ') });
     await runChecks(t.connection, { runId: 'c1', checksDir: first });

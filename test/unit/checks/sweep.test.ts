@@ -33,7 +33,7 @@ describe('the check sweep', () => {
 
   it.each(CHECK_IDS)('%s returns exactly the exception columns and no rows on an empty store', async (id) => {
     const reader = await t.connection.runAndReadAll(await checkSql(id));
-    expect(reader.columnNames()).toEqual([...CHECK_COLUMNS]);
+    expect(reader.columnNames()).toEqual(['check_id', 'severity', ...CHECK_COLUMNS]);
     expect(reader.currentRowCount).toBe(0);
   });
 

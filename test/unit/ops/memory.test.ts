@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { parseCommandArgs } from '../../../src/config.js';
+import { parseCommandArgs } from '../../../pipelines/config.js';
 import { silentLogger } from '../../../src/log.js';
 import { appendColumns } from '../../../src/store/append.js';
 import { DUCKDB_ALLOCATOR_CONF, DUCKDB_ALLOCATOR_ENV, NODE_FLAGS, returnFreedMemoryPromptly } from '../../../src/ops/memory.js';
@@ -111,8 +111,8 @@ describe("DuckDB's allocator", () => {
 describe("the bin's node flags", () => {
   const root = fileURLToPath(new URL('../../../', import.meta.url));
   it('are on its shebang line, and node started through it runs with them (a young generation of two 4 MB semi-spaces)', () => {
-    const bin = path.join(root, 'dist/src/cli/main.js');
-    expect(readFileSync(path.join(root, 'src/cli/main.ts'), 'utf8').split('\n')[0]).toBe(`#!/usr/bin/env -S node ${NODE_FLAGS.join(' ')}`);
+    const bin = path.join(root, 'dist/pipelines/cli/main.js');
+    expect(readFileSync(path.join(root, 'pipelines/cli/main.ts'), 'utf8').split('\n')[0]).toBe(`#!/usr/bin/env -S node ${NODE_FLAGS.join(' ')}`);
     expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe(`#!/usr/bin/env -S node ${NODE_FLAGS.join(' ')}`);
     // the kernel runs the file through its shebang (as npx does): node reports the flags it was given
     const shown = execFileSync(bin, ['--help'], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });

@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCommandArgs } from '../../../src/config.js';
+import { parseCommandArgs } from '../../../pipelines/config.js';
 import { silentLogger } from '../../../src/log.js';
 import { parseMajor } from '../../../src/money.js';
 import { readAccountMapping } from '../../../src/outlets/accounts.js';

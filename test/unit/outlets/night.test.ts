@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCommandArgs, COMMAND_OPTIONS } from '../../../src/config.js';
+import { parseCommandArgs, COMMAND_OPTIONS } from '../../../pipelines/config.js';
 import { silentLogger } from '../../../src/log.js';
 import { acquireLock } from '../../../src/ops/lock.js';
 import { NotifyDocument } from '../../../src/outlets/notify-schema.js';

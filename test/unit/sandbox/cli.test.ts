@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseSandboxFlags } from '../../../src/cli/commands/sandbox.js';
+import { parseSandboxFlags } from '../../../pipelines/cli/commands/sandbox.js';
 import { runCli } from '../../helpers/child.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -22,7 +22,7 @@ describe('recon sandbox', () => {
   });
 
   it('serves on 127.0.0.1 until SIGTERM, then exits 0', async () => {
-    const child = spawn(process.execPath, ['dist/src/cli/main.js', 'sandbox', '--port', '0', '--seed', '5', '--disbursements', '7', '--api-key', 'cli-key'], { cwd: root });
+    const child = spawn(process.execPath, ['dist/pipelines/cli/main.js', 'sandbox', '--port', '0', '--seed', '5', '--disbursements', '7', '--api-key', 'cli-key'], { cwd: root });
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => {

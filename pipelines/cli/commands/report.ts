@@ -1,0 +1,19 @@
+import type { Command } from '../command.js';
+import { optionsHelp, parseCommandArgs, requireExistingStore, COMMAND_OPTIONS } from '../../config.js';
+import { openTerminal } from '../progress.js';
+import { notice } from '../notice.js';
+import { runReportJob } from '../../report.js';
+
+const KEYS = COMMAND_OPTIONS.report;
+
+export const command: Command = {
+  name: 'report',
+  usage: `Usage: recon report [--run RUN_ID] [options]\n\nWrites <reports>/recon-<date>-<run_id>.xlsx for the latest check run (or --run).\nExit 0 no findings to look at, 1 findings new or open, 2 failure.\n\n  --run RUN_ID           a given check run\n${optionsHelp(KEYS)}`,
+  async run(argv) {
+    const { config, extra } = parseCommandArgs(argv, KEYS, { run: { type: 'string' } });
+    requireExistingStore(config);
+    const out = await runReportJob(config, openTerminal(config).logger, { checkRunId: typeof extra.run === 'string' ? extra.run : undefined, notice });
+    if (out.workbook) process.stdout.write(`${out.workbook}\n`);
+    return out.code;
+  },
+};

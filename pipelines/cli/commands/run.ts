@@ -1,0 +1,29 @@
+import type { Command } from '../command.js';
+import { optionsHelp, parseCommandArgs, COMMAND_OPTIONS } from '../../config.js';
+import { runNightly } from '../../nightly.js';
+import { openTerminal } from '../progress.js';
+import { describeRun } from '../summary.js';
+import { notice } from '../notice.js';
+import { EXIT } from '../../../src/errors.js';
+
+const KEYS = COMMAND_OPTIONS.run;
+
+export const command: Command = {
+  name: 'run',
+  usage: `Usage: recon run [options]\n\nsync → checks → exception workbook → publish the read-only snapshot.\nExit 0 reconciled, 1 exceptions found (workbook written), 2 failed, 3 another run holds the lock.\n\n${optionsHelp(KEYS)}`,
+  async run(argv) {
+    const { config } = parseCommandArgs(argv, KEYS);
+    const started = Date.now();
+    const terminal = openTerminal(config);
+    let out;
+    try {
+      out = await runNightly(config, terminal.logger, { notice, onProgress: (p) => terminal.progress.update(p) });
+    } finally {
+      terminal.progress.done();
+    }
+    // Another run holds the lock: nothing happened here, and stderr already says who holds it.
+    if (out.code === EXIT.LOCKED) return out.code;
+    process.stdout.write(describeRun({ ...out, elapsedMs: Date.now() - started, logFile: terminal.logFile }));
+    return out.code;
+  },
+};

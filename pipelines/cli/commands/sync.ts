@@ -1,0 +1,31 @@
+import { EXIT } from '../../../src/errors.js';
+import type { Command } from '../command.js';
+import { optionsHelp, parseCommandArgs, COMMAND_OPTIONS } from '../../config.js';
+import { openTerminal } from '../progress.js';
+import { describePauses, describeSync } from '../summary.js';
+import { notice } from '../notice.js';
+import { runSyncJob } from '../../sync.js';
+
+const KEYS = COMMAND_OPTIONS.sync;
+
+export const command: Command = {
+  name: 'sync',
+  usage: `Usage: recon sync [options]\n\nPulls delivered disbursements with their payouts, refunds, adjustments and files.\n\n${optionsHelp(KEYS)}`,
+  async run(argv) {
+    const { config } = parseCommandArgs(argv, KEYS);
+    const started = Date.now();
+    const terminal = openTerminal(config);
+    let out;
+    try {
+      out = await runSyncJob(config, terminal.logger, { notice, onProgress: (p) => terminal.progress.update(p) });
+    } finally {
+      terminal.progress.done();
+    }
+    if (out.code === EXIT.OK && out.result) {
+      process.stdout.write(`recon sync ${out.runId}: ${describeSync(out.result)}; ${out.requests} requests\n`);
+      const paused = describePauses(out.result.pauses, Date.now() - started);
+      if (paused) process.stdout.write(`  ${paused}\n`);
+    }
+    return out.code;
+  },
+};

@@ -1,0 +1,59 @@
+// The month close: the controllers' close workbook (lines, disbursements, open findings, balanced journal)
+// and the month recorded as closed with what it contained. The rules: a month is closed once; closing it
+// again needs a reissue, which is the next version; a month without a disbursement is not closed.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { UsageError } from '../errors.js';
+import { MONTH } from '../month.js';
+import { closedVersion, disbursementsInMonth, recordClose, setBooksTz } from '../store/closes.js';
+import { serviceUrlOf } from '../store/runs.js';
+import type { JournalEntry } from '../report/types.js';
+import type { CloseSettings } from './settings.js';
+import { writeMonthClose } from './month.js';
+
+export type { CloseSettings } from './settings.js';
+
+export interface CloseRequest {
+  month: string;
+  reissue: boolean;
+  /** Accept the month's unaccounted money (not arrived, short, elsewhere, suspense) by name with a note. */
+  accept: { by: string; note: string } | null;
+  now: Date;
+  runId: string;
+}
+
+export interface ClosedMonth {
+  version: number;
+  workbook: string;
+  disbursements: number;
+  /** Why the close is provisional; empty when final. */
+  provisional: string[];
+  /** The unaccounted money accepted by name, in the workbook's words. */
+  accepted: string[];
+  journal: readonly JournalEntry[];
+}
+
+/** A month as the close takes it (YYYY-MM), checked before any run starts. */
+export function requireMonth(month: string): void {
+  if (!MONTH.test(month)) throw new UsageError(`--month must be YYYY-MM (e.g. 2026-10), got '${month}'`);
+}
+
+export async function closeMonth(c: DuckDBConnection, settings: CloseSettings, r: CloseRequest): Promise<ClosedMonth> {
+  requireMonth(r.month);
+  const prior = await closedVersion(c, r.month);
+  if (prior > 0 && !r.reissue) {
+    throw new UsageError(`month ${r.month} is already closed (version ${prior}); pass --reissue to issue version ${prior + 1}`);
+  }
+  await setBooksTz(c, settings.booksTz);
+  const count = await disbursementsInMonth(c, r.month);
+  if (count === 0) throw new UsageError(`no disbursements delivered in ${r.month}; run recon sync first or pick another month`);
+  const version = prior + 1;
+  const written = await writeMonthClose(c, {
+    month: r.month, version, reportsDir: settings.reportsDir, serviceUrl: await serviceUrlOf(c, settings.serviceUrl), now: r.now,
+    accept: r.accept, booksTz: settings.booksTz,
+  });
+  await recordClose(c, { month: r.month, version, at: r.now, runId: r.runId, workbook: written.path, acceptance: written.acceptance });
+  return {
+    version, workbook: written.path, disbursements: count, provisional: written.provisional, journal: written.journal,
+    accepted: written.acceptance?.accepted ?? [],
+  };
+}

@@ -1,0 +1,86 @@
+// The monthly close: per recipient × currency lines (monthly_summary), the month's disbursements, the
+// findings open at close, the bank's word and the journal built from the lines, read from the store's
+// marts (src/store/read) and written by close-workbook.ts.
+import path from 'node:path';
+import { addMonths } from 'date-fns';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { closeLines, bankSplit, type BankSplitRow, monthShape as readMonthShape, openErrorsOfMonth, openFindingsOfMonth, suspenseLines } from '../store/read/summaries.js';
+import { bankCredits, bankRows, hasBankData, reconciliationRows, withDisbursementRows } from '../store/read/rows.js';
+import { writeCloseWorkbook } from '../report/close-workbook.js';
+import { buildJournal } from '../report/journal.js';
+import { withBankMatches } from '../report/run-report.js';
+import type { CloseLine, SuspenseLine } from '../report/types.js';
+import type { CloseAcceptance } from '../store/closes.js';
+import { formatMajor } from '../money.js';
+
+
+function closeWorkbookPath(reportsDir: string, month: string, version: number): string {
+  return path.join(reportsDir, version === 1 ? `close-${month}.xlsx` : `close-${month}-v${version}.xlsx`);
+}
+
+/** Why a close cannot be final yet: open error findings of the month, a variance. */
+async function provisionalReasons(c: DuckDBConnection, month: string, lines: readonly CloseLine[]): Promise<string[]> {
+  const errors = await openErrorsOfMonth(c, month);
+  const varianceCurrencies = new Set(lines.filter((l) => l.variance !== 0n).map((l) => l.currency));
+  const reasons: string[] = [];
+  if (errors > 0) reasons.push(`${errors} open error finding${errors === 1 ? '' : 's'} (Open findings)`);
+  if (varianceCurrencies.size > 0) reasons.push(`a variance in ${[...varianceCurrencies].sort().join(', ')} (Reconciliation suspense in the Journal)`);
+  return reasons;
+}
+
+/**
+ * The month's money that is unaccounted for (#27), per currency and in the bank's words: not arrived,
+ * short (or over), on another account (bank_month_split), and lines held in currency suspense. Whatever
+ * its findings' state: an acknowledged finding does not bring money into the bank.
+ */
+function unaccountedReasons(split: Map<string, BankSplitRow> | undefined, suspense: readonly SuspenseLine[]): string[] {
+  const money = (v: bigint, ccy: string) => `${formatMajor(v < 0n ? -v : v, ccy)} ${ccy}`;
+  const reasons: string[] = [];
+  for (const [ccy, s] of [...(split ?? new Map<string, BankSplitRow>())].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (s.notArrived !== 0n) reasons.push(`${money(s.notArrived, ccy)} not arrived (Bank)`);
+    if (s.shortBy > 0n) reasons.push(`credited short by ${money(s.shortBy, ccy)} (Bank)`);
+    if (s.shortBy < 0n) reasons.push(`credited over by ${money(s.shortBy, ccy)} (Bank)`);
+    if (s.otherAccount !== 0n) reasons.push(`${money(s.otherAccount, ccy)} on another account (Bank)`);
+  }
+  if (suspense.length > 0) reasons.push(`${suspense.length} line${suspense.length === 1 ? '' : 's'} in another currency than ${suspense.length === 1 ? 'its' : 'their'} disbursement's held in suspense (Currency suspense)`);
+  return reasons;
+}
+
+/** The calendar month's days (UTC), for the Month sheet. */
+async function monthShape(c: DuckDBConnection, month: string) {
+  const from = new Date(`${month}-01T00:00:00Z`);
+  const to = addMonths(from, 1);
+  return readMonthShape(c, new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(from), from, to);
+}
+
+export async function writeMonthClose(
+  c: DuckDBConnection,
+  opts: { month: string; version: number; reportsDir: string; serviceUrl: string; now: Date; accept?: { by: string; note: string } | null; booksTz?: string },
+) {
+  const lines = await closeLines(c, opts.month);
+  const suspense = await suspenseLines(c, opts.month);
+  const bank = await hasBankData(c);
+  return withBankMatches(c, async () => {
+    const split = bank ? await bankSplit(c, opts.month) : undefined;
+    const unaccounted = unaccountedReasons(split, suspense);
+    const acceptance: CloseAcceptance | null = opts.accept && unaccounted.length > 0 ? { ...opts.accept, accepted: unaccounted } : null;
+    const provisional = [...await provisionalReasons(c, opts.month, lines), ...(acceptance ? [] : unaccounted)];
+    const written = await writeCloseWorkbook(closeWorkbookPath(opts.reportsDir, opts.month, opts.version), {
+    suspense,
+    provisional,
+    acceptance,
+    month: opts.month,
+    booksTz: opts.booksTz,
+    version: opts.version,
+    generatedAt: opts.now,
+    serviceUrl: opts.serviceUrl,
+    lines,
+    disbursements: reconciliationRows(c, { month: opts.month }),
+    openFindings: withDisbursementRows(c, openFindingsOfMonth(c, opts.month, opts.now), { month: opts.month }),
+    journal: buildJournal(lines, suspense, split),
+    bank: bank ? { disbursements: bankRows(c, { month: opts.month }), credits: bankCredits(c, { creditedIn: opts.month }) } : undefined,
+    shape: await monthShape(c, opts.month),
+    });
+    return { ...written, acceptance };
+  });
+}
