@@ -9,6 +9,8 @@ import type { SessionLimits } from '../src/access/snapshot.js';
 import type { OwnFiles } from '../src/access/own-files.js';
 import { storableOutletOptions } from '../src/outlets/settings.js';
 import { readRates, type Rates } from '../src/rates.js';
+import { parsePostgresUrl, postgresSecrets, storableWarehouseOptions } from '../src/warehouse/target.js';
+import type { PostgresExportSettings } from '../src/warehouse/export.js';
 
 /** What every store-writing command needs: the store, its memory, and what must never be recorded. */
 export interface JobSettings {
@@ -22,7 +24,15 @@ export interface JobSettings {
 
 export function jobSettings(config: Config): JobSettings {
   const { apiKey, ...options } = config;
-  return { db: config.db, memoryMb: config.memoryMb, secrets: apiKey ? [apiKey] : [], options: storableOutletOptions(options) };
+  return {
+    db: config.db, memoryMb: config.memoryMb, secrets: [...(apiKey ? [apiKey] : []), ...postgresSecrets(config.exportPostgres)],
+    options: storableWarehouseOptions(storableOutletOptions(options)),
+  };
+}
+
+/** The PostgreSQL export (--export-postgres, or recon export --postgres URL given as `url`). */
+export function warehouseSettings(config: Config, url = config.exportPostgres): PostgresExportSettings | null {
+  return url ? { target: parsePostgresUrl(url, config.pgSchema) } : null;
 }
 
 /** The files beside the store: downloaded files (files/) by content. */
