@@ -12,6 +12,8 @@ import { probe, type ProbeAnswer } from '../src/api/probe.js';
 import { exists, requireWritableFolder } from '../src/files.js';
 import { acquireLock, LockHeldError } from '../src/ops/lock.js';
 import { SharedBudget } from '../src/api/shared-budget.js';
+import { checkWarehouse } from '../src/warehouse/doctor.js';
+import { warehouseSettings } from './settings.js';
 
 export type Verdict = 'OK' | 'WARN' | 'FAIL' | 'SKIP';
 
@@ -41,6 +43,11 @@ export async function runDoctor(config: Config, o: DoctorOptions = {}): Promise<
   await diskCheck([['store', dbDir], ['reports', path.resolve(config.reports)]], (o.minFreeMb ?? 256) * MB, add);
   await lockCheck(config.db, add);
   if (config.budgetFile) await budgetFileCheck(path.resolve(config.budgetFile), o.now ?? Date.now, add);
+  const pg = config.exportPostgres ? warehouseSettings(config) : null;
+  if (pg) {
+    const r = await checkWarehouse(pg.target);
+    add('postgres', r.verdict, r.reason);
+  }
   return { code: lines.some((l) => l.verdict === 'FAIL') ? EXIT.FAILED : EXIT.OK, lines };
 }
 
