@@ -13,9 +13,10 @@ import { didYouMean } from '../src/suggest.js';
 import { redact } from '../src/api/redact.js';
 import { DEFAULT_FEE_TOLERANCE, parseFeeTolerance } from '../src/bank/fees.js';
 import { parseSmtpUrl } from '../src/outlets/smtp-url.js';
-import { JOURNAL_FORMATS, parseJournalFormats } from '../src/outlets/journal-formats.js';
+import { JOURNAL_FORMATS, parseJournalFormats } from '../src/outlets/journal-formats.js'
 import { storeLayout } from '../src/store/layout.js';
-import { MAX_KEEP_DAYS } from '../src/retention/settings.js';
+import { MAX_KEEP_DAYS } from '../src/retention/settings.js';;
+import { postgresUrlProblem, SCHEMA_NAME } from '../src/warehouse/target.js';
 
 interface Option {
   flag: string;
@@ -135,6 +136,14 @@ const OPTIONS = {
     schema: z.string().optional() },
   keepDays: { flag: 'keep-days', env: 'RECON_KEEP_DAYS', type: 'string', help: 'recon prune: keep run workbooks, results, downloaded files and log lines this many days (what an unresolved finding or an unclosed month needs is kept always)',
     schema: int(1).max(MAX_KEEP_DAYS, `must be ≤ ${MAX_KEEP_DAYS} (a century keeps everything)`).default(90) },
+  // the night's results in the team's PostgreSQL (src/warehouse)
+  exportPostgres: { flag: 'export-postgres', env: 'RECON_EXPORT_POSTGRES_URL', type: 'string', help: 'after each night, its results into this PostgreSQL: postgres://user:password@host/db?sslmode=verify-full (prefer the variable: a flag shows in ps)',
+    schema: z.string().superRefine((v, ctx) => {
+      const problem = postgresUrlProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }).optional() },
+  pgSchema: { flag: 'pg-schema', env: 'RECON_PG_SCHEMA', type: 'string', help: 'PostgreSQL schema the export writes',
+    schema: z.string().regex(SCHEMA_NAME, 'expected a plain lower-case name (letters, digits, _), e.g. recon').default('recon') },
 } as const satisfies Record<string, Option>;
 export type OptionKey = keyof typeof OPTIONS;
 
@@ -142,7 +151,8 @@ const SYNC: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackD
   'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile', 'layouts'];
 const BANK: OptionKey[] = ['bankDir', 'bankWindowDays', 'bankFeeTolerance'];
 const MAIL: OptionKey[] = ['mailTo', 'mailFrom', 'smtpUrl', 'mailMaxAttachmentMb', 'notifyUrl'];
-const RUN: OptionKey[] = [...SYNC, 'reports', 'published', ...BANK, ...MAIL, 'pingUrl', 'metricsFile', 'junit', 'rates'];
+const PG: OptionKey[] = ['exportPostgres', 'pgSchema'];
+const RUN: OptionKey[] = [...SYNC, 'reports', 'published', ...BANK, ...MAIL, 'pingUrl', 'metricsFile', 'junit', 'rates', ...PG];
 
 /** The settings each command takes (its --help lists them; tests and the bench parse with the same lists). */
 export const COMMAND_OPTIONS = {
@@ -155,10 +165,10 @@ export const COMMAND_OPTIONS = {
   ack: ['db', 'published', 'memoryMb', 'logFile', 'ackBy', 'ackWaitS'],
   bank: ['db', 'published', 'memoryMb', 'logFile'],
   sql: ['db', 'published', 'memoryMb', 'queryTimeoutS', 'maxTempMb'],
-  export: ['db', 'published', 'memoryMb'],
+  export: ['db', 'published', 'memoryMb', 'logFile', ...PG],
   prune: ['db', 'reports', 'keepDays', 'memoryMb', 'logFile'],
   demo: ['db', 'reports', 'published', 'memoryMb', 'sampleBudget', 'logFile', 'rates'],
-  doctor: ['apiUrl', 'apiKey', 'db', 'reports', 'sampleBudget', 'insecureHttp', 'timeoutMs', 'budgetFile'],
+  doctor: ['apiUrl', 'apiKey', 'db', 'reports', 'sampleBudget', 'insecureHttp', 'timeoutMs', 'budgetFile', ...PG],
 } as const satisfies Record<string, readonly OptionKey[]>;
 
 /** The one schema, assembled from each option's own (types come from it: z.infer). */
@@ -167,7 +177,7 @@ const ConfigSchema = z.object(
 );
 
 /** Settings whose value is never quoted back in an error: it holds a secret. */
-const SECRET_KEYS: ReadonlySet<string> = new Set(['apiKey', 'smtpUrl']);
+const SECRET_KEYS: ReadonlySet<string> = new Set(['apiKey', 'smtpUrl', 'exportPostgres']);
 
 function isHttpUrl(v: string): boolean {
   try {

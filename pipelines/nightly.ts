@@ -12,10 +12,12 @@ import { bankStep, type BankStepResult } from '../src/bank/step.js';
 import { requireWritableFolder } from '../src/files.js';
 import { removeStaleTemporaries } from '../src/report/workbook-file.js';
 import { withJob, type Notices } from './job.js';
-import { bankSettings, jobSettings, outletSettings, reportSettings, syncSettings, layoutOf } from './settings.js';
+import { bankSettings, jobSettings, outletSettings, reportSettings, syncSettings, layoutOf, warehouseSettings } from './settings.js';
 import type { OutletSettings } from '../src/outlets/settings.js';
 import { withNightOutlets, type NightHooks } from '../src/outlets/night.js';
 import type { OutletsReport } from '../src/outlets/deliver.js';
+import type { PostgresExportResult } from '../src/warehouse/export.js';
+import { exportAfterNight } from './warehouse.js';
 
 export interface NightlyOutcome {
   code: ExitCode;
@@ -29,12 +31,21 @@ export interface NightlyOutcome {
   error: string | null;
   /** What the mail, alerts, pings, metrics and results files did (#29). */
   outlets?: OutletsReport;
+  /** The export to PostgreSQL after the night (--export-postgres): what it wrote, or the warning its failure is. */
+  export?: { warning: string | null; result: PostgresExportResult | null };
 }
 
 type NightlyOptions = Notices & { tuning?: SyncTuning; handleSignals?: boolean; onProgress?: SyncProgressListener; outlets?: Partial<OutletSettings> };
 
 export async function runNightly(config: Config, logger: Logger, opts: NightlyOptions = {}): Promise<NightlyOutcome> {
-  return withNightOutlets(outletSettings(config, opts.outlets), logger, (hooks) => nightly(config, logger, opts, hooks));
+  const pg = warehouseSettings(config); // a URL that cannot work stops the run before the night, not after
+  const out: NightlyOutcome = await withNightOutlets(outletSettings(config, opts.outlets), logger, (hooks) => nightly(config, logger, opts, hooks));
+  // the night's outcome is settled: a failed export is a warning on it, never its exit code
+  if (pg && out.runId && out.published && (out.code === EXIT.OK || out.code === EXIT.EXCEPTIONS)) {
+    out.export = await exportAfterNight(config, pg, logger, out.runId);
+    if (out.export.warning) opts.notice?.(`recon run: warning: ${out.export.warning} (the night's outcome is unchanged)`);
+  }
+  return out;
 }
 
 async function nightly(config: Config, logger: Logger, opts: NightlyOptions, outlets: NightHooks): Promise<NightlyOutcome> {

@@ -24,16 +24,22 @@ import { readAccountMapping } from '../src/outlets/accounts.js';
 import { urlOrigin } from '../src/outlets/escape.js';
 import { readRates } from '../src/rates.js';
 import type { JobSettings } from './job.js';
+import { parsePostgresUrl, postgresSecrets, storableWarehouseOptions } from '../src/warehouse/target.js';
+import type { PostgresExportSettings } from '../src/warehouse/export.js';
 
 /** The store's folders, from --db (and --published). */
 export function layoutOf(config: Pick<Config, 'db' | 'published'>): StoreLayout {
   return storeLayout(config.db, config.published);
 }
 
-/** Every secret the options hold: the API key, the SMTP password. No stage writes any of them anywhere. */
-export function secretsOf(config: Pick<Config, 'apiKey' | 'smtpUrl'>): Secrets {
+/**
+ * Every secret the options hold: the API key, the SMTP password, the PostgreSQL password. No stage writes any
+ * of them anywhere.
+ */
+export function secretsOf(config: Pick<Config, 'apiKey' | 'smtpUrl' | 'exportPostgres'>): Secrets {
   const smtpPassword = config.smtpUrl ? smtpPasswordOf(config.smtpUrl) : undefined;
-  return [config.apiKey, smtpPassword].filter((s): s is string => typeof s === 'string' && s.length > 0);
+  return [config.apiKey, smtpPassword, ...postgresSecrets(config.exportPostgres)]
+    .filter((s): s is string => typeof s === 'string' && s.length > 0);
 }
 
 function smtpPasswordOf(url: string): string | undefined {
@@ -50,15 +56,20 @@ export function jobSettings(config: Config): JobSettings {
 }
 
 /**
- * The options as the runs table records them: never the API key or the SMTP password; the webhook and ping
- * URLs by origin only (their paths are secrets: whoever has them can post or ping).
+ * The options as the runs table records them: never the API key, the SMTP or the PostgreSQL password; the
+ * webhook and ping URLs by origin only (their paths are secrets: whoever has them can post or ping).
  */
 export function storableOptions(config: Partial<Config>): Record<string, unknown> {
   const { apiKey: _key, ...out } = config as Record<string, unknown>;
   if (typeof out.smtpUrl === 'string') out.smtpUrl = withoutCredentials(out.smtpUrl);
   if (typeof out.pingUrl === 'string') out.pingUrl = urlOrigin(out.pingUrl);
   if (Array.isArray(out.notifyUrl)) out.notifyUrl = out.notifyUrl.map((u) => urlOrigin(String(u)));
-  return out;
+  return storableWarehouseOptions(out);
+}
+
+/** The PostgreSQL export (--export-postgres, or recon export --postgres URL given as `url`). */
+export function warehouseSettings(config: Config, url = config.exportPostgres): PostgresExportSettings | null {
+  return url ? { target: parsePostgresUrl(url, config.pgSchema) } : null;
 }
 
 function withoutCredentials(url: string): string {
@@ -145,6 +156,7 @@ export function doctorSettings(config: Config): DoctorSettings {
     layout: layoutOf(config),
     reportsDir: path.resolve(config.reports),
     budgetFile: config.budgetFile ? path.resolve(config.budgetFile) : null,
+    warehouse: warehouseSettings(config)?.target ?? null,
   };
 }
 

@@ -8,7 +8,7 @@ import { runSyncJob, seconds, stage, tempDir } from '../lib.js';
 import { startSandboxProcess } from '../sandbox-process.js';
 
 const SERVICE_LIMIT = 500;
-/** recon's default --rate-per-minute (src/config.ts), per compressed window. */
+/** recon's default --rate-per-minute (pipelines/config.ts), per compressed window. */
 const DEFAULT_BUDGET = 450;
 
 stage(async ([windowArg = '6000', disbursementsArg = '560', concurrencyArg]) => {

@@ -17,7 +17,7 @@ import { setMemoryLimit as limitDuckDbMemory } from '../../src/store/db.js';
 import { runStage } from '../child.js';
 import { findingsHash, interleavedPairs, seconds, stage, tempDir, timed } from '../lib.js';
 
-/** recon's default --memory-mb (src/config.ts). */
+/** recon's default --memory-mb (pipelines/config.ts). */
 const DEFAULT_MEMORY_MB = 192;
 
 const SCANS = [

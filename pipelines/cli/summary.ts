@@ -6,6 +6,7 @@ import type { SyncResult } from '../../src/sync/run.js';
 import type { NightlyOutcome } from '../nightly.js';
 import type { DemoOutcome } from '../demo.js';
 import type { OutletsReport } from '../../src/outlets/deliver.js';
+import type { PostgresExportResult } from '../../src/warehouse/export.js';
 
 export function duration(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -62,6 +63,8 @@ export function describeRun(r: NightlyOutcome & { elapsedMs: number; logFile: st
   if (r.published) lines.push(`  snapshot: ${path.resolve(r.published)} (recon sql "SELECT …")`);
   if (r.logFile) lines.push(`  log: ${path.resolve(r.logFile)}`);
   lines.push(describeOutlets(r.outlets).trimEnd());
+  if (r.export?.result) lines.push(`  ${describePostgresExport(r.export.result)}`);
+  if (r.export?.warning) lines.push(`  warning: ${r.export.warning} (the outcome is unchanged)`);
   lines.push(`  ${describeExit(r.code)}`);
   return `${lines.filter(Boolean).join('\n')}\n`;
 }
@@ -71,6 +74,15 @@ export function describeOutlets(o: OutletsReport | undefined): string {
   if (!o) return '';
   const lines = [...o.delivered.map((d) => `  ${d}`), ...o.warnings.map((w) => `  warning: ${w} (the outcome is unchanged)`)];
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
+
+/** What an export to PostgreSQL wrote, on one line. */
+export function describePostgresExport(e: PostgresExportResult): string {
+  const unchanged = e.months - e.replaced.length;
+  const months = (list: string[]) => (list.length > 6 ? `${list.slice(0, 5).join(', ')} … ${list.at(-1)}` : list.join(', '));
+  return `postgres: ${e.target}: ${e.replaced.length} month${e.replaced.length === 1 ? '' : 's'} replaced`
+    + `${e.replaced.length ? ` (${months(e.replaced)})` : ''}, ${unchanged} unchanged${e.removed.length ? `, ${e.removed.length} removed` : ''}, ${e.rows} rows written`
+    + `${e.migrations.length ? `; schema migrated: ${e.migrations.join(', ')}` : ''}`;
 }
 
 /** One line of what a demo night did. */

@@ -1,7 +1,7 @@
 // recon doctor: before the first night, what would make it fail — the key against the service (the
 // disbursements list; a payment's details where sampling is on), the clock against the service's, the
-// store's and the workbooks' folders, free disk, a run holding the lock, the host-wide budget file — one
-// line each. Exit 2 when the night would fail, 0 otherwise (a warning says what would be worse, not broken).
+// store's and the workbooks' folders, free disk, a run holding the lock, the host-wide budget file, the
+// PostgreSQL a night exports to — one line each. Exit 2 when the night would fail, 0 otherwise (a warning says what would be worse, not broken).
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { EXIT, type ExitCode } from '../errors.js';
@@ -11,6 +11,7 @@ import { probe, type ProbeAnswer } from '../api/probe.js';
 import { exists, requireWritableFolder } from '../files.js';
 import { acquireLock, LockHeldError } from '../ops/lock.js';
 import { SharedBudget } from '../api/shared-budget.js';
+import { checkWarehouse } from '../warehouse/doctor.js';
 import type { DoctorSettings } from './settings.js';
 
 export type { DoctorSettings } from './settings.js';
@@ -43,6 +44,10 @@ export async function diagnose(settings: DoctorSettings, o: DoctorOptions = {}):
   await diskCheck([['store', dbDir], ['reports', settings.reportsDir]], (o.minFreeMb ?? 256) * MB, add);
   await lockCheck(settings.layout.lock, add);
   if (settings.budgetFile) await budgetFileCheck(settings.budgetFile, o.now ?? Date.now, add);
+  if (settings.warehouse) {
+    const r = await checkWarehouse(settings.warehouse);
+    add('postgres', r.verdict, r.reason);
+  }
   return { code: lines.some((l) => l.verdict === 'FAIL') ? EXIT.FAILED : EXIT.OK, lines };
 }
 

@@ -1,5 +1,6 @@
 // What the doctor looks at: the service as a night would reach it, and the places a night writes.
 import type { StoreLayout } from '../store/layout.js';
+import type { PostgresTarget } from '../warehouse/target.js';
 
 export interface DoctorSettings {
   /** The service and key, or why the options give none (said as the service line's failure). */
@@ -12,4 +13,6 @@ export interface DoctorSettings {
   reportsDir: string;
   /** The host-wide budget file (absolute), or null. */
   budgetFile: string | null;
+  /** The PostgreSQL a night exports to (--export-postgres), or null. */
+  warehouse: PostgresTarget | null;
 }

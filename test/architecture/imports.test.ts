@@ -3,7 +3,7 @@
 // in one order, and never reaches up into pipelines/; the sandbox stands alone; every query against the store
 // lives in sql/ or src/store. No exception is allowed; a planted tree that breaks each rule shows that the
 // detectors see it.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/child.js';
@@ -27,6 +27,13 @@ describe('the production code', () => {
     const folders = new Set(importGraph(ROOT).keys());
     const stages = [...folders].filter((f) => f.startsWith('src') && f.split(path.sep).length > 2).map((f) => f.split(path.sep)[1]!);
     expect([...new Set(stages)].sort()).toEqual([...STAGES].sort());
+  });
+
+  it('names every SQL file uniquely: a query is found by its name', () => {
+    const names = readdirSync(path.join(ROOT, 'sql'), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.sql')).map((e) => e.name);
+    expect(names.length).toBeGreaterThan(100);
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
   });
 
   it('lets only the demo and the sandbox command load the sandbox', () => {

@@ -1,19 +1,33 @@
 import type { Command } from '../command.js';
-import { EXIT, UsageError } from '../../../src/errors.js';
+import { EXIT, UsageError, type ExitCode } from '../../../src/errors.js';
 import { optionsHelp, parseCommandArgs, COMMAND_OPTIONS } from '../../config.js';
 import { runExport } from '../../access.js';
+import { runPostgresExport } from '../../warehouse.js';
+import { warehouseSettings } from '../../settings.js';
+import { openTerminal } from '../progress.js';
+import { notice } from '../notice.js';
+import { describePostgresExport } from '../summary.js';
 
 const KEYS = COMMAND_OPTIONS.export;
 
 export const command: Command = {
   name: 'export',
-  usage: `Usage: recon export --parquet DIR [options]\n\nWrites every table and view of the published snapshot as Parquet under DIR, partitioned by month\n(DIR/<name>/month=YYYY-MM/…). Read them with Spark, Trino, Athena or DuckDB (read_parquet('DIR/payouts/**/*.parquet', hive_partitioning=true)).\n\n  --parquet DIR          target folder\n${optionsHelp(KEYS)}`,
+  usage: `Usage: recon export --parquet DIR | --postgres URL [options]\n\nWrites every table and view of the published snapshot as Parquet under DIR, partitioned by month\n(DIR/<name>/month=YYYY-MM/…). Read them with Spark, Trino, Athena or DuckDB (read_parquet('DIR/payouts/**/*.parquet', hive_partitioning=true)).\n\nWith --postgres (or RECON_EXPORT_POSTGRES_URL), writes the published snapshot into schema --pg-schema of that\nPostgreSQL, month by month: only the months whose content changed since the last export, each in one transaction.\nIt holds the store's run lock while it writes (exit 3 when a run holds it).\n\n  --parquet DIR          target folder\n  --postgres URL         postgres://user:password@host:5432/database?sslmode=verify-full (overrides RECON_EXPORT_POSTGRES_URL)\n${optionsHelp(KEYS)}`,
   async run(argv) {
-    const { config, extra } = parseCommandArgs(argv, KEYS, { parquet: { type: 'string' } });
-    if (typeof extra.parquet !== 'string') throw new UsageError('recon export needs --parquet DIR');
-    for (const o of await runExport(config, extra.parquet)) {
-      process.stdout.write(`${o.kind.padEnd(5)} ${o.name.padEnd(24)} ${String(o.rows).padStart(10)} rows${o.partitioned ? ', by month' : ''}\n`);
+    const { config, extra } = parseCommandArgs(argv, KEYS, { parquet: { type: 'string' }, postgres: { type: 'string' } });
+    const pg = warehouseSettings(config, typeof extra.postgres === 'string' ? extra.postgres : config.exportPostgres);
+    if (typeof extra.parquet !== 'string' && !pg) throw new UsageError('recon export needs --parquet DIR or --postgres URL (or RECON_EXPORT_POSTGRES_URL)');
+    let code: ExitCode = EXIT.OK;
+    if (typeof extra.parquet === 'string') {
+      for (const o of await runExport(config, extra.parquet)) {
+        process.stdout.write(`${o.kind.padEnd(5)} ${o.name.padEnd(24)} ${String(o.rows).padStart(10)} rows${o.partitioned ? ', by month' : ''}\n`);
+      }
     }
-    return EXIT.OK;
+    if (pg) {
+      const out = await runPostgresExport(config, pg, openTerminal(config).logger, { notice });
+      if (out.result) process.stdout.write(`${describePostgresExport(out.result)}\n`);
+      code = out.code;
+    }
+    return code;
   },
 };

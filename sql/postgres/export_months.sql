@@ -1,0 +1,1 @@
+SELECT month, fingerprint, rows FROM export_months

@@ -1,0 +1,1 @@
+DELETE FROM export_months WHERE month = $1
