@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { createLogger, logFileDestination } from '../../src/log.js';
 import type { Config } from '../config.js';
-import { layoutOf, secretsOf } from '../settings.js';
+import { layoutOf, outputsOf, secretsOf } from '../settings.js';
+import { guardOutputs } from '../../src/access/own-files.js';
 
 export interface SyncProgress {
   /** total_entries of the list's first envelope: known before the first disbursement is read. */
@@ -146,12 +147,14 @@ export interface Terminal {
 
 /** The logger and progress display of a command, by whether stderr is a person's terminal. */
 export function openTerminal(
-  config: Pick<Config, 'logFile' | 'db' | 'published' | 'apiKey' | 'smtpUrl' | 'ratePerMinute' | 'logLevel'>,
+  config: Config,
   stream: NodeJS.WriteStream = process.stderr,
 ): Terminal {
   const tty = stream.isTTY === true && !process.env.CI;
   const level = config.logLevel;
   const secrets = secretsOf(config);
+  // before a log file is opened (opening one creates it): never onto the store, its lock or its files
+  guardOutputs(outputsOf(config), layoutOf(config));
   if (!tty) return { logger: createLogger({ logFile: config.logFile, secrets, level }), progress: silent, logFile: config.logFile ?? null };
   const logFile = config.logFile ?? layoutOf(config).log;
   const file = logFileDestination(logFile, config.logFile ? '--log-file / RECON_LOG_FILE' : '--db / RECON_DB (the log goes to logs/ beside the store) or --log-file');
