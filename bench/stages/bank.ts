@@ -15,7 +15,9 @@ import { setMemoryLimit as limitDuckDbMemory } from '../../src/store/db.js';
 import { findingsHash, interleavedPairs, peakRssMb, seconds, stage, tempDir, timed } from '../lib.js';
 import { BASELINE_MATCHES } from './bank-baseline.js';
 
-const BANK_CHECKS = ['bank_missing_credit', 'bank_amount_differs', 'bank_unexpected_credit', 'bank_duplicate_credit', 'bank_account_mismatch'];
+// with the statements' coverage and gaps (bank_coverage, bank_statement_sequence) computed as every night does
+const BANK_CHECKS = ['bank_missing_credit', 'bank_amount_differs', 'bank_unexpected_credit', 'bank_duplicate_credit', 'bank_account_mismatch',
+  'bank_statement_gap', 'bank_statement_unbalanced'];
 const BASELINE = `SELECT match_kind, count(*) FROM (${BASELINE_MATCHES}) GROUP BY ALL`;
 
 stage(async ([disbursementsArg = '100000', otherArg = '40000']) => {

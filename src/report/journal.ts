@@ -137,7 +137,10 @@ function cashEntries(currency: string, disbursed: bigint, split: BankSplit | und
  * another account) on a named Bank suspense line. So the Bank lines add up to the statements' movement.
  */
 function movementEntries(currency: string, split: BankSplit): JournalEntry[] {
-  const m = split.movement ?? null;
+  // a split read without the month's movement (undefined) books none; read with it and nothing booked (null), the
+  // matched credits were booked in another month and the difference line says so
+  if (split.movement === undefined) return [];
+  const m = split.movement;
   const matched = split.settled + split.shortCredited;
   if (!m && matched === 0n) return [];
   const pair = (debitAccount: string, creditAccount: string, description: string, amount: bigint): JournalEntry[] => {

@@ -170,8 +170,8 @@ export interface BankSplitRow {
   notArrived: bigint;
   /** Settled by a credit on a statement whose balances do not prove it (bank_statement_unbalanced). */
   unproven: bigint;
-  /** What the statements booked in the month (bank_month_movement); null when they booked nothing in this currency. */
-  movement: BankMovement | null;
+  /** What the statements booked in the month (bank_month_movement); null when they booked nothing in this currency, undefined when not read. */
+  movement?: BankMovement | null;
 }
 
 /** The month's bank entries in a currency: all credits and debits, and the credits that settled nothing by reason. */
