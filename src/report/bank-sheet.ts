@@ -1,6 +1,7 @@
 // The Bank sheets (#17, #25, #27): for each disbursement what the statements say of its money, in the one
 // vocabulary of bank_status.sql (settled, fee deducted, part of a batch credit, short by, over by, credited in
-// another currency, on another account, awaiting statement, not arrived), the provider's credits that settled nothing, with what they most
+// another currency, on another account, credited on an unbalanced statement, awaiting statement with the
+// first day no statement covers, not arrived, no statements), the provider's credits that settled nothing, with what they most
 // likely are, and, above the table, the statement files the run could not read. Shared by the exception
 // workbook and the monthly close.
 import { formatMajor } from '../money.js';
