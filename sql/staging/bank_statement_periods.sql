@@ -1,3 +1,4 @@
+-- materialised: per check run (computed once when two or more checks read it, directly or through views built on it)
 -- Every statement with the days it covers and the balances it states (bank_statements), and, for entries
 -- imported before statements were recorded, one statement per statement id, account and currency whose
 -- period is its entries' first and last day and which states no balances. An account is its account_key

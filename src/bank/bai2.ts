@@ -14,7 +14,8 @@ import { MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, clip, currencyOf, yymmd
 import { currencyFactor, isoMinorUnits } from '../money.js';
 
 export function isBai2(content: string): boolean {
-  return /^\s*01,[^\n]*\//.test(content.slice(0, 4096));
+  // a file header ended by "/", or (newline-delimited records) followed by a group header
+  return /^\s*01,[^\n]*(\/|\r?\n02,)/.test(content.slice(0, 4096));
 }
 
 interface Logical {
@@ -37,10 +38,11 @@ function records(file: string, content: string): Logical[] {
     if (code === '88') {
       if (!last) throw new StatementError(file, `line ${i + 1}`, 'a continuation (88) before any record');
       const before = last.code === '16' ? last.text : last.text.trimEnd();
-      // a record ended by "/" continues with its next field; a 16's free text runs on as the bank cut it (a
-      // fixed-length record's padding stands for the space it ended with)
-      last.text = !before.trimEnd().endsWith('/') ? `${before}${rest}`
-        : last.code === '16' ? `${before.trimEnd().slice(0, -1)} ${rest}` : `${before.slice(0, -1)},${rest}`;
+      // an 88 continues the record before it with its next field, whether that record ended with "/" or only
+      // with the line (newline-delimited files); a 16's free text runs on as the bank cut it (a fixed-length
+      // record's padding stands for the space it ended with)
+      last.text = last.code !== '16' ? `${before.replace(/\/$/, '')},${rest}`
+        : !before.trimEnd().endsWith('/') ? `${before}${rest}` : `${before.trimEnd().slice(0, -1)} ${rest}`;
       last.physical += 1;
       return;
     }
