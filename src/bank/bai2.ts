@@ -10,7 +10,9 @@
 // date; its 03 summary's status codes 010 (opening ledger) and 015 (closing ledger) are its balances. A
 // defaulted field where a summary's type code is expected (a record written "015,35217175,,,/" and
 // continued by 88) is passed over, never the end of the summary.
-import { MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, clip, currencyOf, yymmdd, type BankEntry, type Statement, type StatementBalance } from './statement.js';
+import {
+  MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, clip, currencyOf, yymmdd, type BankEntry, type Statement, type StatementBalance,
+} from './statement.js';
 import { currencyFactor, isoMinorUnits } from '../money.js';
 
 export function isBai2(content: string): boolean {
@@ -131,7 +133,10 @@ export function parseBai2(file: string, content: string): Statement[] {
           const s = sums.find((x) => x.type === type && x.amount !== '');
           return s ? { amount: signedAmountOf(s.amount, code, fail), currency: code, date: group!.asOf } : null;
         };
-        account = { number: number!.trim(), currency: code, line: r.line, opening: balance('010'), closing: balance('015'), total: 0n, records: r.physical, entries: [] };
+        account = {
+          number: number!.trim(), currency: code, line: r.line, opening: balance('010'), closing: balance('015'),
+          total: 0n, records: r.physical, entries: [],
+        };
         account.total += sums.reduce((t, x) => t + signed(x.amount, fail), 0n);
         break;
       }

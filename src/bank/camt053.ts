@@ -10,7 +10,9 @@
 // FrToDt (from and to date-times, their dates kept); its balances are the Bal of type OPBD (opening booked;
 // PRCD, the previous statement's closing booked, where a bank sends that instead) and CLBD (closing booked).
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { MAX_ENTRIES, MAX_RAW, StatementError, amountOf, clip, isoDate, type BankEntry, type Statement, type StatementBalance } from './statement.js';
+import {
+  MAX_ENTRIES, MAX_RAW, StatementError, amountOf, clip, isoDate, type BankEntry, type Statement, type StatementBalance,
+} from './statement.js';
 
 type Node = Record<string, unknown>;
 
@@ -94,28 +96,35 @@ export function parseCamt053(file: string, content: string): Statement[] {
     });
     const dated = (path: string) => {
       const t = text(at(stmt, 'FrToDt', path));
-      return t === null ? null : isoDate(t, (reason) => { throw new StatementError(file, where(`FrToDt/${path}`), reason); });
+      const fail = (reason: string): never => {
+        throw new StatementError(file, where(`FrToDt/${path}`), reason);
+      };
+      return t === null ? null : isoDate(t, fail);
     };
-    const balances = asArray(at(stmt, 'Bal') as Node[] | undefined).map((b, k) => balanceOf(file, b, where(`Bal[${k + 1}]`), accountCurrency));
+    const balances = asArray(at(stmt, 'Bal') as Node[] | undefined)
+      .map((b, k) => balanceOf(file, b, where(`Bal[${k + 1}]`), accountCurrency));
     const ofType = (...codes: string[]) => codes.map((c) => balances.find((b) => b.type === c)).find((b) => b !== undefined)?.balance ?? null;
-    return { format: 'camt.053' as const, bankStatementId: id, account, entries, period: { from: dated('FrDtTm'), to: dated('ToDtTm') },
-      opening: ofType('OPBD', 'PRCD'), closing: ofType('CLBD') };
+    const period = { from: dated('FrDtTm'), to: dated('ToDtTm') };
+    return { format: 'camt.053' as const, bankStatementId: id, account, entries, period, opening: ofType('OPBD', 'PRCD'), closing: ofType('CLBD') };
   });
 }
 
 /** A Bal element: its type code (OPBD, CLBD, …) and its signed amount with its date. */
-function balanceOf(file: string, bal: Node, where: string, accountCurrency: string | null): { type: string | null; balance: StatementBalance } {
+function balanceOf(file: string, bal: Node, where: string, accountCurrency: string | null,
+): { type: string | null; balance: StatementBalance } {
   const fail = (path: string) => (reason: string): never => {
     throw new StatementError(file, `${where}/${path}`, reason);
   };
   const type = text(at(bal, 'Tp', 'CdOrPrtry', 'Cd')) ?? text(at(bal, 'Tp', 'CdOrPrtry', 'Prtry'));
   const amt = at(bal, 'Amt');
-  const currency = (amt && typeof amt === 'object' ? text((amt as Node)['@Ccy']) : null) ?? accountCurrency ?? fail('Amt/@Ccy')('missing');
+  const currency = (amt && typeof amt === 'object' ? text((amt as Node)['@Ccy']) : null) ?? accountCurrency
+    ?? fail('Amt/@Ccy')('missing');
   const value = amountOf(text(amt) ?? fail('Amt')('missing'), currency, fail('Amt'));
   const indicator = text(at(bal, 'CdtDbtInd'));
   if (indicator !== 'CRDT' && indicator !== 'DBIT') fail('CdtDbtInd')(`"${clip(indicator, 20) ?? ''}" is neither CRDT nor DBIT`);
   const day = text(at(bal, 'Dt', 'Dt')) ?? text(at(bal, 'Dt', 'DtTm')) ?? fail('Dt')('missing');
-  return { type, balance: { amount: indicator === 'DBIT' ? -value : value, currency: currency.trim().toUpperCase(), date: isoDate(day, fail('Dt')) } };
+  const amount = indicator === 'DBIT' ? -value : value;
+  return { type, balance: { amount, currency: currency.trim().toUpperCase(), date: isoDate(day, fail('Dt')) } };
 }
 
 function entryOf(ntry: Node, account: string, accountCurrency: string | null, fail: (path: string) => (reason: string) => never,

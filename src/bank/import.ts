@@ -78,14 +78,19 @@ export async function storeStatements(c: DuckDBConnection, read: readonly ReadFi
   return { files: read.length, statements: read.reduce((n, r) => n + r.statements.length, 0), entries: rows.length, added };
 }
 
-/** Each statement's period, balances and proof (period.ts); a statement without a day or a currency (no entries, no balances) has no period to record. */
+/**
+ * Each statement's period, balances and proof (period.ts); a statement without a day or a currency (no
+ * entries, no balances) has no period to record.
+ */
 function statementRows(read: readonly ReadFile[]): BankStatementRow[] {
   return read.flatMap(({ file, statements }) => statements.flatMap((s): BankStatementRow[] => {
     const f = factsOf(s);
     if (!f.currency || !f.periodFrom || !f.periodTo) return [];
-    return [[s.statementId, s.accountKey, maskAccount(s.account), tail(s.account), f.currency, s.format, path.basename(file), f.periodFrom, f.periodTo,
-      f.opening?.amount ?? null, f.opening?.date ?? null, f.closing?.amount ?? null, f.closing?.date ?? null, String(f.credits), String(f.debits),
-      f.entries, f.proof, f.difference]];
+    return [[
+      s.statementId, s.accountKey, maskAccount(s.account), tail(s.account), f.currency, s.format, path.basename(file), f.periodFrom,
+      f.periodTo, f.opening?.amount ?? null, f.opening?.date ?? null, f.closing?.amount ?? null, f.closing?.date ?? null,
+      String(f.credits), String(f.debits), f.entries, f.proof, f.difference,
+    ]];
   }));
 }
 

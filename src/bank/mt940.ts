@@ -52,7 +52,8 @@ function messages(file: string, content: string, notes: string[]): Field[][] {
     if (/^\{[1-5]:/.test(text)) {
       if (/\{2:[IO]942/.test(text)) refuseInterim(file, i + 1);
       if (block4 !== null && /^\{1:/.test(text)) {
-        throw new StatementError(file, `line ${i + 1}`, `a new message begins before the message opened at line ${block4} ended (-}): the file is cut short`);
+        throw new StatementError(file, `line ${i + 1}`,
+          `a new message begins before the message opened at line ${block4} ended (-}): the file is cut short`);
       }
       open = null;
       const body = text.indexOf('{4:');
@@ -79,7 +80,9 @@ function messages(file: string, content: string, notes: string[]): Field[][] {
     if (open) open.value += `\n${text}`;
     else skipped.push(i + 1);
   });
-  if (block4 !== null) throw new StatementError(file, `line ${block4}`, 'the message opened here never ends (-}): the file is cut short');
+  if (block4 !== null) {
+    throw new StatementError(file, `line ${block4}`, 'the message opened here never ends (-}): the file is cut short');
+  }
   if (skipped.length > 0) {
     notes.push(`skipped ${skipped.length} line(s) that are not MT940 fields (bank header or trailer lines): ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ', …' : ''}`);
   }
@@ -123,7 +126,9 @@ export function parseMt940(file: string, content: string): Statement[] {
         throw new StatementError(file, `line ${f.line} (:${f.tag}:)`, reason);
       };
       if (f.tag === '20') {
-        draft = { ref: f.value.trim(), account: null, number: null, currencies: [], opening: null, closing: null, pending: [], line: f.line };
+        draft = {
+          ref: f.value.trim(), account: null, number: null, currencies: [], opening: null, closing: null, pending: [], line: f.line,
+        };
         drafts.push(draft);
         return;
       }
@@ -148,8 +153,9 @@ export function parseMt940(file: string, content: string): Statement[] {
     });
   }
   if (drafts.length === 0) throw new StatementError(file, 'line 1', 'no :20: statement in the file');
+  const balanceAmount = (f: Field) => /^[CD]\d{6}[A-Z]{3}(.*)$/.exec(f.value.trim())?.[1] ?? '';
   const style = decimalMarkOf(file, drafts.flatMap((d) => [
-    ...[d.opening, d.closing].filter((f): f is Field => f !== null).map((f) => ({ line: f.line, tag: f.tag, amount: /^[CD]\d{6}[A-Z]{3}(.*)$/.exec(f.value.trim())?.[1] ?? '' })),
+    ...[d.opening, d.closing].filter((f): f is Field => f !== null).map((f) => ({ line: f.line, tag: f.tag, amount: balanceAmount(f) })),
     ...d.pending.map((p) => ({ line: p.line, tag: '61', amount: subfields(p.lines)?.m[5] ?? '' })),
   ]));
   return drafts.map((d, k) => statementOf(file, d, k === 0 ? notes : [], style));
@@ -168,14 +174,17 @@ function statementOf(file: string, d: Draft, notes: string[], style: NumberStyle
     if (!currency) throw new StatementError(file, `line ${p.line} (:61:)`, 'no balance (:60F:, :62F:) gives the statement\'s currency');
     return entryOf(file, p, account, currency, { statementId: legacyId, index: i }, style);
   });
-  if (!d.closing) throw new StatementError(file, where, 'a statement without its closing balance (:62F: or :62M:): the statement is cut short');
+  if (!d.closing) {
+    throw new StatementError(file, where, 'a statement without its closing balance (:62F: or :62M:): the statement is cut short');
+  }
   const balance = (f: Field | null): StatementBalance | null => (f ? balanceOf(file, f, style) : null);
   const opening = balance(d.opening);
   const closing = balance(d.closing);
   // SWIFT carries the previous statement's closing balance, with its date, as the opening balance: the
   // statement vouches for the days from that date to its closing balance's
   const period = { from: opening?.date ?? null, to: closing?.date ?? null };
-  return { format: 'mt940', bankStatementId: `${d.ref}/${d.number ?? ''}`, account, entries, period, opening, closing, ...(notes.length ? { notes } : {}) };
+  const bankStatementId = `${d.ref}/${d.number ?? ''}`;
+  return { format: 'mt940', bankStatementId, account, entries, period, opening, closing, ...(notes.length ? { notes } : {}) };
 }
 
 /** The line's subfields; a :61: some banks wrap over two lines is read from the lines joined. */

@@ -46,5 +46,6 @@ export function factsOf(s: Pick<Statement, 'entries' | 'period' | 'opening' | 'c
     // an entry in another currency than the balances' cannot be proven by them
     proof = difference === 0n && !foreign ? 'balanced' : 'unbalanced';
   }
-  return { currency, periodFrom, periodTo, opening, closing, credits, debits, entries: s.entries.length, proof, difference };
+  const entries = s.entries.length;
+  return { currency, periodFrom, periodTo, opening, closing, credits, debits, entries, proof, difference };
 }

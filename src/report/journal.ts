@@ -150,12 +150,13 @@ function movementEntries(currency: string, split: BankSplit): JournalEntry[] {
   };
   const moved = m ?? { credits: 0n, debits: 0n, duplicate: 0n, unexpected: 0n, otherCredits: 0n };
   const booked = matched + moved.duplicate + moved.unexpected + moved.otherCredits - moved.debits;
+  const held = (description: string, amount: bigint) => pair(ACCOUNTS.bank, ACCOUNTS.bankSuspense, description, amount);
   return [
-    ...pair(ACCOUNTS.bank, ACCOUNTS.bankSuspense, 'Credited twice: second credits for settled disbursements, to return (see Unmatched credits)', moved.duplicate),
-    ...pair(ACCOUNTS.bank, ACCOUNTS.bankSuspense, 'From the provider, matching no disbursement (see Unmatched credits)', moved.unexpected),
-    ...pair(ACCOUNTS.bank, ACCOUNTS.bankSuspense, 'Credited by others than the provider (see Unmatched credits)', moved.otherCredits),
+    ...held('Credited twice: second credits for settled disbursements, to return (see Unmatched credits)', moved.duplicate),
+    ...held('From the provider, matching no disbursement (see Unmatched credits)', moved.unexpected),
+    ...held('Credited by others than the provider (see Unmatched credits)', moved.otherCredits),
     ...pair(ACCOUNTS.bankCharges, ACCOUNTS.bank, 'Debited on the statements of the month (account fees and other debits)', moved.debits),
-    ...pair(ACCOUNTS.bank, ACCOUNTS.bankSuspense, 'Statement movement of the month not matched to its disbursements (credits of disbursements of another month, '
+    ...held('Statement movement of the month not matched to its disbursements (credits of disbursements of another month, '
       + 'or on another account; see Bank)', moved.credits - moved.debits - booked),
   ];
 }
