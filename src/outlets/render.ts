@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { escapeHtml } from './escape.js';
 import type { OutcomeSummary } from './summary.js';
+import { noStatementsText } from './facts.js';
 
 /** How the workbook travels with the mail. */
 export interface AttachmentNote {
@@ -79,7 +80,7 @@ function sections(s: OutcomeSummary, a: AttachmentNote | null): Section[] {
     });
   }
   if (s.bank) {
-    out.push({ title: 'Bank', lines: [`${s.bank.settled} settled, ${s.bank.awaiting} awaiting a statement, ${s.bank.unsettled} unsettled (not arrived, or credited short or elsewhere: see the Bank sheet)`] });
+    out.push({ title: 'Bank', lines: [`${s.bank.settled} settled, ${s.bank.awaiting} awaiting a statement, ${s.bank.unsettled} unsettled${noStatementsText(s.bank)} (not arrived, or credited short or elsewhere: see the Bank sheet)`] });
   }
   if (s.close) {
     const c = s.close;

@@ -117,7 +117,7 @@ export interface MonthShape {
 
 /** The bank_status view's words (sql/staging/bank_status.sql), the same in every sheet and finding. */
 export const BANK_STATUSES = ['settled', 'fee deducted', 'part of a batch credit', 'short', 'over', 'credited in another currency',
-  'on another account', 'awaiting statement', 'not arrived'] as const;
+  'on another account', 'credited on an unbalanced statement', 'awaiting statement', 'not arrived', 'no statements'] as const;
 export type BankStatus = (typeof BANK_STATUSES)[number];
 
 /** A disbursement and its bank credit (the bank_status view). */
@@ -142,6 +142,8 @@ export interface BankRow {
   fee: bigint | null;
   /** How many disbursements the credit settled. */
   batchSize: number | null;
+  /** For awaiting statement: the first day of its window no statement of its account covers. */
+  uncoveredOn?: Date | null;
 }
 
 /** A provider's credit that settled nothing (the bank_unmatched_credits view). */
