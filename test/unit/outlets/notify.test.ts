@@ -33,7 +33,7 @@ describe('the alert document (--notify-url)', () => {
     expect(doc).toMatchObject({ outcome: 'failed', exit_code: 2, findings: null, service: 'https://api.example.com/…' });
     expect(doc.what_to_check.join(' ')).toMatch(/answers from this machine/);
     const committed = JSON.parse(readFileSync(path.join(ROOT, 'docs', 'notify-v1.schema.json'), 'utf8')) as unknown;
-    expect(committed, 'regenerate docs/notify-v1.schema.json (see README, Alerts)').toEqual(notifyJsonSchema());
+    expect(committed, 'regenerate docs/notify-v1.schema.json (see docs/outlets.md, Alerts)').toEqual(notifyJsonSchema());
   });
 
   it('escapes <, > and & of service text in the Slack text, carries no key, and rounds nothing', () => {
