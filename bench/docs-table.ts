@@ -21,7 +21,8 @@ function show(f: Figure): string {
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 function figuresOf(latest: Record<string, unknown>): Figure[] {
-  return Object.values(latest).filter((f): f is Figure => typeof f === 'object' && f !== null && 'key' in f && 'target' in f);
+  return Object.values(latest)
+    .filter((f): f is Figure => typeof f === 'object' && f !== null && 'key' in f && 'target' in f);
 }
 
 export function table(latest: Record<string, unknown>): string {
@@ -47,9 +48,11 @@ export function headline(latest: Record<string, unknown>): string {
   const missed = figures.filter((f) => !f.met);
   const machine = latest.machine as Record<string, unknown> | undefined;
   const when = machine ? ` (${String(machine.date).slice(0, 10)}, ${String(machine.cores)} cores)` : '';
-  const misses = missed.map((f) => `\`${f.key}\`${f.scale ? ` (${cell(f.scale)})` : ''} **${show(f)}**, target ${cell(f.target)}`);
-  return [BEGIN, `Last \`make bench\`${when}: ${figures.length - missed.length} of ${figures.length} figures met their target`
-    + `${misses.length > 0 ? `; missed: ${misses.join('; ')}` : ''}.`, END].join('\n');
+  const misses = missed.map((f) => `\`${f.key}\`${f.scale ? ` (${cell(f.scale)})` : ''} **${show(f)}**, `
+    + `target ${cell(f.target)}`);
+  const met = `${figures.length - missed.length} of ${figures.length} figures met their target`;
+  return [BEGIN, `Last \`make bench\`${when}: ${met}${misses.length > 0 ? `; missed: ${misses.join('; ')}` : ''}.`, END]
+    .join('\n');
 }
 
 function replaceBetweenMarkers(file: string, generated: string): void {

@@ -14,24 +14,27 @@ export function optionsTable(rows: OptionReference[]): string {
   const cell = (s: string) => s.replaceAll('|', '\\|');
   const code = (s: string | null) => (s === null ? '—' : `\`${s}\``);
   return ['| Key | Flag | Variable | Default | Meaning |', '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${code(r.key)} | ${code(r.flag)} | ${code(r.variable)} | ${code(r.default)} | ${cell(r.meaning)} |`)].join('\n');
+    ...rows.map((r) => `| ${[code(r.key), code(r.flag), code(r.variable), code(r.default), cell(r.meaning)].join(' | ')} |`)]
+    .join('\n');
 }
 
 describe('docs/configuration.md', () => {
-  it('lists every option of the CLI with its key, flag, variable, default and meaning (UPDATE_DOCS=1 rewrites it)', () => {
+  it('lists every option of the CLI: key, flag, variable, default and meaning (UPDATE_DOCS=1 rewrites it)', () => {
     const text = readFileSync(PAGE, 'utf8');
     const [from, to] = [text.indexOf(BEGIN), text.indexOf(END)];
     expect(from, `${PAGE} has its ${BEGIN} … ${END} markers`).toBeGreaterThanOrEqual(0);
     expect(to).toBeGreaterThan(from);
     const table = optionsTable(optionsReference());
-    if (process.env.UPDATE_DOCS) writeFileSync(PAGE, `${text.slice(0, from + BEGIN.length)}\n${table}\n${text.slice(to)}`);
+    const page = `${text.slice(0, from + BEGIN.length)}\n${table}\n${text.slice(to)}`;
+    if (process.env.UPDATE_DOCS) writeFileSync(PAGE, page);
     else expect(text.slice(from + BEGIN.length, to).trim()).toBe(table);
   });
 
   it('names each key the config file accepts, and not --config, which a config file cannot set', () => {
     const rows = optionsReference();
     expect(rows.find((r) => r.flag === '--config')?.key).toBeNull();
-    expect(rows.find((r) => r.flag === '--lookback-days')).toMatchObject({ key: 'lookbackDays', variable: 'RECON_LOOKBACK_DAYS', default: '7' });
+    expect(rows.find((r) => r.flag === '--lookback-days'))
+      .toMatchObject({ key: 'lookbackDays', variable: 'RECON_LOOKBACK_DAYS', default: '7' });
     expect(rows.find((r) => r.flag === '--by')).toMatchObject({ key: 'ackBy', variable: 'RECON_ACK_BY', default: null });
   });
 

@@ -50,6 +50,7 @@ describe('every documented money column has its _major', () => {
     const unlisted = columns.filter((c) => /INT/.test(String(c.data_type)) && MONEY_NAME.test(String(c.column_name))
       && !String(c.column_name).endsWith('_count') && !listedSet.has(`${String(c.table_name)}.${String(c.column_name)}`))
       .map((c) => `${String(c.table_name)}.${String(c.column_name)}`);
-    expect(unlisted, 'integer money-like columns of documented views missing from the list in docs/data-dictionary.md').toEqual([]);
+    expect(unlisted, 'integer money-like columns of documented views missing from docs/data-dictionary.md')
+      .toEqual([]);
   });
 });
