@@ -18,7 +18,7 @@ import { quarantinePage, quarantineRecord } from '../store/quarantine.js';
 import { disbursementsMissingBlobs } from '../store/blobs.js';
 import { WorkPool } from '../ops/pool.js';
 import { MAX_JSON_DEPTH, canonicalJson, tooDeepStandIn } from './canonical.js';
-import { serviceTimestampMs } from '../timestamp.js';
+import { outsideWindow, parseServiceTimestamp, serviceTimestampMs } from '../timestamp.js';
 import { loadDeepReads, saveDeepReads } from '../store/deep-reads.js';
 import { ROTATION_NIGHTS, rotationDue } from './rotation.js';
 
@@ -116,6 +116,17 @@ function readReason(record: Disbursement, prior: StoredState | undefined, o: Syn
   return rotationDue(record.disbursement_id, now, lastDeepRead, o.rotationNights ?? ROTATION_NIGHTS) ? 'rotation' : null;
 }
 
+/**
+ * Why a valid record's delivered_at is outside the dates recon holds (src/timestamp.ts, outsideWindow), or
+ * null. Such a record is quarantined, never stored: a "9999-12-31" sentinel stored once carried every later
+ * night's month windows past the year 9999.
+ */
+function deliveredOutside(record: Disbursement, nowMs: number): string | null {
+  const at = parseServiceTimestamp(record.delivered_at);
+  const why = typeof at === 'string' ? at : outsideWindow(at, nowMs);
+  return why === null ? null : `delivered_at: ${why} (got ${JSON.stringify(record.delivered_at)})`;
+}
+
 export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResult> {
   const { connection, client, logger } = deps;
   const stored = await loadStoredState(connection);
@@ -199,6 +210,12 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
         const parsed = DisbursementSchema.safeParse(item);
         if (!parsed.success) {
           await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, describeIssues(parsed.error, item), raw, deps.redact));
+          result.quarantined += 1;
+          continue;
+        }
+        const outside = deliveredOutside(parsed.data, o.now());
+        if (outside) {
+          await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, outside, raw, deps.redact));
           result.quarantined += 1;
           continue;
         }
