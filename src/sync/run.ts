@@ -60,6 +60,8 @@ export interface SyncResult {
   reasons: ReadReasons;
   /** The 429 blocks the sync sat through (#27; set by the sync step). */
   pauses?: Pause[];
+  /** What the run should say though nothing failed (totals that lagged behind their list, a page size below the default …). */
+  warnings: string[];
 }
 
 export interface SyncDeps {
@@ -141,8 +143,11 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
   });
   const seen = new Set<string>();
   const result: SyncResult = { listed: 0, fetched: 0, skipped: 0, written: 0, restated: 0, quarantined: 0, lines: 0, files: 0, sampled: 0, interrupted: false, listComplete: true,
-    reasons: { new: 0, changed: 0, rotation: 0, again: 0 } };
-  const extractDeps: ExtractDeps = { ...deps.extract, client };
+    reasons: { new: 0, changed: 0, rotation: 0, again: 0 }, warnings: [] };
+  // lists whose totals lagged: counted, and the first few kept as examples (bounded however many lag)
+  const lagging = { count: 0, examples: [] as string[] };
+  const onLaggedList = (note: string) => (lagging.count += 1) <= 3 && lagging.examples.push(note);
+  const extractDeps: ExtractDeps = { ...deps.extract, client, onLaggedList };
 
   // One disbursement that cannot be read is stored incomplete with the reason and the night goes on;
   // what stops every disbursement (the key refused, the disk, a stop signal) fails the run, and so does a
@@ -187,6 +192,7 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
       if (next.done) {
         const out = next.value;
         result.listComplete = out.ended !== 'page_cap' && out.collected >= out.totalEntries;
+        if (out.lagged) warn(deps.logger, result, `the disbursement list's totals lagged behind it (${out.lagged}); every page was read`);
         if (!result.listComplete) {
           const reason = out.ended === 'page_cap'
             ? `the disbursement list did not end after ${out.pages} pages (it announced ${out.totalEntries} entries); disbursements beyond were not read`
@@ -242,11 +248,21 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
   // what was read tonight counts for the rotation even if the run fails after it
   await writer.exclusive((c) => saveDeepReads(c, readInDepth, o.now(), deps.runId)).catch((err: unknown) => (failure ??= err));
   if (failure) throw failure;
+  if (lagging.count > 0) {
+    warn(deps.logger, result, `${lagging.count} line list(s) counted fewer lines than they served (${lagging.examples.join('; ')}`
+      + `${lagging.count > 3 ? '; …' : ''}); every page was read`);
+  }
   result.interrupted = deps.signal?.aborted === true;
   if (!result.interrupted && o.sampleBudget > 0) result.sampled = await samplePayments(deps, o.sampleBudget, o.sampleSeed ?? deps.runId, o.concurrency);
   Object.assign(result, { written: writer.counts.disbursements, restated: writer.counts.restated, lines: writer.counts.lines, files: writer.counts.files });
   result.quarantined += writer.counts.quarantined;
   return result;
+}
+
+/** A warning on the run: logged (shown above the progress bar on a terminal) and kept on its result. */
+function warn(logger: Logger, result: SyncResult, message: string): void {
+  logger.warn(message);
+  result.warnings.push(message);
 }
 
 async function samplePayments(deps: SyncDeps, budget: number, seed: string, concurrency: number): Promise<number> {

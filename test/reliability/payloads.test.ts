@@ -208,6 +208,18 @@ describe('pagination that lies', () => {
     expect(await status(db, id(d))).toMatchObject({ status: 'complete', payouts: 25 });
   });
 
+  it('totals that lag (3 / 1) under a full first page with has_more: all 9 disbursements are listed and read, none skipped', async () => {
+    const list = Array.from({ length: 9 }, () => buildDisbursement());
+    const f = await fake(list, (r, fallback) => (r.path === '/disbursements'
+      ? { body: { ...(fallback().body as Item), total_entries: 3, total_pages: 1, has_more: r.page * r.perPage < 9 } } : undefined));
+    const { db } = store();
+    const run = await syncFake(f, db, ['--per-page', '3']);
+    expect(run.code).toBe(0);
+    expect([run.result!.listed, run.result!.fetched, run.result!.listComplete]).toEqual([9, 9, true]);
+    expect(run.result!.warnings).toEqual([expect.stringContaining('the service counted 3 entries in 1 pages, 9 entries were read in 3 pages')]);
+    expect((await query(db, 'SELECT disbursement_id FROM disbursements ORDER BY 1')).map((r) => r.disbursement_id)).toEqual(list.map(id).sort());
+  });
+
   it('total_pages higher than the pages: the first empty page ends the list, complete', async () => {
     const d = buildDisbursement({ payouts: 15 });
     const payouts = `/disbursements/${id(d)}/payouts`;
