@@ -11,7 +11,7 @@ import { PROBE_PER_PAGE } from '../api/paginate.js';
 import { redactor } from '../api/redact.js';
 import { preferCompactHeap } from '../ops/memory.js';
 import { checkpoint, setMemoryLimit, type Store } from '../store/db.js';
-import { rememberPageSize, rememberedPageSize } from '../store/service-settings.js';
+import { PAGE_SIZE_FLOOR, rememberPageSize, rememberedPageSize } from '../store/service-settings.js';
 import type { RunCounters } from '../store/runs.js';
 import { loadLayouts } from './layouts.js';
 import { runSync, type ListProgress, type SyncResult } from './run.js';
@@ -105,13 +105,15 @@ export async function syncStep(
     clock: tuning.clock,
   });
   const c = target.store.connection;
-  client.acceptedPageSize = await rememberedPageSize(c);
+  const now = tuning.now ?? tuning.clock?.now ?? Date.now;
+  // a size remembered a week ago or more is asked again larger (PROBE_PER_PAGE down), on this night
+  const remembered = await rememberedPageSize(c, now());
+  client.acceptedPageSize = remembered;
   client.learnPageSize = settings.perPage === null;
   const perPage = settings.perPage ?? client.acceptedPageSize ?? PROBE_PER_PAGE;
   // The sync only appends: DuckDB needs little memory for it, and without a lower limit its buffer pool
   // keeps the pages it wrote. The rest of the run gets its own limit back.
   await setMemoryLimit(c, settings.syncMemoryMb);
-  const now = tuning.now ?? tuning.clock?.now ?? Date.now;
   // the budget's own clock (its gate is on it), which a test's fixed `now` for the data is not
   const gateNow = () => (tuning.clock ? tuning.clock.now() : Date.now());
   const pauses = new PauseWatch();
@@ -165,14 +167,25 @@ export async function syncStep(
       },
     );
     Object.assign(target.counters, syncCounters(result));
+    const size = client.acceptedPageSize;
+    if (size !== null && size < PAGE_SIZE_FLOOR) {
+      const warning = `the service accepted no more than ${size} per page, below the interface's default of ${PAGE_SIZE_FLOOR}: `
+        + 'believed for this run only, asked again larger next run';
+      logger.warn(warning);
+      result.warnings.push(warning);
+    }
     pauses.see(gateNow(), budget.blockedUntil);
     result.pauses = pauses.pauses(gateNow());
     return result;
   } finally {
     clearInterval(ticker);
     second?.closeSync();
+    // remembered when learned tonight (a size already remembered keeps the day it was learned, so it is
+    // asked again after PAGE_SIZE_REPROBE_DAYS), and never below the floor
     const learned = client.acceptedPageSize;
-    if (learned !== null) await rememberPageSize(c, learned, target.runId).catch(() => undefined);
+    if (learned !== null && learned !== remembered && learned >= PAGE_SIZE_FLOOR) {
+      await rememberPageSize(c, learned, target.runId, now()).catch(() => undefined);
+    }
     // What the sync wrote goes into the store file under the sync's own limit, not at the next checkpoint
     // (the publish's, or the close's) under the run's larger one: a 1M-payout run's peak RSS was that
     // checkpoint's, 434–442 MB against the sync's 384 (#28). A failure here leaves it to that checkpoint.
