@@ -63,6 +63,8 @@ export type SyncProgressListener = (p: ListProgress & {
   requests: number;
   /** While a 429 block holds every request: when it ends (ms since the epoch). */
   pausedUntil: number | null;
+  /** While no request can leave for another reason (the shared budget file's lock is held): what for. */
+  waitingFor: string | null;
 }) => void;
 
 /** How often a sync in progress is reported even when nothing moves (a 429 block): the bar keeps time. */
@@ -86,10 +88,18 @@ export async function syncStep(
 ): Promise<SyncResult> {
   await assertReachable(settings.apiUrl); // a mistyped --api-url fails in seconds, not after minutes of retries
   preferCompactHeap();
+  // a wait for the budget file's lock is said in the log and to the listener, never silent
+  let waitingFor: string | null = null;
+  const onWait = (what: string | null) => {
+    waitingFor = what;
+    if (what) logger.warn(what);
+    else logger.info("the request budget's lock was released; requests go on");
+    report();
+  };
   const budget = new RequestBudget({
     limit: settings.ratePerMinute,
     intervalMs: tuning.intervalMs ?? 60_000,
-    shared: settings.budgetFile === null ? undefined : new SharedBudget(settings.budgetFile),
+    shared: settings.budgetFile === null ? undefined : new SharedBudget(settings.budgetFile, { onWait }),
   }, tuning.clock);
   const client = new PaymentsClient({
     baseUrl: settings.apiUrl,
@@ -122,7 +132,7 @@ export async function syncStep(
     lastProgress = p;
     const at = gateNow();
     pauses.see(at, budget.blockedUntil);
-    onProgress?.({ ...p, requests: client.stats.requests, pausedUntil: pauses.pausedUntil(at) });
+    onProgress?.({ ...p, requests: client.stats.requests, pausedUntil: pauses.pausedUntil(at), waitingFor });
   };
   // a 429 closes the budget's gate (src/api/client.ts): the watch and the bar hear of it at once
   const closeGate = budget.block.bind(budget);
