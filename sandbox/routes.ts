@@ -44,7 +44,8 @@ function pageOf(ctx: ApiContext, name: string, path: string, query: URLSearchPar
   const from = (paging.page - 1) * paging.perPage;
   for (let k = from; k < Math.min(total, from + paging.perPage); k += 1) items.push(item(order ? order[k]! : k));
   const counted = Math.max(0, total - ctx.faults.lagTotals);
-  return json(200, envelopeJson(ctx.opts.seed, name, { total: counted, page: paging.page, perPage: paging.perPage }, items));
+  return json(200, envelopeJson(ctx.opts.seed, name, { total: counted, page: paging.page, perPage: paging.perPage },
+    items));
 }
 
 function visibleModel(ctx: ApiContext, id: string): Model | null {

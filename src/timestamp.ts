@@ -92,7 +92,8 @@ export function outsideWindow(at: Instant, nowMs: number): string | null {
   if (at.epochSeconds < 0) return 'is before 1970, outside the dates recon holds (1970 to a year after the run)';
   const ms = instantMs(at);
   if (ms > nowMs + MAX_AHEAD_DAYS * DAY_MS) {
-    return `is more than a year after this run's clock (${new Date(nowMs).toISOString().slice(0, 10)}), outside the dates recon holds `
+    const day = new Date(nowMs).toISOString().slice(0, 10);
+    return `is more than a year after this run's clock (${day}), outside the dates recon holds `
       + '(1970 to a year after the run)';
   }
   return null;

@@ -93,11 +93,14 @@ function gone(lockPath: string, found: { owner: Owner | null; mtimeMs: number },
   if (o === null || o.host !== hostname()) {
     const age = now - found.mtimeMs;
     if (Math.abs(age) <= STALE_LOCK_MS) return null;
-    return age < 0 ? 'its time is ahead of the clock (a clock set back)' : `it is ${Math.round(age / 1000)} s old and its owner cannot be asked`;
+    if (age < 0) return 'its time is ahead of the clock (a clock set back)';
+    return `it is ${Math.round(age / 1000)} s old and its owner cannot be asked`;
   }
   const boot = bootId();
   if (o.bootId && boot && o.bootId !== boot) return 'it was taken before the host last started';
-  if (o.pid === process.pid) return heldHere.get(lockPath) === o.token ? null : 'it was left by an earlier process with this pid';
+  if (o.pid === process.pid) {
+    return heldHere.get(lockPath) === o.token ? null : 'it was left by an earlier process with this pid';
+  }
   if (!alive(o.pid)) return `its owner (pid ${o.pid}) is no longer running`;
   const start = o.start ? processStart(o.pid) : null;
   if (start !== null && start !== o.start) return `pid ${o.pid} is now another process`;
@@ -105,7 +108,8 @@ function gone(lockPath: string, found: { owner: Owner | null; mtimeMs: number },
 }
 
 function describe(lockPath: string, o: Owner | null, now: number): string {
-  const who = o === null ? 'a lock file that names no owner' : `pid ${o.pid}${o.host === hostname() ? '' : ` on host ${o.host}`}`;
+  const where = o !== null && o.host !== hostname() ? ` on host ${o.host}` : '';
+  const who = o === null ? 'a lock file that names no owner' : `pid ${o.pid}${where}`;
   const since = o && o.at > 0 ? `, taken ${Math.round((now - o.at) / 1000)} s ago` : '';
   return `waiting for the request budget's lock ${lockPath}, held by ${who}${since} and still running; `
     + 'no request leaves until it is released (stop that process, or remove the lock file if it is not recon)';
@@ -158,7 +162,8 @@ export async function takeBudgetLock(lockPath: string, o: LockOptions = {}, sign
     if (found && gone(lockPath, found, now) !== null) {
       // judged again just before removing: the same owner's lock, not one a faster contender just made
       const again = readOwner(lockPath);
-      if (again && again.owner?.token === found.owner?.token && again.mtimeMs === found.mtimeMs) unlinkQuietly(lockPath);
+      const same = again && again.owner?.token === found.owner?.token && again.mtimeMs === found.mtimeMs;
+      if (same) unlinkQuietly(lockPath);
       continue;
     }
     if (found && now - began >= (o.tellAfterMs ?? 1000) && (toldAt === null || now - toldAt >= RETELL_MS)) {

@@ -114,7 +114,8 @@ export class RequestBudget {
 
   /** This process's turn on the host's schedule (its own pace is this bucket's; the file spaces the host's). */
   private async takeSharedTurn(signal?: AbortSignal): Promise<void> {
-    const at = await this.options.shared!.reserve(this.clock.now(), this.options.intervalMs / this.options.limit, signal, this.options.intervalMs);
+    const { intervalMs, limit } = this.options;
+    const at = await this.options.shared!.reserve(this.clock.now(), intervalMs / limit, signal, intervalMs);
     const wait = at - this.clock.now();
     if (wait > 0) await this.clock.sleep(wait, signal);
   }

@@ -81,7 +81,8 @@ export function parseJsonExact(text: string): unknown {
  * service bounds no nesting. Properties are redefined, never assigned (a key "__proto__" is data here).
  */
 function restore(root: unknown, marker: string): unknown {
-  const back = (v: unknown) => (typeof v === 'string' && v.startsWith(marker) ? new InexactNumber(v.slice(marker.length)) : v);
+  const back = (v: unknown) => (typeof v === 'string' && v.startsWith(marker)
+    ? new InexactNumber(v.slice(marker.length)) : v);
   const top = back(root);
   const pending: object[] = typeof top === 'object' && top !== null ? [top] : [];
   while (pending.length > 0) {

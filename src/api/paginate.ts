@@ -110,7 +110,8 @@ export async function* paginate(
   let said = '';
   let previous: unknown[] | null = null;
   const outcome = (ended: ListOutcome['ended']): ListOutcome => ({ totalEntries, collected, pages, ended,
-    lagged: collected > totalEntries ? `${path}: the service counted ${said}, ${collected} entries were read in ${pages} pages` : null });
+    lagged: collected > totalEntries
+      ? `${path}: the service counted ${said}, ${collected} entries were read in ${pages} pages` : null });
   for (let page = 1; ; page += 1) {
     if (pages >= maxPages) return outcome('page_cap');
     let body: unknown;

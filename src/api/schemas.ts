@@ -130,7 +130,8 @@ export function describeIssues(error: z.ZodError, input?: unknown): string {
       const got = input === undefined ? undefined : quoteAt(input, issue.path);
       const inexact = input === undefined ? undefined : valueAt(input, issue.path);
       if (inexact instanceof InexactNumber) {
-        const why = /^-?\d+$/.test(inexact.text) ? 'past 2^53 a double rounds whole numbers' : 'a double holds 15 significant digits and up to 1e308';
+        const why = /^-?\d+$/.test(inexact.text)
+          ? 'past 2^53 a double rounds whole numbers' : 'a double holds 15 significant digits and up to 1e308';
         return `${field}: ${got} cannot be read exactly as a number (${why}); not stored`;
       }
       // a message the schema wrote itself ("must not be negative") says it best; zod's defaults start "Invalid"

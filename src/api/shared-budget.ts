@@ -117,9 +117,10 @@ function members(v: unknown): Record<string, Member> {
   const out: Record<string, Member> = {};
   for (const [id, m] of Object.entries(v as Record<string, unknown>)) {
     const { spacingMs, seen } = (m ?? {}) as Partial<Member>;
-    if (typeof spacingMs === 'number' && spacingMs > 0 && Number.isFinite(spacingMs) && typeof seen === 'number' && Number.isFinite(seen)) {
-      Object.defineProperty(out, id, { value: { spacingMs, seen }, enumerable: true, writable: true, configurable: true });
-    }
+    const valid = typeof spacingMs === 'number' && spacingMs > 0 && Number.isFinite(spacingMs)
+      && typeof seen === 'number' && Number.isFinite(seen);
+    // defined, not assigned: an id "__proto__" in the file is data
+    if (valid) Object.defineProperty(out, id, { value: { spacingMs, seen }, enumerable: true, writable: true });
   }
   return out;
 }

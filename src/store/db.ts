@@ -77,7 +77,9 @@ async function knownMigrations(schemaDir: string): Promise<Map<number, string>> 
  * not have means a newer recon (or another branch) shaped the tables: writing with an older idea of them
  * could lose or misread what the newer one keeps.
  */
-function newerSchema(recorded: Array<{ version: number; name: string }>, known: ReadonlyMap<number, string>, dbPath: string): string | null {
+function newerSchema(
+  recorded: Array<{ version: number; name: string }>, known: ReadonlyMap<number, string>, dbPath: string,
+): string | null {
   const unknown = recorded.filter((r) => !known.has(r.version)).sort((a, b) => a.version - b.version);
   if (unknown.length === 0) return null;
   const ours = Math.max(0, ...known.keys());

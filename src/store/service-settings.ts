@@ -18,7 +18,8 @@ const DAY_MS = 86_400_000;
  * floor, or one learned PAGE_SIZE_REPROBE_DAYS or more before `nowMs` (or after it: a clock set back).
  */
 export async function rememberedPageSize(c: DuckDBConnection, nowMs: number): Promise<number | null> {
-  const row = (await c.runAndReadAll(`SELECT value, epoch_ms(learned_at) FROM service_settings WHERE key = 'per_page'`)).getRows()[0];
+  const sql = `SELECT value, epoch_ms(learned_at) FROM service_settings WHERE key = 'per_page'`;
+  const row = (await c.runAndReadAll(sql)).getRows()[0];
   const n = Number(row?.[0]);
   const learnedMs = Number(row?.[1]);
   if (!Number.isInteger(n) || n < PAGE_SIZE_FLOOR) return null;
@@ -27,6 +28,6 @@ export async function rememberedPageSize(c: DuckDBConnection, nowMs: number): Pr
 }
 
 export async function rememberPageSize(c: DuckDBConnection, size: number, runId: string, nowMs: number): Promise<void> {
-  await c.run(`INSERT OR REPLACE INTO service_settings VALUES ('per_page', $1, make_timestamptz($2::BIGINT * 1000), $3)`,
-    [String(size), BigInt(Math.round(nowMs)), runId]);
+  const sql = `INSERT OR REPLACE INTO service_settings VALUES ('per_page', $1, make_timestamptz($2::BIGINT * 1000), $3)`;
+  await c.run(sql, [String(size), BigInt(Math.round(nowMs)), runId]);
 }

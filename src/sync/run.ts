@@ -60,7 +60,7 @@ export interface SyncResult {
   reasons: ReadReasons;
   /** The 429 blocks the sync sat through (#27; set by the sync step). */
   pauses?: Pause[];
-  /** What the run should say though nothing failed (totals that lagged behind their list, a page size below the default …). */
+  /** What the run should say though nothing failed (totals that lagged behind their list, a small page size …). */
   warnings: string[];
 }
 
@@ -192,7 +192,7 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
       if (next.done) {
         const out = next.value;
         result.listComplete = out.ended !== 'page_cap' && out.collected >= out.totalEntries;
-        if (out.lagged) warn(deps.logger, result, `the disbursement list's totals lagged behind it (${out.lagged}); every page was read`);
+        if (out.lagged) warn(deps.logger, result, `the disbursement list's totals lagged behind it (${out.lagged}); all read`);
         if (!result.listComplete) {
           const reason = out.ended === 'page_cap'
             ? `the disbursement list did not end after ${out.pages} pages (it announced ${out.totalEntries} entries); disbursements beyond were not read`
@@ -249,8 +249,9 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
   await writer.exclusive((c) => saveDeepReads(c, readInDepth, o.now(), deps.runId)).catch((err: unknown) => (failure ??= err));
   if (failure) throw failure;
   if (lagging.count > 0) {
-    warn(deps.logger, result, `${lagging.count} line list(s) counted fewer lines than they served (${lagging.examples.join('; ')}`
-      + `${lagging.count > 3 ? '; …' : ''}); every page was read`);
+    const examples = `${lagging.examples.join('; ')}${lagging.count > 3 ? '; …' : ''}`;
+    warn(deps.logger, result,
+      `${lagging.count} line list(s) counted fewer lines than they served (${examples}); all read`);
   }
   result.interrupted = deps.signal?.aborted === true;
   if (!result.interrupted && o.sampleBudget > 0) result.sampled = await samplePayments(deps, o.sampleBudget, o.sampleSeed ?? deps.runId, o.concurrency);

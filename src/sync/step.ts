@@ -179,8 +179,8 @@ export async function syncStep(
     Object.assign(target.counters, syncCounters(result));
     const size = client.acceptedPageSize;
     if (size !== null && size < PAGE_SIZE_FLOOR) {
-      const warning = `the service accepted no more than ${size} per page, below the interface's default of ${PAGE_SIZE_FLOOR}: `
-        + 'believed for this run only, asked again larger next run';
+      const warning = `the service accepted no more than ${size} per page, below the interface's default of `
+        + `${PAGE_SIZE_FLOOR}: believed for this run only, asked again larger next run`;
       logger.warn(warning);
       result.warnings.push(warning);
     }
