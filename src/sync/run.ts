@@ -192,7 +192,7 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
       if (next.done) {
         const out = next.value;
         result.listComplete = out.ended !== 'page_cap' && out.collected >= out.totalEntries;
-        if (out.lagged) warn(deps.logger, result, `the disbursement list's totals lagged behind it (${out.lagged}); read all`);
+        if (out.lagged) warn(deps.logger, result, `the disbursement list's totals lagged behind it (${out.lagged})`);
         if (!result.listComplete) {
           const reason = out.ended === 'page_cap'
             ? `the disbursement list did not end after ${out.pages} pages (it announced ${out.totalEntries} entries); disbursements beyond were not read`
