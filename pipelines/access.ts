@@ -22,7 +22,7 @@ export async function runAccountantQuery(
   }
   return withSnapshot(own, (db) => runGuardedQuery(db, sql, limits, (result) =>
     (outFile ? writeRowsFile(result, format, outFile) : writeTextRows(result, format as Exclude<Format, 'xlsx'>, stdout))),
-  async () => accountantSession(limits, await sessionTempDir(own.published)));
+  async () => accountantSession(limits, await sessionTempDir(own.published)), true);
 }
 
 /** Every table and view of the snapshot as Parquet under `dir` (the previous export replaced only when this one is whole). */

@@ -5,6 +5,7 @@ import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from './config.js';
 import { closeMonth, requireMonth } from '../src/close/index.js';
 import { publishSnapshot } from '../src/store/publish.js';
+import { restoreMonth } from '../src/store/archive.js';
 import { withJob, type Notices } from './job.js';
 import { closeOutletSettings, closeSettings, jobSettings, layoutOf } from './settings.js';
 import type { JournalEntry } from '../src/report/types.js';
@@ -43,9 +44,14 @@ async function monthlyClose(config: Config, logger: Logger, opts: CloseOptions):
   const out: CloseOutcome = { code: EXIT.FAILED, month: opts.month, version: null, workbook: null, disbursements: 0, provisional: [],
     runId: null, journal: null, error: null };
   const settings = closeSettings(config);
-  const { published } = layoutOf(config);
+  const { published, archive: archiveDir } = layoutOf(config);
   out.code = await withJob('close', jobSettings(config), logger, async (ctx) => {
     out.runId = ctx.runId;
+    // a month closed again is read whole from the store: an archived one comes back first (a later night
+    // archives it again)
+    if (await restoreMonth(ctx.store.connection, archiveDir, opts.month)) {
+      logger.info({ month: opts.month }, 'archived month brought back for its close');
+    }
     const closed = await closeMonth(ctx.store.connection, settings, {
       month: opts.month, reissue: opts.reissue, accept: opts.accept ?? null, now: opts.now ?? new Date(), runId: ctx.runId,
     });
@@ -61,7 +67,8 @@ async function monthlyClose(config: Config, logger: Logger, opts: CloseOptions):
       out.error = message;
     },
     afterSuccess: async (ctx) => {
-      await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
+      await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId,
+        archiveDir });
     },
   });
   return out;
