@@ -23,7 +23,8 @@ const months = monthsFrom('2026-01', 3);
 let clock = Date.parse('2026-03-21T02:00:00Z');
 const now = () => new Date((clock += 60_000));
 
-const publish = () => withStore(store.db, (c) => publishSnapshot({ sourceConnection: c, publishedPath: store.published }));
+const publish = () =>
+  withStore(store.db, (c) => publishSnapshot({ sourceConnection: c, publishedPath: store.published }));
 
 /** One export of the snapshot as it is now (its own read-only session, as `recon export` opens it). */
 async function exportNow(beforeManifest?: () => Promise<void>): Promise<ParquetExport> {
@@ -36,7 +37,8 @@ async function exportNow(beforeManifest?: () => Promise<void>): Promise<ParquetE
   }
 }
 
-const manifest = async (): Promise<Manifest> => JSON.parse(await readFile(path.join(out, 'manifest.json'), 'utf8')) as Manifest;
+const manifest = async (): Promise<Manifest> =>
+  JSON.parse(await readFile(path.join(out, 'manifest.json'), 'utf8')) as Manifest;
 const filesOf = (m: Manifest, object: string) => m.objects[object]!.files.map((f) => path.join(out, f.path));
 const json = (rows: unknown[][]) => JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
 const list = (files: readonly string[]) => `[${files.map((f) => `'${f.replace(/'/g, "''")}'`).join(', ')}]`;
@@ -85,7 +87,8 @@ describe('recon export --parquet', () => {
       const want = (await snap.connection.runAndReadAll(`SELECT disbursement_id, payouts_sum FROM reconciliation
         WHERE payouts_sum IS NOT NULL ORDER BY 1`)).getRowsJS();
       const got = (await reader.connection.runAndReadAll(`SELECT disbursement_id, CAST(payouts_sum AS HUGEINT)
-        FROM read_parquet(${list(filesOf(m, 'reconciliation'))}) WHERE payouts_sum IS NOT NULL ORDER BY 1`)).getRowsJS();
+        FROM read_parquet(${list(filesOf(m, 'reconciliation'))}) WHERE payouts_sum IS NOT NULL ORDER BY 1`))
+        .getRowsJS();
       expect(got).toEqual(want);
       expect(want.length).toBeGreaterThan(10);
     } finally {
@@ -118,10 +121,11 @@ describe('recon export --parquet', () => {
   it("puts rows without a month in Hive's null partition", async () => {
     const m = await manifest();
     const undated = m.objects.disbursements!.files.filter((f) => f.month === 'none');
-    expect(undated.map((f) => f.path)).toEqual([expect.stringMatching(/^disbursements\/month=__HIVE_DEFAULT_PARTITION__\//)]);
+    expect(undated.map((f) => f.path))
+      .toEqual([expect.stringMatching(/^disbursements\/month=__HIVE_DEFAULT_PARTITION__\//)]);
     expect(m.objects.disbursements!.files.some((f) => f.path.includes('month=none'))).toBe(false);
-    const r = await reader.connection.runAndReadAll(`SELECT disbursement_id, month FROM read_parquet(${list(filesOf(m, 'disbursements'))},
-      hive_partitioning = true) WHERE month IS NULL`);
+    const r = await reader.connection.runAndReadAll(`SELECT disbursement_id, month
+      FROM read_parquet(${list(filesOf(m, 'disbursements'))}, hive_partitioning = true) WHERE month IS NULL`);
     expect(r.getRowsJS()).toEqual([['dsb_undated', null]]);
   }, SLOW);
 
