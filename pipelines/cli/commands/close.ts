@@ -25,6 +25,8 @@ export const command: Command = {
         : `PROVISIONAL (exit 1): ${out.provisional.join('; ')}\n`);
       if (out.accepted && out.accepted.length > 0) process.stdout.write(`accepted as unaccounted by ${accept?.by ?? ''}: ${out.accepted.join('; ')}\n`);
       else if (accept) process.stdout.write('--accept-unaccounted: nothing was unaccounted for; nothing recorded as accepted\n');
+      for (const f of out.journalFiles) process.stdout.write(`journal: ${f}\n`);
+      for (const n of out.journalNotes) process.stdout.write(`journal not written: ${n}\n`);
     }
     process.stdout.write(describeOutlets(out.outlets));
     return out.code;
