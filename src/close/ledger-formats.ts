@@ -120,7 +120,7 @@ export function formatDate(day: Date, format: DateFormat): string {
 export function cannotHold(layout: Layout, currency: string, lines: readonly FileLine[]): string | null {
   const decimals = isoMinorUnits(currency);
   if (layout.maxDecimals !== null && decimals > layout.maxDecimals) {
-    return `${currency} has ${decimals} decimals (ISO 4217) and ${layout.title}'s journal import holds ${layout.maxDecimals}: `
+    return `${currency} has ${decimals} decimals (ISO 4217) and the ${layout.title} journal import holds ${layout.maxDecimals}: `
       + `no ${layout.title} ${currency} file is written; book it by hand or from the generic file`;
   }
   if (layout.maxLines !== null && lines.length > layout.maxLines) {
@@ -132,7 +132,7 @@ export function cannotHold(layout: Layout, currency: string, lines: readonly Fil
   const big = digits === null ? undefined : lines.find((l) => magnitude(l).split('.')[0]!.length > digits);
   if (big) {
     return `a ${currency} line of ${magnitude(big)} has more than ${digits} digits before the decimal point, the most `
-      + `${layout.title}'s journal import takes: no ${layout.title} ${currency} file is written; book it by hand or from the generic file`;
+      + `the ${layout.title} journal import takes: no ${layout.title} ${currency} file is written; book it by hand or from the generic file`;
   }
   return null;
 }
