@@ -191,5 +191,7 @@ function writeJournalSheet(workbook: StreamingWorkbook, journal: readonly Journa
     total.commit();
   }
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(rowNumber - 1, 2), column: headers.length } };
+  // printed: the journal itself (Currency … Balanced?); the role and the user's account are on screen, as the Journal files
+  sheet.pageSetup.printArea = `A$1:F$${Math.max(rowNumber - 1, 2)}`;
   sheet.commit();
 }
