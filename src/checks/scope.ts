@@ -57,10 +57,15 @@ async function tablesRead(check: CheckFile): Promise<Set<string>> {
   return new Set(tables.filter((t) => new RegExp(`\\b${t}\\b`, 'i').test(text)));
 }
 
-/** The seed sources of a disbursement-scope check: what it reads decides what, written since, touches it. */
-async function sourcesOf(check: CheckFile): Promise<string[]> {
+/**
+ * The seed sources of a disbursement-scope check: what it reads decides what, written since, touches it.
+ * Only the sources that add a disbursement tonight (`present`) count, so that checks whose scopes are the
+ * same tonight share one copy of the store.
+ */
+async function sourcesOf(check: CheckFile, present: ReadonlySet<string>): Promise<string[]> {
   const read = await tablesRead(check);
-  return [...ALWAYS, ...SEED_SOURCES.filter(([tables]) => tables.some((t) => read.has(t))).map(([, source]) => source)];
+  const extra = SEED_SOURCES.filter(([tables, source]) => present.has(source) && tables.some((t) => read.has(t))).map(([, source]) => source);
+  return [...ALWAYS, ...extra];
 }
 
 const literals = (values: readonly string[]): string => (values.length ? values.map(sqlString).join(', ') : 'NULL');
@@ -88,9 +93,10 @@ export async function runScoped<T>(
   await createSeeds(c);
   await c.run(sqlText('scope/create_decided'));
   const runs = (await c.runAndReadAll(sqlText('scope/changed_runs'))).getRows().map((r) => String(r[0]));
+  const present = new Set((await c.runAndReadAll(sqlText('scope/extra_sources'))).getRows().map((r) => String(r[0])));
   const groups = new Map<string, CheckFile[]>();
   for (const check of running.filter((k) => k.scope === 'disbursement')) {
-    const key = (await sourcesOf(check)).join(',');
+    const key = (await sourcesOf(check, present)).join(',');
     groups.set(key, [...(groups.get(key) ?? []), check]);
   }
   for (const [sources, checks] of groups) {

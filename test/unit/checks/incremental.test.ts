@@ -37,8 +37,8 @@ async function openKey(c: DuckDBConnection, n: number, state: string): Promise<s
   return keys.length ? String(keys[n % keys.length]![0]) : null;
 }
 
-const NIGHTS = 7;
-const SEEDS = Number(process.env.RECON_INCREMENTAL_SEEDS ?? 4);
+const NIGHTS = 6;
+const SEEDS = Number(process.env.RECON_INCREMENTAL_SEEDS ?? 3);
 
 describe('an incremental night', () => {
   for (let s = 0; s < SEEDS; s += 1) {
