@@ -78,8 +78,9 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
       outcome.workbook = written.path;
       await markShown(c, ctx.runId);
       await outlets.collect(c, { runId: ctx.runId, checks: outcome.checks, counters: ctx.counters, workbook: written.path });
-      logger.info({ runId: ctx.runId, findings: outcome.checks.findings, actionable: outcome.checks.actionable, workbook: written.path,
-        checks: outcome.checks.mode, fullReason: outcome.checks.fullReason, scope: outcome.checks.scope }, 'checks done, workbook written');
+      const { findings, actionable, mode, fullReason, scope } = outcome.checks;
+      logger.info({ runId: ctx.runId, findings, actionable, workbook: written.path, checks: mode, fullReason, scope },
+        'checks done, workbook written');
       return outcome.checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
     },
     {

@@ -10,9 +10,13 @@ import type { CheckFile } from './contract.js';
 export type CheckMode = 'full' | 'incremental' | 'only';
 
 /** The digest of what the findings of a run over `checks` (with their contract hashes) are computed on. */
-export async function basisOf(c: DuckDBConnection, checks: readonly CheckFile[], hashes: readonly string[]): Promise<string> {
+export async function basisOf(
+  c: DuckDBConnection, checks: readonly CheckFile[], hashes: readonly string[],
+): Promise<string> {
   const hash = createHash('sha256');
-  checks.forEach((check, i) => hash.update(`${check.id}\0${check.scope}\0${check.severities.join('/')}\0${hashes[i]}\0`));
+  checks.forEach((check, i) => {
+    hash.update(`${check.id}\0${check.scope}\0${check.severities.join('/')}\0${hashes[i]}\0`);
+  });
   const [settings] = (await c.runAndReadAll(sqlText('scope/settings'))).getRows();
   hash.update(JSON.stringify(settings));
   return hash.digest('hex');
@@ -29,7 +33,10 @@ export async function chooseMode(
   if (asked === 'full') return { mode: 'full', reason: 'asked for (--full)' };
   const last = (await c.runAndReadAll(sqlText('scope/last_basis'))).getRows()[0];
   if (!last) return { mode: 'full', reason: 'no complete check run before this one' };
-  if (last[0] !== basis) return { mode: 'full', reason: 'the check files, SQL objects, schema or settings changed since the last check run' };
+  if (last[0] !== basis) {
+    const reason = 'the check files, SQL objects, schema or settings changed since the last check run';
+    return { mode: 'full', reason };
+  }
   return { mode: 'incremental', reason: null };
 }
 

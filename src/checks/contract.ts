@@ -160,8 +160,11 @@ async function readCheck(dir: string, id: string, file: string): Promise<CheckFi
   const notTable = requires.find((t) => !TABLE.test(t));
   if (notTable !== undefined) throw new CheckFileError(id, file, `requires: '${notTable}' is not a table name (plain words, comma-separated)`);
   const scope = (header.scope ?? 'all') as CheckScope;
-  if (!CHECK_SCOPES.includes(scope)) throw new CheckFileError(id, file, `scope: must be ${CHECK_SCOPES.join(', ')}, got '${header.scope}'`);
-  return { id, file, sql, severities, title: header.title!, meaning: header.meaning!, nextStep: header['next step']!, requires, scope };
+  if (!CHECK_SCOPES.includes(scope)) {
+    throw new CheckFileError(id, file, `scope: must be ${CHECK_SCOPES.join(', ')}, got '${header.scope}'`);
+  }
+  const { title, meaning, 'next step': nextStep } = header;
+  return { id, file, sql, severities, title: title!, meaning: meaning!, nextStep: nextStep!, requires, scope };
 }
 
 /** The check files of dir, sorted by id; `only` restricts them and must name existing checks. */

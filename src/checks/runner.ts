@@ -119,12 +119,15 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
       const shared = await materialiseShared(connection, running);
       phase('materialise');
       const first = performance.now();
-      for (const check of checks) timings.push(running.includes(check) ? await stageCheck(connection, check, first) : none(check));
+      for (const check of checks) {
+        timings.push(running.includes(check) ? await stageCheck(connection, check, first) : none(check));
+      }
       await dropMaterialised(connection, shared);
     }
     phase('checks');
     await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
-    await connection.run(sqlText('lifecycle/record_check_run'), [opts.runId, now.toISOString(), checks.map((c) => c.id).join(','), chosen.mode, basis]);
+    const ran = [opts.runId, now.toISOString(), checks.map((c) => c.id).join(','), chosen.mode, basis];
+    await connection.run(sqlText('lifecycle/record_check_run'), ran);
     if (chosen.mode !== 'only') await recordCheckedRuns(connection, opts.runId);
     await connection.run(sqlText('lifecycle/drop_stage'));
     await recordValidated(connection, fresh);
@@ -132,7 +135,8 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
   });
   phase('commit');
   const { mode, reason } = chosen;
-  return { ...(await checkRunSummary(connection, opts.runId, now, timings)), phases, mode, fullReason: mode === 'full' ? reason : null, scope };
+  const summary = await checkRunSummary(connection, opts.runId, now, timings);
+  return { ...summary, phases, mode, fullReason: mode === 'full' ? reason : null, scope };
 }
 
 /**

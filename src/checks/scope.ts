@@ -52,7 +52,8 @@ type Unshare = (views: readonly string[]) => Promise<void>;
 async function tablesRead(check: CheckFile): Promise<Set<string>> {
   const objects = await sqlObjects();
   const through = readThrough(objects, check.sql);
-  const text = [check.sql, ...objects.filter((o) => through.has(o.name)).map((o) => o.sql)].map(withoutComments).join('\n');
+  const read = objects.filter((o) => through.has(o.name)).map((o) => o.sql);
+  const text = [check.sql, ...read].map(withoutComments).join('\n');
   const tables = [...LINE_TABLES, ...ROW_TABLES, 'quarantine', 'closes'];
   return new Set(tables.filter((t) => new RegExp(`\\b${t}\\b`, 'i').test(text)));
 }
@@ -64,8 +65,8 @@ async function tablesRead(check: CheckFile): Promise<Set<string>> {
  */
 async function sourcesOf(check: CheckFile, present: ReadonlySet<string>): Promise<string[]> {
   const read = await tablesRead(check);
-  const extra = SEED_SOURCES.filter(([tables, source]) => present.has(source) && tables.some((t) => read.has(t))).map(([, source]) => source);
-  return [...ALWAYS, ...extra];
+  const adds = SEED_SOURCES.filter(([tables, source]) => present.has(source) && tables.some((t) => read.has(t)));
+  return [...ALWAYS, ...adds.map(([, source]) => source)];
 }
 
 const literals = (values: readonly string[]): string => (values.length ? values.map(sqlString).join(', ') : 'NULL');
@@ -126,13 +127,18 @@ export async function runScoped<T>(
 /** What each seed source says was written since the last complete check run (sql/scope/seed_*.sql). */
 async function createSeeds(c: DuckDBConnection): Promise<void> {
   await c.run(sqlText('scope/create_seed'));
-  for (const source of ['disbursements', 'gone', 'quarantine', 'payment_samples']) await c.run(sqlText(`scope/seed_${source}`));
+  for (const source of ['disbursements', 'gone', 'quarantine', 'payment_samples']) {
+    await c.run(sqlText(`scope/seed_${source}`));
+  }
   // a close touches its whole month: looked for only on the night after one
-  if ((await c.runAndReadAll(sqlText('scope/closes_since'))).getRows().length > 0) await c.run(sqlText('scope/seed_closes'));
+  const closes = (await c.runAndReadAll(sqlText('scope/closes_since'))).getRows().length > 0;
+  if (closes) await c.run(sqlText('scope/seed_closes'));
 }
 
 /** The disbursement world of `checks` over scope_d: only the tables they read. */
-async function disbursementWorld(c: DuckDBConnection, db: string, checks: readonly CheckFile[], runs: readonly string[]): Promise<string[]> {
+async function disbursementWorld(
+  c: DuckDBConnection, db: string, checks: readonly CheckFile[], runs: readonly string[],
+): Promise<string[]> {
   const read = new Set<string>();
   for (const check of checks) for (const t of await tablesRead(check)) read.add(t);
   const world: string[] = [];
@@ -156,7 +162,7 @@ async function disbursementWorld(c: DuckDBConnection, db: string, checks: readon
   return world;
 }
 
-/** The reference world of scope_keys: each table of it in turn (its disbursements last: they are read from the others). */
+/** The reference world of scope_keys: each table of it in turn (its disbursements last: read from the others). */
 async function referenceWorld(c: DuckDBConnection, db: string): Promise<string[]> {
   for (const table of REFERENCE_WORLD) await c.run(sqlText(`scope/reference_${table}`, { db }));
   return REFERENCE_WORLD;
@@ -164,8 +170,8 @@ async function referenceWorld(c: DuckDBConnection, db: string): Promise<string[]
 
 /** Stage `checks` with the world's tables in place of the store's, then drop them. */
 async function inWorld<T>(
-  c: DuckDBConnection, world: readonly string[], checks: readonly CheckFile[], stage: Stage<T>, share: Share, unshare: Unshare,
-  staged: Map<string, T>,
+  c: DuckDBConnection, world: readonly string[], checks: readonly CheckFile[], stage: Stage<T>, share: Share,
+  unshare: Unshare, staged: Map<string, T>,
 ): Promise<void> {
   try {
     const views = await share(checks);

@@ -9,7 +9,15 @@ const KEYS = COMMAND_OPTIONS.check;
 
 export const command: Command = {
   name: 'check',
-  usage: `Usage: recon check [--only id,id] [--full] [options]\n\nRuns every sql/checks/<check_id>.sql over what changed since the last check run (each check by the scope its\nheader declares; the other findings carried forward) and updates the exception lifecycle.\nExit 0 nothing to look at, 1 findings new or open (not acknowledged), 2 failure.\n\n  --only ID,ID           run only these checks, over the whole store\n  --full                 run every check over the whole store\n${optionsHelp(KEYS)}`,
+  usage: `Usage: recon check [--only id,id] [--full] [options]
+
+Runs every sql/checks/<check_id>.sql over what changed since the last check run (each check by the scope its
+header declares; the other findings carried forward) and updates the exception lifecycle.
+Exit 0 nothing to look at, 1 findings new or open (not acknowledged), 2 failure.
+
+  --only ID,ID           run only these checks, over the whole store
+  --full                 run every check over the whole store
+${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { only: { type: 'string' }, full: { type: 'boolean' } });
     requireExistingStore(config);

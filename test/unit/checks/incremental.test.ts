@@ -33,7 +33,8 @@ async function outcome(c: DuckDBConnection, runId: string): Promise<unknown[]> {
 
 /** An open finding's key, the n-th by key (the same in both stores while they agree). */
 async function openKey(c: DuckDBConnection, n: number, state: string): Promise<string | null> {
-  const keys = (await c.runAndReadAll('SELECT finding_key FROM findings WHERE state = $1 ORDER BY finding_key', [state])).getRows();
+  const sql = 'SELECT finding_key FROM findings WHERE state = $1 ORDER BY finding_key';
+  const keys = (await c.runAndReadAll(sql, [state])).getRows();
   return keys.length ? String(keys[n % keys.length]![0]) : null;
 }
 
@@ -66,7 +67,8 @@ describe('an incremental night', () => {
         for (const c of [inc, full]) {
           if (shown) await markShown(c, plan.runId);
           if (ack) await ackFinding(c, { key: ack, note: 'agreed with the provider', by: 'ana', now: at });
-          if (withdraw) await ackFinding(c, { key: withdraw, note: 'not agreed after all', by: 'ben', now: at, action: 'withdraw' });
+          const action = 'withdraw';
+          if (withdraw) await ackFinding(c, { key: withdraw, note: 'not agreed after all', by: 'ben', now: at, action });
         }
       }
       // the nights carried findings forward and re-checked others: the comparison was not of two full runs
@@ -94,7 +96,7 @@ describe('a night is full', () => {
     expect(await night(5)).toMatchObject({ mode: 'incremental' });
   }, 60_000);
 
-  it('never on the basis of a run of --only checks: the next night re-checks everything written since the last complete run', async () => {
+  it('an --only run is never a basis: the next night re-checks what came since the last complete run', async () => {
     const { next } = testRandom('incremental checks only');
     const [inc, full] = await twoStores();
     const history = emptyHistory();
