@@ -4,6 +4,7 @@
 -- meaning: A disbursement of a month already closed was changed by the provider afterwards.
 -- next step: Decide whether to reissue the close (recon close --reissue) or book the change in the
 --   current month.
+-- scope: disbursement
 --
 -- A disbursement of a closed month that changed after the close (restated: its content differs from
 -- what the latest close version contained) or arrived late (delivered in that month, not in the close).
