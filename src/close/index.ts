@@ -9,6 +9,8 @@ import { serviceUrlOf } from '../store/runs.js';
 import type { JournalEntry } from '../report/types.js';
 import type { CloseSettings } from './settings.js';
 import { writeMonthClose } from './month.js';
+import { approvalOf, type AcceptanceRequest } from './controls.js';
+import type { Actor } from '../store/trail.js';
 
 export type { CloseSettings } from './settings.js';
 
@@ -17,8 +19,12 @@ export interface CloseRequest {
   reissue: boolean;
   /** Accept the month's unaccounted money (not arrived, short, elsewhere, suspense) by name with a note. */
   accept: { by: string; note: string } | null;
+  /** Approve the acceptance the month's latest close waits on (four eyes): a new version, by `closer`. */
+  approve?: boolean;
   now: Date;
   runId: string;
+  /** Who closes: the person named (or null), the operating-system user and host. */
+  closer?: Actor;
 }
 
 export interface ClosedMonth {
@@ -29,7 +35,11 @@ export interface ClosedMonth {
   provisional: string[];
   /** The unaccounted money accepted by name, in the workbook's words. */
   accepted: string[];
+  /** accepted, pending (a second person's approval: four eyes) or approved; null without an acceptance. */
+  acceptanceState: 'accepted' | 'pending' | 'approved' | null;
   journal: readonly JournalEntry[];
+  /** The close's entry in the audit trail, printed on its Summary. */
+  trail: { seq: number; hash: string } | null;
 }
 
 /** A month as the close takes it (YYYY-MM), checked before any run starts. */
@@ -40,7 +50,11 @@ export function requireMonth(month: string): void {
 export async function closeMonth(c: DuckDBConnection, settings: CloseSettings, r: CloseRequest): Promise<ClosedMonth> {
   requireMonth(r.month);
   const prior = await closedVersion(c, r.month);
-  if (prior > 0 && !r.reissue) {
+  const closer = r.closer ?? { by: r.accept?.by ?? null, osUser: null, host: null };
+  // an approval is the next version of the close it approves: the same month, now final if nothing else is open
+  const accept: AcceptanceRequest | null = r.approve ? await approvalOf(c, r.month, closer, r.now)
+    : r.accept ? { ...r.accept, osUser: closer.osUser, host: closer.host } : null;
+  if (prior > 0 && !r.reissue && !r.approve) {
     throw new UsageError(`month ${r.month} is already closed (version ${prior}); pass --reissue to issue version ${prior + 1}`);
   }
   await setBooksTz(c, settings.booksTz);
@@ -49,11 +63,12 @@ export async function closeMonth(c: DuckDBConnection, settings: CloseSettings, r
   const version = prior + 1;
   const written = await writeMonthClose(c, {
     month: r.month, version, reportsDir: settings.reportsDir, serviceUrl: await serviceUrlOf(c, settings.serviceUrl), now: r.now,
-    accept: r.accept, booksTz: settings.booksTz,
+    accept, booksTz: settings.booksTz, fourEyes: settings.fourEyes, closer, runId: r.runId,
   });
-  await recordClose(c, { month: r.month, version, at: r.now, runId: r.runId, workbook: written.path, acceptance: written.acceptance });
+  await recordClose(c, written.trail!.row, written.trail!.entry);
   return {
     version, workbook: written.path, disbursements: count, provisional: written.provisional, journal: written.journal,
-    accepted: written.acceptance?.accepted ?? [],
+    accepted: written.acceptance?.accepted ?? [], acceptanceState: written.acceptanceState,
+    trail: { seq: written.trail!.entry.seq, hash: written.trail!.entry.hash },
   };
 }

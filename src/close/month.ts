@@ -12,6 +12,10 @@ import { withBankMatches } from '../report/run-report.js';
 import type { CloseLine, SuspenseLine } from '../report/types.js';
 import type { CloseAcceptance } from '../store/closes.js';
 import { formatMajor } from '../money.js';
+import { UsageError } from '../errors.js';
+import type { FourEyes } from '../checks/four-eyes.js';
+import type { Actor } from '../store/trail.js';
+import { aboveFourEyes, closeEntry, unaccountedAmounts, type AcceptanceRequest } from './controls.js';
 
 
 function closeWorkbookPath(reportsDir: string, month: string, version: number): string {
@@ -60,22 +64,58 @@ async function monthShape(c: DuckDBConnection, month: string) {
   return readMonthShape(c, new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(from), from, to);
 }
 
-export async function writeMonthClose(
-  c: DuckDBConnection,
-  opts: { month: string; version: number; reportsDir: string; serviceUrl: string; now: Date; accept?: { by: string; note: string } | null; booksTz?: string },
-) {
+export interface MonthCloseOptions {
+  month: string;
+  version: number;
+  reportsDir: string;
+  serviceUrl: string;
+  now: Date;
+  /** Unaccounted money accepted by name (--accept-unaccounted), or an acceptance being approved (--approve). */
+  accept?: AcceptanceRequest | null;
+  booksTz?: string;
+  /** Thresholds above which an acceptance waits for a second person (--four-eyes). */
+  fourEyes?: FourEyes;
+  /** Who closes; with `runId`, the close's audit-trail entry is chained and its hash printed on the Summary. */
+  closer?: Actor;
+  runId?: string;
+}
+
+export async function writeMonthClose(c: DuckDBConnection, opts: MonthCloseOptions) {
   const lines = await closeLines(c, opts.month);
   const suspense = await suspenseLines(c, opts.month);
   const bank = await hasBankData(c);
+  const workbook = closeWorkbookPath(opts.reportsDir, opts.month, opts.version);
   return withBankMatches(c, async () => {
     const split = bank ? await bankSplit(c, opts.month) : undefined;
     const unaccounted = unaccountedReasons(split, suspense);
-    const acceptance: CloseAcceptance | null = opts.accept && unaccounted.length > 0 ? { ...opts.accept, accepted: unaccounted } : null;
-    const provisional = [...await provisionalReasons(c, opts.month, lines), ...(acceptance ? [] : unaccounted)];
-    const written = await writeCloseWorkbook(closeWorkbookPath(opts.reportsDir, opts.month, opts.version), {
+    const accept = opts.accept ?? null;
+    if (accept?.approval && accept.approval.accepted !== unaccounted.join('; ')) {
+      throw new UsageError(`the money unaccounted for in ${opts.month} changed since ${accept.by} accepted it (then: ${accept.approval.accepted || 'nothing'}; `
+        + `now: ${unaccounted.join('; ') || 'nothing'}); nothing approved: accept it again with --accept-unaccounted`);
+    }
+    const above = aboveFourEyes(unaccountedAmounts(split, suspense), opts.fourEyes ?? []);
+    const state: 'accepted' | 'pending' | 'approved' | null = !accept || unaccounted.length === 0 ? null
+      : accept.approval ? 'approved' : above.length > 0 ? 'pending' : 'accepted';
+    const acceptance = state && accept ? {
+      by: accept.by, note: accept.note, accepted: unaccounted, state, osUser: accept.osUser ?? null, host: accept.host ?? null,
+      approval: accept.approval ?? null,
+    } : null;
+    const waiting = state === 'pending'
+      ? [`the acceptance of the unaccounted money by ${accept!.by} waits for a second person's approval (${above.join('; ')}): `
+        + `recon close --month ${opts.month} --approve --by NAME`] : [];
+    const provisional = [...await provisionalReasons(c, opts.month, lines), ...(state === 'accepted' || state === 'approved' ? [] : unaccounted), ...waiting];
+    const trail = opts.runId && opts.closer ? await closeEntry(c, {
+      month: opts.month, version: opts.version, closedAt: opts.now, runId: opts.runId, workbook, closer: opts.closer,
+      acceptance: acceptance ? { ...acceptance, accepted: unaccounted.join('; ') } : null,
+    }) : null;
+    const written = await writeCloseWorkbook(workbook, {
     suspense,
     provisional,
-    acceptance,
+    acceptance: acceptance ? { by: acceptance.by, note: acceptance.note, accepted: acceptance.accepted, state: acceptance.state,
+      approvedBy: acceptance.approval?.by ?? null } : null,
+    controls: opts.closer ? { closer: opts.closer, acceptance: acceptance ? { osUser: acceptance.osUser, host: acceptance.host,
+      approval: acceptance.approval ? { by: acceptance.approval.by, osUser: acceptance.approval.osUser, host: acceptance.approval.host } : null } : null,
+    trail: trail ? { seq: trail.entry.seq, hash: trail.entry.hash } : null } : undefined,
     month: opts.month,
     booksTz: opts.booksTz,
     version: opts.version,
@@ -88,6 +128,7 @@ export async function writeMonthClose(
     bank: bank ? { disbursements: bankRows(c, { month: opts.month }), credits: bankCredits(c, { creditedIn: opts.month, others: true }) } : undefined,
     shape: await monthShape(c, opts.month),
     });
-    return { ...written, acceptance };
+    const accepted: CloseAcceptance | null = acceptance ? { by: acceptance.by, note: acceptance.note, accepted: acceptance.accepted } : null;
+    return { ...written, acceptance: accepted, acceptanceState: state, trail };
   });
 }

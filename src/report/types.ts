@@ -45,6 +45,19 @@ export interface RunSummary {
   rates?: Rates | null;
 }
 
+export interface Who {
+  by: string | null;
+  osUser: string | null;
+  host: string | null;
+}
+
+export interface CloseControls {
+  closer: Who;
+  acceptance: { osUser: string | null; host: string | null; approval: Who | null } | null;
+  /** The close's own trail entry (the head of the chain when the close was recorded). */
+  trail: { seq: number; hash: string } | null;
+}
+
 /** A journal line: exactly one of debit/credit is non-zero in what buildJournal produces. */
 export interface JournalEntry {
   currency: string;
@@ -69,8 +82,13 @@ export interface CloseInput {
   suspense: SuspenseLine[];
   /** Why the close is provisional (open error findings, a variance, lines in suspense); empty when final. */
   provisional: string[];
-  /** Unaccounted money a person accepted by name with a note (#27); it no longer makes the close provisional. */
-  acceptance?: { by: string; note: string; accepted: string[] } | null;
+  /**
+   * Unaccounted money a person accepted by name with a note (#27); it no longer makes the close provisional
+   * unless it waits for a second person's approval (state 'pending': four eyes).
+   */
+  acceptance?: { by: string; note: string; accepted: string[]; state?: 'accepted' | 'pending' | 'approved'; approvedBy?: string | null } | null;
+  /** Who closed it, who accepted and approved, and the close's audit-trail entry (its Summary prints them). */
+  controls?: CloseControls;
   /** The books' time zone the month was counted in (--books-tz); UTC when absent. */
   booksTz?: string;
   /** The month's days, drawn on a Month sheet (left out when absent). */

@@ -1,6 +1,8 @@
 // Recording a month's close: its disbursements and the close row, in one transaction. The statements
 // live in sql/close/ (one file per statement, like the checks).
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { canonicalJson, storeEntries, type TrailEntry } from './trail.js';
+import { closeContent } from './trail-content.js';
 import { inTransaction } from './transaction.js';
 import { sqlText } from './sql.js';
 
@@ -11,15 +13,36 @@ export interface CloseAcceptance {
   accepted: string[];
 }
 
-export async function recordClose(
-  c: DuckDBConnection, o: { month: string; version: number; at: Date; runId: string; workbook: string; acceptance?: CloseAcceptance | null },
-): Promise<void> {
-  const a = o.acceptance && o.acceptance.accepted.length > 0 ? o.acceptance : null;
+/**
+ * Records a close: its disbursements, the close row and its audit-trail entry, in one transaction. `row` is
+ * what the entry says of the close (src/close/controls.ts closeEntry); the row as stored must say the same,
+ * or nothing is recorded.
+ */
+export async function recordClose(c: DuckDBConnection, row: Record<string, unknown>, entry: TrailEntry): Promise<void> {
+  const v = (k: string) => (row[k] instanceof Date ? (row[k] as Date).toISOString() : (row[k] ?? null)) as DuckDBValue;
   await inTransaction(c, async () => {
-    await c.run(sqlText('close/record_disbursements'), [o.month, o.version]);
-    await c.run(sqlText('close/record_close'), [o.month, o.version, o.at.toISOString(), o.runId, o.workbook,
-      a?.by ?? null, a?.note ?? null, a ? a.accepted.join('; ') : null]);
+    await c.run(sqlText('close/record_disbursements'), [v('month'), v('version')]);
+    await c.run(sqlText('close/record_close'), [v('month'), v('version'), v('closed_at'), v('run_id'), v('workbook'),
+      v('accepted_by'), v('accepted_note'), v('accepted'), v('closed_by'), v('closed_os_user'), v('closed_host'),
+      v('accepted_os_user'), v('accepted_host'), v('acceptance_state'), v('approved_by'), v('approved_at'), v('approved_os_user'), v('approved_host'),
+      BigInt(entry.seq), entry.hash]);
+    const stored = (await c.runAndReadAll(sqlText('close/close_row'), [v('month'), v('version')])).getRowObjectsJS()[0]!;
+    if (canonicalJson(closeContent(stored)) !== entry.content) {
+      throw new Error(`close ${String(row.month)} v${String(row.version)}: the row as stored differs from its audit-trail entry; nothing recorded`);
+    }
+    await storeEntries(c, [entry]);
   });
+}
+
+/** What a close of `month` counts: its disbursements and their amounts summed over currencies (a control figure). */
+export async function closeTotals(c: DuckDBConnection, month: string): Promise<{ disbursements: number; total: bigint }> {
+  const r = (await c.runAndReadAll(sqlText('close/close_totals'), [month])).getRowObjectsJS()[0]!;
+  return { disbursements: Number(r.disbursements), total: BigInt(r.total as bigint) };
+}
+
+/** The month's latest close row, or null. */
+export async function latestClose(c: DuckDBConnection, month: string): Promise<Record<string, unknown> | null> {
+  return (await c.runAndReadAll(sqlText('close/latest_close'), [month])).getRowObjectsJS()[0] ?? null;
 }
 
 /**
