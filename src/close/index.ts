@@ -10,7 +10,7 @@ import type { JournalEntry } from '../report/types.js';
 import type { CloseSettings } from './settings.js';
 import { writeMonthClose } from './month.js';
 import { approvalOf, type AcceptanceRequest } from './controls.js';
-import type { Actor } from '../store/trail.js';
+import type { Actor, TrailEntry } from '../store/trail.js';
 
 export type { CloseSettings } from './settings.js';
 
@@ -47,7 +47,13 @@ export function requireMonth(month: string): void {
   if (!MONTH.test(month)) throw new UsageError(`--month must be YYYY-MM (e.g. 2026-10), got '${month}'`);
 }
 
-export async function closeMonth(c: DuckDBConnection, settings: CloseSettings, r: CloseRequest): Promise<ClosedMonth> {
+/**
+ * What is done between the close's workbook and its record: given the workbook and the close's trail entry
+ * (chained, not stored), it returns entries chained after it to record with the close (the evidence pack's).
+ */
+export type BeforeRecord = (w: { version: number; workbook: string; journal: readonly JournalEntry[]; entry: TrailEntry }) => Promise<TrailEntry[]>;
+
+export async function closeMonth(c: DuckDBConnection, settings: CloseSettings, r: CloseRequest, beforeRecord?: BeforeRecord): Promise<ClosedMonth> {
   requireMonth(r.month);
   const prior = await closedVersion(c, r.month);
   const closer = r.closer ?? { by: r.accept?.by ?? null, osUser: null, host: null };
@@ -65,7 +71,9 @@ export async function closeMonth(c: DuckDBConnection, settings: CloseSettings, r
     month: r.month, version, reportsDir: settings.reportsDir, serviceUrl: await serviceUrlOf(c, settings.serviceUrl), now: r.now,
     accept, booksTz: settings.booksTz, fourEyes: settings.fourEyes, closer, runId: r.runId,
   });
-  await recordClose(c, written.trail!.row, written.trail!.entry);
+  const entry = written.trail!.entry;
+  const after = beforeRecord ? await beforeRecord({ version, workbook: written.path, journal: written.journal, entry }) : [];
+  await recordClose(c, written.trail!.row, [entry, ...after]);
   return {
     version, workbook: written.path, disbursements: count, provisional: written.provisional, journal: written.journal,
     accepted: written.acceptance?.accepted ?? [], acceptanceState: written.acceptanceState,

@@ -14,11 +14,12 @@ export interface CloseAcceptance {
 }
 
 /**
- * Records a close: its disbursements, the close row and its audit-trail entry, in one transaction. `row` is
- * what the entry says of the close (src/close/controls.ts closeEntry); the row as stored must say the same,
- * or nothing is recorded.
+ * Records a close: its disbursements, the close row and its audit-trail entries (the close's, then any chained
+ * after it: its evidence pack's), in one transaction. `row` is what the close's entry says of it
+ * (src/close/controls.ts closeEntry); the row as stored must say the same, or nothing is recorded.
  */
-export async function recordClose(c: DuckDBConnection, row: Record<string, unknown>, entry: TrailEntry): Promise<void> {
+export async function recordClose(c: DuckDBConnection, row: Record<string, unknown>, entries: readonly TrailEntry[]): Promise<void> {
+  const entry = entries[0]!;
   const v = (k: string) => (row[k] instanceof Date ? (row[k] as Date).toISOString() : (row[k] ?? null)) as DuckDBValue;
   await inTransaction(c, async () => {
     await c.run(sqlText('close/record_disbursements'), [v('month'), v('version')]);
@@ -30,7 +31,7 @@ export async function recordClose(c: DuckDBConnection, row: Record<string, unkno
     if (canonicalJson(closeContent(stored)) !== entry.content) {
       throw new Error(`close ${String(row.month)} v${String(row.version)}: the row as stored differs from its audit-trail entry; nothing recorded`);
     }
-    await storeEntries(c, [entry]);
+    await storeEntries(c, entries);
   });
 }
 
