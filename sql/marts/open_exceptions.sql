@@ -1,6 +1,7 @@
 -- The current list of exceptions: findings still open or acknowledged, with the status of their last
 -- run (new | open | acknowledged) and their age in whole days as of now (latestFindings in
--- src/checks/findings.ts computes the same age for a given run's clock).
+-- src/checks/findings.ts computes the same age for a given run's clock), and each finding's owner, due date,
+-- whether it is overdue and whether its acknowledgement waits for a second person (finding_controls).
 CREATE OR REPLACE VIEW open_exceptions AS
 SELECT
   f.finding_key,
@@ -38,7 +39,18 @@ SELECT
   to_major(f.ack_actual, f.currency) AS ack_actual_major,
   to_major(f.ack_difference, f.currency) AS ack_difference_major,
   finding_stake(f.check_id, f.currency, f.expected, f.actual, f.difference) AS stake,
-  to_major(finding_stake(f.check_id, f.currency, f.expected, f.actual, f.difference), f.currency) AS stake_major
+  to_major(finding_stake(f.check_id, f.currency, f.expected, f.actual, f.difference), f.currency) AS stake_major,
+  -- controls (finding_controls): who owns it and by when, whether that day is past (UTC), and four eyes
+  c.owner,
+  c.owner_source,
+  c.due_date,
+  COALESCE(c.due_date < CAST(now() AT TIME ZONE 'UTC' AS DATE), false) AS overdue,
+  c.awaiting_approval_of,
+  c.ack_os_user,
+  c.ack_host,
+  c.ack_approved_by,
+  c.ack_approved_at
 FROM findings AS f
 LEFT JOIN exceptions AS e ON e.run_id = f.last_run_id AND e.finding_key = f.finding_key
+LEFT JOIN finding_controls AS c ON c.finding_key = f.finding_key
 WHERE f.state IN ('open', 'acknowledged');
