@@ -11,6 +11,7 @@ import type { BankSheets, CheckWords, DisbursementRow, FindingRow, RowSource, Ru
 import { writeBankSheets } from './bank-sheet.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
 import type ExcelJS from 'exceljs';
+import { writeAgeing } from './ageing-table.js';
 
 export interface ExceptionWorkbookInput {
   summary: RunSummary;
@@ -127,6 +128,7 @@ function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary): vo
   ]);
 
   if (summary.stakes) next = writeStakes(sheet, next + 1, summary.stakes, summary.rates ?? null);
+  if (summary.ageing) next = writeAgeing(sheet, next + 1, summary.ageing);
 
   const { byStatus } = summary;
   const statuses: StatusCount[] = [

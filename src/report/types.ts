@@ -3,6 +3,7 @@
 
 import type { Rates } from '../rates.js';
 import type { CurrencyStake } from '../store/read/summaries.js';
+import type { CauseAgeing } from '../store/read/ageing.js';
 import type { BankCreditRow, BankRow, CloseLine, DisbursementRow, FindingRow, MonthShape, Severity, SuspenseLine } from '../store/read/types.js';
 
 export type { BankCreditRow, BankRow, CloseLine, DisbursementRow, DisbursementStatus, FindingRow, FindingStatus, MonthShape, Severity, SuspenseLine } from '../store/read/types.js';
@@ -43,6 +44,8 @@ export interface RunSummary {
   stakes?: CurrencyStake[];
   /** The user's rates (--rates): the Summary converts and totals with them and says which they were. */
   rates?: Rates | null;
+  /** How long the causes that need a person have been open, per currency (left out when absent). */
+  ageing?: CauseAgeing[];
 }
 
 export interface Who {
