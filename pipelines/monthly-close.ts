@@ -24,6 +24,7 @@ export interface CloseOutcome {
   provisional: string[];
   /** The unaccounted money accepted by name (--accept-unaccounted), in the workbook's words. */
   accepted?: string[];
+  acceptedBy?: string | null;
   /** accepted, pending (waiting for a second person: four eyes) or approved. */
   acceptanceState?: 'accepted' | 'pending' | 'approved' | null;
   /** The close's entry in the audit trail (its Summary prints the hash). */

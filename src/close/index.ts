@@ -35,6 +35,8 @@ export interface ClosedMonth {
   provisional: string[];
   /** The unaccounted money accepted by name, in the workbook's words. */
   accepted: string[];
+  /** Who accepted it (for an approval: the first person). */
+  acceptedBy: string | null;
   /** accepted, pending (a second person's approval: four eyes) or approved; null without an acceptance. */
   acceptanceState: 'accepted' | 'pending' | 'approved' | null;
   journal: readonly JournalEntry[];
@@ -76,7 +78,7 @@ export async function closeMonth(c: DuckDBConnection, settings: CloseSettings, r
   await recordClose(c, written.trail!.row, [entry, ...after]);
   return {
     version, workbook: written.path, disbursements: count, provisional: written.provisional, journal: written.journal,
-    accepted: written.acceptance?.accepted ?? [], acceptanceState: written.acceptanceState,
+    accepted: written.acceptance?.accepted ?? [], acceptedBy: written.acceptance?.by ?? null, acceptanceState: written.acceptanceState,
     trail: { seq: written.trail!.entry.seq, hash: written.trail!.entry.hash },
   };
 }

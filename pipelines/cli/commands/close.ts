@@ -28,7 +28,7 @@ export const command: Command = {
       process.stdout.write(out.provisional.length === 0 ? 'final: no open error findings, no variance, no money unaccounted for\n'
         : `PROVISIONAL (exit 1): ${out.provisional.join('; ')}\n`);
       const state = out.acceptanceState === 'pending' ? ', waiting for a second person\'s approval' : out.acceptanceState === 'approved' ? `, approved by ${config.ackBy ?? ''}` : '';
-      if (out.accepted && out.accepted.length > 0) process.stdout.write(terminalText(`accepted as unaccounted by ${accept?.by ?? 'the acceptance approved'}${state}: ${out.accepted.join('; ')}`) + '\n');
+      if (out.accepted && out.accepted.length > 0) process.stdout.write(terminalText(`accepted as unaccounted by ${out.acceptedBy ?? accept?.by ?? ''}${state}: ${out.accepted.join('; ')}`) + '\n');
       else if (accept) process.stdout.write('--accept-unaccounted: nothing was unaccounted for; nothing recorded as accepted\n');
       if (out.trail) process.stdout.write(`audit trail: entry ${out.trail.seq} ${out.trail.hash} (on the Summary sheet; recon verify --head checks it)\n`);
       if (out.evidence) process.stdout.write(`evidence: ${out.evidence}\n`);
