@@ -74,7 +74,7 @@ describe('four eyes on an acknowledgement', () => {
 
     const self = await cli('ack', acked, '--approve', '--by', ' Ana ');
     expect(self.code).toBe(2);
-    expect(self.stderr).toBe(`recon ack: ana acknowledged finding ${acked}, so Ana cannot approve it: above the four-eyes threshold a second, `
+    expect(self.stderr).toBe(`recon ack --approve: ana acknowledged finding ${acked}, so Ana cannot approve it: above the four-eyes threshold a second, `
       + 'different person approves (recon ack KEY --approve --by NAME)\n');
     expect((await one(`SELECT state FROM findings WHERE finding_key = '${acked}'`)).state).toBe('open');
 
@@ -120,14 +120,14 @@ describe('owners and due dates', () => {
     }
     const bad = await runCliHere(['report', '--db', db, '--reports', path.join(dir, 'owners-reports'), '--default-owners', 'cheque:x=ana']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--default-owners \/ RECON_DEFAULT_OWNERS.*a rule is "check:<check id>", "currency:<CCY>" or "\*"/);
+    expect(bad.stderr).toMatch(/invalid --default-owners \/ RECON_DEFAULT_OWNERS "cheque:x=ana": expected \{"check:<id>": NAME, "currency:<CCY>": NAME, "\*": NAME\}/);
   }, 120_000);
 
   it('assigns an owner and a due date, shows them with "overdue" in open_exceptions and on the Exceptions sheet, and records who did', async () => {
     assigned = await unacknowledged([acked]);
     const r = await cli('assign', assigned, '--to', 'treasury', '--due', '2000-01-31', '--note', 'for the month end', '--by', 'lead');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^assigned ${assigned} \\(.*\\) to treasury, due 2000-01-31 by lead \\(was .*\\)`));
+    expect(r.stdout).toMatch(new RegExp(`^assigned ${assigned} \\(.*\\) to treasury, due 2000-01-31 by lead\n`));
     const later = await unacknowledged([acked, assigned]);
     expect((await cli('assign', later, '--to', 'ana', '--due', '2999-12-31', '--by', 'lead')).code).toBe(0);
     const view = await query(db, `SELECT finding_key, owner, owner_source, strftime(due_date, '%Y-%m-%d') AS due, overdue FROM open_exceptions
