@@ -26,7 +26,7 @@ export function writeCloseControls(
   if (c.trail) {
     fields.push(['Audit trail entry', String(c.trail.seq)]);
     fields.push(['Audit trail hash', c.trail.hash]);
-    fields.push(['Checked by', `recon verify --head ${c.trail.hash.slice(0, 16)}… (the whole hash): exit 0 while the store still holds this close as printed`]);
+    fields.push(['Checked by', 'recon verify --head <this hash>: exit 0 while the store still holds this close as printed']);
   }
   let row = at;
   for (const [label, value] of fields) {

@@ -49,7 +49,7 @@ function acceptance(extra: Record<string, string | boolean | undefined>, ackBy: 
   const by = ackBy?.trim();
   const note = typeof extra.note === 'string' ? extra.note.trim() : undefined;
   if (extra['accept-unaccounted'] !== true) {
-    if (note !== undefined && extra.approve !== true) throw new UsageError('--note goes with --accept-unaccounted (recon close --month M --accept-unaccounted --by NAME --note TEXT)');
+    if (note !== undefined) throw new UsageError('--note goes with --accept-unaccounted (recon close --month M --accept-unaccounted --by NAME --note TEXT)');
     return null;
   }
   if (!by) throw new UsageError('--accept-unaccounted needs --by NAME (or RECON_ACK_BY): who accepts the money unaccounted for');
