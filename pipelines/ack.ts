@@ -23,8 +23,10 @@ export async function runAck(
   const actor = actorOf(config);
   const command = opts.action === 'withdraw' ? 'ack --withdraw' : opts.action === 'approve' ? 'ack --approve' : 'ack';
   out.code = await withJob(command, jobSettings(config), logger, async (ctx) => {
-    out.ack = await ackFinding(ctx.store.connection, { key: opts.key, note: opts.note, by: opts.by, action: opts.action, now: opts.now,
-      osUser: actor.osUser, host: actor.host, fourEyes: config.fourEyes ?? [] });
+    out.ack = await ackFinding(ctx.store.connection, {
+      key: opts.key, note: opts.note, by: opts.by, action: opts.action, now: opts.now,
+      osUser: actor.osUser, host: actor.host, fourEyes: config.fourEyes ?? [],
+    });
     return EXIT.OK;
   }, {
     notice: opts.notice,

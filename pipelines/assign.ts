@@ -16,14 +16,18 @@ export interface AssignOutcome {
 }
 
 export async function runAssign(
-  config: Config, logger: Logger, opts: Notices & { key: string; to: string; due: string | null; note: string | null; by: string; now?: Date },
+  config: Config,
+  logger: Logger,
+  opts: Notices & { key: string; to: string; due: string | null; note: string | null; by: string; now?: Date },
 ): Promise<AssignOutcome> {
   const { published } = layoutOf(config);
   const actor = actorOf(config);
   const out: AssignOutcome = { code: EXIT.FAILED, assigned: null, published: null };
   out.code = await withJob('assign', jobSettings(config), logger, async (ctx) => {
-    out.assigned = await assignFinding(ctx.store.connection, { key: opts.key, to: opts.to, due: opts.due, note: opts.note, by: opts.by, now: opts.now,
-      osUser: actor.osUser, host: actor.host });
+    out.assigned = await assignFinding(ctx.store.connection, {
+      key: opts.key, to: opts.to, due: opts.due, note: opts.note, by: opts.by, now: opts.now,
+      osUser: actor.osUser, host: actor.host,
+    });
     return EXIT.OK;
   }, {
     notice: opts.notice,

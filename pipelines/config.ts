@@ -130,18 +130,26 @@ const OPTIONS = {
   journalFormat: { flag: 'journal-format', env: 'RECON_JOURNAL_FORMAT', type: 'string', help: 'journal CSVs beside the close workbook: generic, quickbooks, xero or netsuite (comma-separated for several)',
     schema: z.string().refine((v) => parseJournalFormats(v) !== null, `expected ${JOURNAL_FORMATS.join(', ')} (comma-separated for several)`).optional() },
   // #27 acknowledgements: who acknowledges (never silently the OS user), how long an ack waits for a run's lock
-  ackBy: { flag: 'by', env: 'RECON_ACK_BY', type: 'string', help: 'who does it (recon ack, assign; close records it): required for ack and assign, here or in the variable or the config file',
+  ackBy: { flag: 'by', env: 'RECON_ACK_BY', type: 'string',
+    help: 'who does it (recon ack, assign; close records it): required for ack and assign, here or in the variable '
+      + 'or the config file',
     schema: z.string().trim().min(1, 'must name who acknowledges').optional() },
   ackWaitS: { flag: 'wait', env: 'RECON_ACK_WAIT_S', type: 'string', help: 'seconds recon ack waits for a run that holds the lock (then exit 3)',
     schema: int(0).max(86_400, 'must be ≤ 86400 (a day)').default(0) },
   // controls an auditor accepts: a second person above a threshold, and who owns a finding nobody was assigned
-  fourEyes: { flag: 'four-eyes', env: 'RECON_FOUR_EYES', type: 'string', help: 'above these amounts (major units per currency, * for any other) an acknowledgement or an acceptance of unaccounted money waits for a second person\'s approval: EUR:10000,USD:12000',
-    schema: z.unknown().refine((v) => parseFourEyes(v) !== null, 'expected CCY:AMOUNT entries separated by commas (major units, * for every other currency), e.g. "EUR:10000,USD:12000", or {"EUR": 10000} in the config file')
+  fourEyes: { flag: 'four-eyes', env: 'RECON_FOUR_EYES', type: 'string',
+    help: 'above these amounts (major units per currency, * for any other) an acknowledgement or an acceptance of '
+      + 'unaccounted money waits for a second person\'s approval: EUR:10000,USD:12000',
+    schema: z.unknown().refine((v) => parseFourEyes(v) !== null, 'expected CCY:AMOUNT entries separated by commas '
+      + '(major units, * for every other currency), e.g. "EUR:10000,USD:12000", or {"EUR": 10000} in the config file')
       .transform((v) => parseFourEyes(v)!).optional() },
-  defaultOwners: { flag: 'default-owners', env: 'RECON_DEFAULT_OWNERS', type: 'string', help: 'owner of a finding nobody was assigned: {"check:<id>": NAME, "currency:<CCY>": NAME, "*": NAME} (or check:<id>=NAME,… ); kept in the store until given again',
+  defaultOwners: { flag: 'default-owners', env: 'RECON_DEFAULT_OWNERS', type: 'string',
+    help: 'owner of a finding nobody was assigned: {"check:<id>": NAME, "currency:<CCY>": NAME, "*": NAME} '
+      + '(or check:<id>=NAME,…); kept in the store until given again',
     schema: z.preprocess(ownerRulesValue, z.record(
       z.string().regex(OWNER_RULE, 'a rule is "check:<check id>", "currency:<CCY>" or "*"'),
-      z.string().trim().min(1, 'an owner needs a name').max(100, 'an owner\'s name is at most 100 characters').refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'no control characters'),
+      z.string().trim().min(1, 'an owner needs a name').max(100, 'an owner\'s name is at most 100 characters')
+        .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'no control characters'),
       { error: 'expected {"check:<id>": NAME, "currency:<CCY>": NAME, "*": NAME}' },
     )).optional() },
   journalAccounts: { flag: 'journal-accounts', env: 'RECON_JOURNAL_ACCOUNTS', type: 'string', help: 'JSON file mapping recon\'s journal accounts to your chart of accounts',
@@ -164,7 +172,8 @@ const SYNC: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackD
 const BANK: OptionKey[] = ['bankDir', 'bankWindowDays', 'bankFeeTolerance'];
 const MAIL: OptionKey[] = ['mailTo', 'mailFrom', 'smtpUrl', 'mailMaxAttachmentMb', 'notifyUrl'];
 const PG: OptionKey[] = ['exportPostgres', 'pgSchema'];
-const RUN: OptionKey[] = [...SYNC, 'reports', 'published', ...BANK, ...MAIL, 'pingUrl', 'metricsFile', 'junit', 'rates', ...PG, 'defaultOwners'];
+const RUN: OptionKey[] = [...SYNC, 'reports', 'published', ...BANK, ...MAIL, 'pingUrl', 'metricsFile', 'junit', 'rates',
+  ...PG, 'defaultOwners'];
 
 /** The settings each command takes (its --help lists them; tests and the bench parse with the same lists). */
 export const COMMAND_OPTIONS = {
@@ -173,7 +182,8 @@ export const COMMAND_OPTIONS = {
   sync: SYNC,
   check: ['db', 'published', 'memoryMb', 'logFile', ...BANK, 'defaultOwners'],
   report: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'rates', 'defaultOwners'],
-  close: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'journalFormat', 'journalAccounts', 'booksTz', ...MAIL, 'ackBy', 'fourEyes'],
+  close: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'journalFormat', 'journalAccounts', 'booksTz',
+    ...MAIL, 'ackBy', 'fourEyes'],
   ack: ['db', 'published', 'memoryMb', 'logFile', 'ackBy', 'ackWaitS', 'fourEyes'],
   assign: ['db', 'published', 'memoryMb', 'logFile', 'ackBy', 'ackWaitS'],
   verify: ['db', 'memoryMb', 'logFile'],

@@ -109,8 +109,10 @@ export async function withJob(
     await setMemoryLimit(store.connection, job.memoryMb);
     await markAbandonedRuns(store.connection);
     await applyFailureNote(store.connection, job.layout.db);
-    await startRecordedRun(store.connection, { runId, command, serviceUrl: opts.serviceUrl ?? null, options: job.options, startedAt: new Date(),
-      actor: job.actor ?? { by: null, osUser: null, host: null } });
+    await startRecordedRun(store.connection, {
+      runId, command, serviceUrl: opts.serviceUrl ?? null, options: job.options, startedAt: new Date(),
+      actor: job.actor ?? { by: null, osUser: null, host: null },
+    });
     const ctx: JobContext = { store, runId, logger, signal: controller.signal, counters: {}, status: 'succeeded', notice };
     try {
       const code = await fn(ctx);

@@ -51,7 +51,9 @@ export async function runMonthlyClose(config: Config, logger: Logger, opts: Clos
   return withCloseOutlets(outlets, logger, () => monthlyClose(config, logger, opts, outlets));
 }
 
-async function monthlyClose(config: Config, logger: Logger, opts: CloseOptions, outlets: CloseOutletSettings): Promise<CloseOutcome> {
+async function monthlyClose(
+  config: Config, logger: Logger, opts: CloseOptions, outlets: CloseOutletSettings,
+): Promise<CloseOutcome> {
   requireMonth(opts.month);
   const out: CloseOutcome = { code: EXIT.FAILED, month: opts.month, version: null, workbook: null, disbursements: 0, provisional: [],
     runId: null, journal: null, error: null };
@@ -68,8 +70,11 @@ async function monthlyClose(config: Config, logger: Logger, opts: CloseOptions, 
         month: opts.month, reissue: opts.reissue, accept: opts.accept ?? null, now, runId: ctx.runId,
         approve: opts.approve === true, closer: actorOf(config),
       }, async (w) => {
-        const pack = await writeEvidencePack(ctx.store.connection, { month: opts.month, version: w.version, workbook: w.workbook, journal: w.journal,
-          formats: outlets.journalFormats, accounts: outlets.accounts, reportsDir: settings.reportsDir, close: w.entry, at: now });
+        const pack = await writeEvidencePack(ctx.store.connection, {
+          month: opts.month, version: w.version, workbook: w.workbook, journal: w.journal,
+          formats: outlets.journalFormats, accounts: outlets.accounts, reportsDir: settings.reportsDir,
+          close: w.entry, at: now,
+        });
         out.evidence = pack.path;
         return [pack.entry];
       });

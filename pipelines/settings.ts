@@ -161,7 +161,9 @@ export function reportSettings(config: Config): ReportSettings {
 }
 
 export function closeSettings(config: Config): CloseSettings {
-  return { reportsDir: config.reports, serviceUrl: config.apiUrl, booksTz: config.booksTz, fourEyes: config.fourEyes ?? [] };
+  return {
+    reportsDir: config.reports, serviceUrl: config.apiUrl, booksTz: config.booksTz, fourEyes: config.fourEyes ?? [],
+  };
 }
 
 export function accessSettings(config: Config): AccessSettings {

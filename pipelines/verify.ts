@@ -12,7 +12,9 @@ export interface VerifyOutcome {
   error: string | null;
 }
 
-export async function runVerify(config: Pick<Config, 'db'>, opts: { expectHash?: string | null } = {}): Promise<VerifyOutcome> {
+export async function runVerify(
+  config: Pick<Config, 'db'>, opts: { expectHash?: string | null } = {},
+): Promise<VerifyOutcome> {
   let store;
   try {
     store = await openForVerify(config.db);

@@ -20,7 +20,7 @@ export interface AckOptions {
   key: string;
   note: string;
   by: string;
-  /** 'withdraw': the current acknowledgement (or one pending approval) is withdrawn; 'approve': a pending one is approved. */
+  /** 'withdraw': the current acknowledgement (or one pending approval) is withdrawn; 'approve': a pending one is. */
   action?: AckAction;
   now?: Date;
   /** The operating-system user and host that ran the command (pipelines/settings.ts actorOf). */
@@ -62,47 +62,36 @@ export interface AckResult {
 
 type Row = Record<string, unknown>;
 
+const VERB: Record<AckAction, string> = {
+  ack: 'acknowledging', withdraw: 'withdrawing the acknowledgement of', approve: 'approving the acknowledgement of',
+};
+
 export async function ackFinding(connection: DuckDBConnection, opts: AckOptions): Promise<AckResult> {
   const key = opts.key.trim();
   const note = opts.note.trim();
   const by = opts.by.trim();
   const action = opts.action ?? 'ack';
-  const verb = { ack: 'acknowledging', withdraw: 'withdrawing the acknowledgement of', approve: 'approving the acknowledgement of' }[action];
-  if (note === '' && action !== 'approve') throw new AckError(key, `${verb} ${key} needs a note saying why (--note "...")`);
-  if (by === '') throw new AckError(key, `${verb} ${key} needs the name of who does it (--by NAME or RECON_ACK_BY)`);
-  const row = (await connection.runAndReadAll(sqlText('lifecycle/ack_find'), [key])).getRowObjectsJS()[0];
-  if (!row) {
-    throw new AckError(key, `no finding with key ${key}; see the Key column of the workbook or SELECT finding_key FROM open_exceptions`);
+  if (note === '' && action !== 'approve') {
+    throw new AckError(key, `${VERB[action]} ${key} needs a note saying why (--note "...")`);
   }
-  if (row.state === 'resolved') {
-    throw new AckError(key, `finding ${key} was resolved in run ${String(row.resolved_run_id)}; there is nothing to ${action === 'ack' ? 'acknowledge' : action}`);
+  if (by === '') {
+    throw new AckError(key, `${VERB[action]} ${key} needs the name of who does it (--by NAME or RECON_ACK_BY)`);
   }
+  const row = await findingToAck(connection, key, action);
   const last = (await connection.runAndReadAll(sqlText('lifecycle/ack_latest'), [key])).getRowObjectsJS()[0] ?? null;
   const waiting = last && last.action === 'ack' && last.four_eyes === true ? last : null;
-  const seq = Number(last?.next_seq ?? 1);
-  const ackAt = opts.now ?? new Date();
-  const who = { os_user: opts.osUser ?? null, host: opts.host ?? null };
   const currency = (row.currency as string | null) ?? null;
   const stake = row.stake === null || row.stake === undefined ? null : BigInt(row.stake as bigint);
   const limit = action === 'ack' ? aboveLimit(opts.fourEyes ?? [], currency, stake) : null;
   if (action === 'withdraw' && row.state !== 'acknowledged' && !waiting) {
-    throw new AckError(key, `finding ${key} is not acknowledged now (its numbers changed since, or it never was); there is nothing to withdraw — see SELECT * FROM acknowledgements WHERE finding_key = '${key}'`);
+    throw new AckError(key, `finding ${key} is not acknowledged now (its numbers changed since, or it never was); `
+      + `there is nothing to withdraw — see SELECT * FROM acknowledgements WHERE finding_key = '${key}'`);
   }
   if (action === 'approve') requireApprovable(key, row, waiting, by);
-  const state = action === 'withdraw' ? 'open' : action === 'approve' || !limit ? 'acknowledged' : String(row.state);
-  await inTransaction(connection, async () => {
-    await connection.run(sqlText('lifecycle/ack_append'), [key, seq, action, by, ackAt.toISOString(), note, who.os_user, who.host,
-      action === 'ack' ? limit !== null : null, action === 'approve' ? Number(waiting!.seq) : null]);
-    if (action === 'withdraw') await connection.run(sqlText('lifecycle/ack_withdraw'), [key]);
-    else if (action === 'approve') {
-      const w = waiting!;
-      await connection.run(sqlText('lifecycle/ack_apply'), [key, String(w.ack_by), (w.ack_at as Date).toISOString(), String(w.note),
-        (w.os_user as string | null) ?? null, (w.host as string | null) ?? null, by, ackAt.toISOString()]);
-    } else if (!limit) {
-      await connection.run(sqlText('lifecycle/ack_apply'), [key, by, ackAt.toISOString(), note, who.os_user, who.host, null, null]);
-    }
-    const stored = (await connection.runAndReadAll(sqlText('lifecycle/ack_entry'), [key, seq])).getRowObjectsJS()[0]!;
-    await appendTrail(connection, [{ at: ackAt, kind: 'ack', subject: key, content: { ...ackContent(stored), state } }]);
+  const ackAt = opts.now ?? new Date();
+  await recordEntry(connection, {
+    key, seq: Number(last?.next_seq ?? 1), action, by, note, at: ackAt, osUser: opts.osUser ?? null,
+    host: opts.host ?? null, pending: limit !== null, waiting, state: String(row.state),
   });
   return {
     key,
@@ -118,9 +107,67 @@ export async function ackFinding(connection: DuckDBConnection, opts: AckOptions)
     actual: (row.actual as bigint | null) ?? null,
     difference: (row.difference as bigint | null) ?? null,
     history: await ackHistory(connection, key),
-    pending: limit && currency && stake !== null ? { stake: moneyText(stake, currency), limit: limitText(limit, currency) } : null,
+    pending: limit && currency && stake !== null
+      ? { stake: moneyText(stake, currency), limit: limitText(limit, currency) } : null,
     approvedFor: action === 'approve' ? String(waiting!.ack_by) : null,
   };
+}
+
+/** The finding to acknowledge: one that exists and is not resolved. */
+async function findingToAck(connection: DuckDBConnection, key: string, action: AckAction): Promise<Row> {
+  const row = (await connection.runAndReadAll(sqlText('lifecycle/ack_find'), [key])).getRowObjectsJS()[0];
+  if (!row) {
+    throw new AckError(key, `no finding with key ${key}; see the Key column of the workbook `
+      + 'or SELECT finding_key FROM open_exceptions');
+  }
+  if (row.state === 'resolved') {
+    throw new AckError(key, `finding ${key} was resolved in run ${String(row.resolved_run_id)}; `
+      + `there is nothing to ${action === 'ack' ? 'acknowledge' : action}`);
+  }
+  return row;
+}
+
+interface Entry {
+  key: string;
+  seq: number;
+  action: AckAction;
+  by: string;
+  note: string;
+  at: Date;
+  osUser: string | null;
+  host: string | null;
+  /** An acknowledgement above the four-eyes threshold: recorded, not applied. */
+  pending: boolean;
+  /** The acknowledgement an approval puts in force. */
+  waiting: Row | null;
+  /** The finding's state before the entry. */
+  state: string;
+}
+
+/**
+ * The entry, what it does to the finding, and its trail entry, in one transaction. An approval puts the
+ * acknowledgement it approves in force (its person, time and note), with the approver beside it.
+ */
+async function recordEntry(connection: DuckDBConnection, e: Entry): Promise<void> {
+  const state = e.action === 'withdraw' ? 'open' : e.action === 'approve' || !e.pending ? 'acknowledged' : e.state;
+  const at = e.at.toISOString();
+  await inTransaction(connection, async () => {
+    await connection.run(sqlText('lifecycle/ack_append'), [e.key, e.seq, e.action, e.by, at, e.note, e.osUser, e.host,
+      e.action === 'ack' ? e.pending : null, e.action === 'approve' ? Number(e.waiting!.seq) : null]);
+    if (e.action === 'withdraw') {
+      await connection.run(sqlText('lifecycle/ack_withdraw'), [e.key]);
+    } else if (e.action === 'approve') {
+      const w = e.waiting!;
+      await connection.run(sqlText('lifecycle/ack_apply'), [e.key, String(w.ack_by), (w.ack_at as Date).toISOString(),
+        String(w.note), (w.os_user as string | null) ?? null, (w.host as string | null) ?? null, e.by, at]);
+    } else if (!e.pending) {
+      await connection.run(sqlText('lifecycle/ack_apply'), [e.key, e.by, at, e.note, e.osUser, e.host, null, null]);
+    }
+    const read = await connection.runAndReadAll(sqlText('lifecycle/ack_entry'), [e.key, e.seq]);
+    const stored = read.getRowObjectsJS()[0]!;
+    const content = { ...ackContent(stored), state };
+    await appendTrail(connection, [{ at: e.at, kind: 'ack', subject: e.key, content }]);
+  });
 }
 
 /**
@@ -129,7 +176,8 @@ export async function ackFinding(connection: DuckDBConnection, opts: AckOptions)
  */
 function requireApprovable(key: string, row: Row, waiting: Row | null, by: string): void {
   if (!waiting) {
-    throw new AckError(key, `finding ${key} has no acknowledgement waiting for approval; see SELECT * FROM acknowledgements WHERE finding_key = '${key}'`);
+    throw new AckError(key, `finding ${key} has no acknowledgement waiting for approval; `
+      + `see SELECT * FROM acknowledgements WHERE finding_key = '${key}'`);
   }
   if (samePerson(String(waiting.ack_by), by)) {
     throw new AckError(key, `${String(waiting.ack_by)} acknowledged finding ${key}, so ${by} cannot approve it: `
@@ -145,5 +193,7 @@ function requireApprovable(key: string, row: Row, waiting: Row | null, by: strin
 /** A finding's acknowledgements, withdrawals and approvals, oldest first. */
 export async function ackHistory(connection: DuckDBConnection, key: string): Promise<AckEntry[]> {
   const rows = (await connection.runAndReadAll(sqlText('lifecycle/ack_history'), [key])).getRowObjectsJS();
-  return rows.map((r) => ({ seq: Number(r.seq), action: r.action as AckAction, by: String(r.ack_by), at: r.ack_at as Date, note: String(r.note) }));
+  return rows.map((r) => ({
+    seq: Number(r.seq), action: r.action as AckAction, by: String(r.ack_by), at: r.ack_at as Date, note: String(r.note),
+  }));
 }

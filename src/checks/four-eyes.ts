@@ -17,10 +17,11 @@ const ENTRY = /^([A-Z]{3}|\*):(\d+(?:\.\d+)?)$/;
 
 /** The limits of a --four-eyes value (text or the config file's map), or null when it is not one. */
 export function parseFourEyes(value: unknown): FourEyes | null {
+  const amount = (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? String(v) : '?');
   const entries = typeof value === 'string'
     ? value.split(',').map((e) => e.trim()).filter((e) => e !== '')
     : value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}:${typeof v === 'number' || typeof v === 'string' ? String(v) : '?'}`)
+      ? Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}:${amount(v)}`)
       : null;
   if (entries === null) return null;
   const limits: FourEyesLimit[] = [];

@@ -53,9 +53,13 @@ export function requireMonth(month: string): void {
  * What is done between the close's workbook and its record: given the workbook and the close's trail entry
  * (chained, not stored), it returns entries chained after it to record with the close (the evidence pack's).
  */
-export type BeforeRecord = (w: { version: number; workbook: string; journal: readonly JournalEntry[]; entry: TrailEntry }) => Promise<TrailEntry[]>;
+export type BeforeRecord = (
+  w: { version: number; workbook: string; journal: readonly JournalEntry[]; entry: TrailEntry },
+) => Promise<TrailEntry[]>;
 
-export async function closeMonth(c: DuckDBConnection, settings: CloseSettings, r: CloseRequest, beforeRecord?: BeforeRecord): Promise<ClosedMonth> {
+export async function closeMonth(
+  c: DuckDBConnection, settings: CloseSettings, r: CloseRequest, beforeRecord?: BeforeRecord,
+): Promise<ClosedMonth> {
   requireMonth(r.month);
   const prior = await closedVersion(c, r.month);
   const closer = r.closer ?? { by: r.accept?.by ?? null, osUser: null, host: null };
@@ -70,15 +74,17 @@ export async function closeMonth(c: DuckDBConnection, settings: CloseSettings, r
   if (count === 0) throw new UsageError(`no disbursements delivered in ${r.month}; run recon sync first or pick another month`);
   const version = prior + 1;
   const written = await writeMonthClose(c, {
-    month: r.month, version, reportsDir: settings.reportsDir, serviceUrl: await serviceUrlOf(c, settings.serviceUrl), now: r.now,
-    accept, booksTz: settings.booksTz, fourEyes: settings.fourEyes, closer, runId: r.runId,
+    month: r.month, version, reportsDir: settings.reportsDir, serviceUrl: await serviceUrlOf(c, settings.serviceUrl),
+    now: r.now, accept, booksTz: settings.booksTz, fourEyes: settings.fourEyes, closer, runId: r.runId,
   });
   const entry = written.trail!.entry;
-  const after = beforeRecord ? await beforeRecord({ version, workbook: written.path, journal: written.journal, entry }) : [];
+  const after = beforeRecord
+    ? await beforeRecord({ version, workbook: written.path, journal: written.journal, entry }) : [];
   await recordClose(c, written.trail!.row, [entry, ...after]);
   return {
     version, workbook: written.path, disbursements: count, provisional: written.provisional, journal: written.journal,
-    accepted: written.acceptance?.accepted ?? [], acceptedBy: written.acceptance?.by ?? null, acceptanceState: written.acceptanceState,
+    accepted: written.acceptance?.accepted ?? [], acceptedBy: written.acceptance?.by ?? null,
+    acceptanceState: written.acceptanceState,
     trail: { seq: written.trail!.entry.seq, hash: written.trail!.entry.hash },
   };
 }

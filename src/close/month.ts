@@ -12,10 +12,9 @@ import { withBankMatches } from '../report/run-report.js';
 import type { CloseLine, SuspenseLine } from '../report/types.js';
 import type { CloseAcceptance } from '../store/closes.js';
 import { formatMajor } from '../money.js';
-import { UsageError } from '../errors.js';
 import type { FourEyes } from '../checks/four-eyes.js';
 import type { Actor } from '../store/trail.js';
-import { aboveFourEyes, closeEntry, unaccountedAmounts, type AcceptanceRequest } from './controls.js';
+import { acceptanceOf, closeControls, closeEntry, unaccountedAmounts, type AcceptanceRequest } from './controls.js';
 
 
 function closeWorkbookPath(reportsDir: string, month: string, version: number): string {
@@ -88,22 +87,12 @@ export async function writeMonthClose(c: DuckDBConnection, opts: MonthCloseOptio
   return withBankMatches(c, async () => {
     const split = bank ? await bankSplit(c, opts.month) : undefined;
     const unaccounted = unaccountedReasons(split, suspense);
+    const amounts = unaccountedAmounts(split, suspense);
     const accept = opts.accept ?? null;
-    if (accept?.approval && accept.approval.accepted !== unaccounted.join('; ')) {
-      throw new UsageError(`the money unaccounted for in ${opts.month} changed since ${accept.by} accepted it (then: ${accept.approval.accepted || 'nothing'}; `
-        + `now: ${unaccounted.join('; ') || 'nothing'}); nothing approved: accept it again with --accept-unaccounted`);
-    }
-    const above = aboveFourEyes(unaccountedAmounts(split, suspense), opts.fourEyes ?? []);
-    const state: 'accepted' | 'pending' | 'approved' | null = !accept || unaccounted.length === 0 ? null
-      : accept.approval ? 'approved' : above.length > 0 ? 'pending' : 'accepted';
-    const acceptance = state && accept ? {
-      by: accept.by, note: accept.note, accepted: unaccounted, state, osUser: accept.osUser ?? null, host: accept.host ?? null,
-      approval: accept.approval ?? null,
-    } : null;
-    const waiting = state === 'pending'
-      ? [`the acceptance of the unaccounted money by ${accept!.by} waits for a second person's approval (${above.join('; ')}): `
-        + `recon close --month ${opts.month} --approve --by NAME`] : [];
-    const provisional = [...await provisionalReasons(c, opts.month, lines), ...(state === 'accepted' || state === 'approved' ? [] : unaccounted), ...waiting];
+    const { acceptance, waiting } = acceptanceOf(opts.month, accept, unaccounted, amounts, opts.fourEyes ?? []);
+    const state = acceptance?.state ?? null;
+    const provisional = [...await provisionalReasons(c, opts.month, lines),
+      ...(state === 'accepted' || state === 'approved' ? [] : unaccounted), ...waiting];
     const trail = opts.runId && opts.closer ? await closeEntry(c, {
       month: opts.month, version: opts.version, closedAt: opts.now, runId: opts.runId, workbook, closer: opts.closer,
       acceptance: acceptance ? { ...acceptance, accepted: unaccounted.join('; ') } : null,
@@ -111,11 +100,11 @@ export async function writeMonthClose(c: DuckDBConnection, opts: MonthCloseOptio
     const written = await writeCloseWorkbook(workbook, {
     suspense,
     provisional,
-    acceptance: acceptance ? { by: acceptance.by, note: acceptance.note, accepted: acceptance.accepted, state: acceptance.state,
-      approvedBy: acceptance.approval?.by ?? null } : null,
-    controls: opts.closer ? { closer: opts.closer, acceptance: acceptance ? { osUser: acceptance.osUser, host: acceptance.host,
-      approval: acceptance.approval ? { by: acceptance.approval.by, osUser: acceptance.approval.osUser, host: acceptance.approval.host } : null } : null,
-    trail: trail ? { seq: trail.entry.seq, hash: trail.entry.hash } : null } : undefined,
+    acceptance: acceptance ? {
+      by: acceptance.by, note: acceptance.note, accepted: acceptance.accepted, state: acceptance.state,
+      approvedBy: acceptance.approval?.by ?? null,
+    } : null,
+    controls: opts.closer ? closeControls(opts.closer, acceptance, trail?.entry ?? null) : undefined,
     month: opts.month,
     booksTz: opts.booksTz,
     version: opts.version,
@@ -128,7 +117,8 @@ export async function writeMonthClose(c: DuckDBConnection, opts: MonthCloseOptio
     bank: bank ? { disbursements: bankRows(c, { month: opts.month }), credits: bankCredits(c, { creditedIn: opts.month, others: true }) } : undefined,
     shape: await monthShape(c, opts.month),
     });
-    const accepted: CloseAcceptance | null = acceptance ? { by: acceptance.by, note: acceptance.note, accepted: acceptance.accepted } : null;
+    const accepted: CloseAcceptance | null = acceptance
+      ? { by: acceptance.by, note: acceptance.note, accepted: acceptance.accepted } : null;
     return { ...written, acceptance: accepted, acceptanceState: state, trail };
   });
 }

@@ -66,21 +66,28 @@ export async function writeEvidencePack(c: DuckDBConnection, r: EvidenceRequest)
   const work = await mkdtemp(path.join(r.reportsDir, '.evidence-'));
   try {
     const members: ZipMember[] = [{ name: path.basename(r.workbook), file: r.workbook }];
-    const journal = await writeJournalFiles({ journal: r.journal, month: r.month, version: r.version, workbook: path.join(work, path.basename(r.workbook)),
-      formats: r.formats.length > 0 ? r.formats : ['generic'], accounts: r.accounts });
+    const journal = await writeJournalFiles({
+      journal: r.journal, month: r.month, version: r.version, workbook: path.join(work, path.basename(r.workbook)),
+      formats: r.formats.length > 0 ? r.formats : ['generic'], accounts: r.accounts,
+    });
     members.push(...journal.files.map((f) => ({ name: `journal/${path.basename(f)}`, file: f })));
     members.push(...await statementFiles(c, r.month, work));
     const results = path.join(r.reportsDir, LATEST_RESULTS);
-    if (await stat(results).then((s) => s.isFile(), () => false)) members.push({ name: `results/${LATEST_RESULTS}`, file: results });
+    if (await stat(results).then((s) => s.isFile(), () => false)) {
+      members.push({ name: `results/${LATEST_RESULTS}`, file: results });
+    }
     const trail = path.join(work, 'trail.jsonl');
     await writeTrail(c, r, trail);
     members.push({ name: 'trail.jsonl', file: trail });
     const files: ManifestFile[] = [];
-    for (const m of members) files.push({ name: m.name, bytes: (await stat(m.file!)).size, sha256: await sha256Of(m.file!) });
+    for (const m of members) {
+      files.push({ name: m.name, bytes: (await stat(m.file!)).size, sha256: await sha256Of(m.file!) });
+    }
     const manifest = {
       pack: 'recon.evidence/v1', month: r.month, version: r.version, created_at: r.at.toISOString(),
       close_entry: { seq: r.close.seq, hash: r.close.hash }, files,
-      how_to_check: 'sha256sum -c SHA256SUMS; each trail.jsonl line\'s hash is sha256 of the JSON array [seq, entry_at, kind, subject, content, prev_hash]',
+      how_to_check: 'sha256sum -c SHA256SUMS; each trail.jsonl line\'s hash is sha256 of the JSON array '
+        + '[seq, entry_at, kind, subject, content, prev_hash]',
     };
     members.push({ name: 'manifest.json', data: `${JSON.stringify(manifest, null, 2)}\n` });
     members.push({ name: 'SHA256SUMS', data: files.map((f) => `${f.sha256}  ${f.name}\n`).join('') });
@@ -89,7 +96,10 @@ export async function writeEvidencePack(c: DuckDBConnection, r: EvidenceRequest)
     const sha256 = await sha256Of(target);
     const [entry] = chainAfter(r.close, [{
       at: r.at, kind: 'evidence', subject: closeSubject(r.month, r.version),
-      content: { month: r.month, version: r.version, pack: path.basename(target), sha256, files: files.map((f) => ({ name: f.name, sha256: f.sha256 })) },
+      content: {
+        month: r.month, version: r.version, pack: path.basename(target), sha256,
+        files: files.map((f) => ({ name: f.name, sha256: f.sha256 })),
+      },
     }]);
     return { path: target, sha256, files, entry: entry! };
   } finally {
@@ -124,7 +134,9 @@ function withMajor(row: Record<string, unknown>): Record<string, unknown> {
   const currency = typeof row.currency === 'string' ? row.currency : null;
   for (const [k, v] of Object.entries(row)) {
     out[k] = v;
-    if (currency && typeof v === 'bigint' && /amount|balance|credits|debits|difference/.test(k)) out[`${k}_major`] = formatMajor(v, currency);
+    if (currency && typeof v === 'bigint' && /amount|balance|credits|debits|difference/.test(k)) {
+      out[`${k}_major`] = formatMajor(v, currency);
+    }
   }
   return out;
 }
@@ -132,15 +144,17 @@ function withMajor(row: Record<string, unknown>): Record<string, unknown> {
 /** The month's trail entries, one JSON object per line, as stored. */
 async function writeTrail(c: DuckDBConnection, r: EvidenceRequest, file: string): Promise<void> {
   const lines: string[] = [];
-  const line = (e: { seq: number; entry_at: string; kind: unknown; subject: unknown; content: unknown; prev_hash: unknown; hash: unknown }) =>
-    lines.push(JSON.stringify(e));
+  // the fields in the order the hash takes them, then the hash
+  type Field = unknown;
+  const line = (seq: number, at: string, kind: Field, subject: Field, content: Field, prev: Field, hash: Field) =>
+    lines.push(JSON.stringify({ seq, entry_at: at, kind, subject, content, prev_hash: prev, hash }));
   for await (const page of monthTrail(c, r.month, r.close.seq - 1)) {
     for (const e of page) {
-      line({ seq: Number(e.seq), entry_at: (e.entry_at as Date).toISOString(), kind: e.kind, subject: e.subject, content: e.content, prev_hash: e.prev_hash, hash: e.hash });
+      line(Number(e.seq), (e.entry_at as Date).toISOString(), e.kind, e.subject, e.content, e.prev_hash, e.hash);
     }
   }
   const x = r.close;
-  line({ seq: x.seq, entry_at: x.at, kind: x.kind, subject: x.subject, content: x.content, prev_hash: x.prevHash, hash: x.hash });
+  line(x.seq, x.at, x.kind, x.subject, x.content, x.prevHash, x.hash);
   await writeFile(file, lines.length > 0 ? `${lines.join('\n')}\n` : '', 'utf8');
 }
 

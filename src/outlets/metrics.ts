@@ -54,9 +54,14 @@ export async function metricsText(m: RunMetrics): Promise<string> {
     }
     const stake = gauge('recon_money_at_stake', 'Money at stake in the findings that need a person, in major units of each currency (never added across currencies).', ['currency']);
     for (const a of f.moneyAtStake) stake.set({ currency: a.currency }, Number(formatMajor(a.subunits, a.currency)));
-    const causes = gauge('recon_open_causes', 'Causes that need a person (each cause once), by business days since first seen: 0-2, 3-7, 8-30, >30.', ['currency', 'age']);
-    const aged = gauge('recon_open_causes_at_stake', 'Money at stake of those causes, in major units of each currency (never added across currencies).', ['currency', 'age']);
-    const oldest = gauge('recon_oldest_open_cause_business_days', 'Business days since the oldest cause that needs a person was first seen, per currency.', ['currency']);
+    const causes = gauge('recon_open_causes',
+      'Causes that need a person (each cause once), by business days since first seen: 0-2, 3-7, 8-30, >30.',
+      ['currency', 'age']);
+    const aged = gauge('recon_open_causes_at_stake',
+      'Money at stake of those causes, in major units of each currency (never added across currencies).',
+      ['currency', 'age']);
+    const oldest = gauge('recon_oldest_open_cause_business_days',
+      'Business days since the oldest cause that needs a person was first seen, per currency.', ['currency']);
     for (const a of f.ageing) {
       const currency = a.currency ?? 'none';
       oldest.set({ currency }, a.oldest);

@@ -70,10 +70,12 @@ function sections(s: OutcomeSummary, a: AttachmentNote | null): Section[] {
     });
   }
   if (s.ageing.length > 0) {
-    const cell = (b: AgeingSummary['buckets'][number]) => `${b.causes}${b.amount !== null && b.causes > 0 ? ` (${b.amount})` : ''}`;
+    const cell = (b: AgeingSummary['buckets'][number]) =>
+      (b.amount !== null && b.causes > 0 ? `${b.causes} (${b.amount})` : `${b.causes}`);
+    const line = (a: AgeingSummary) => a.buckets.map((b) => `${b.bucket} days ${cell(b)}`).join(' · ');
     out.push({
       title: 'Open causes by age (business days since first seen; per currency, never added across currencies)',
-      lines: s.ageing.map((a) => `${a.currency ?? 'no amount'}: ${a.buckets.map((b) => `${b.bucket} days ${cell(b)}`).join(' · ')}; oldest ${a.oldest}`),
+      lines: s.ageing.map((a) => `${a.currency ?? 'no amount'}: ${line(a)}; oldest ${a.oldest}`),
       table: {
         head: ['currency', ...s.ageing[0]!.buckets.map((b) => `${b.bucket} days`), 'oldest'],
         rows: s.ageing.map((a) => [a.currency ?? 'no amount', ...a.buckets.map(cell), String(a.oldest)]),

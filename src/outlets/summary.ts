@@ -129,7 +129,10 @@ export function runSummary(end: RunEnd, secrets: readonly (string | undefined)[]
     moneyAtStake: (f?.moneyAtStake ?? []).map((m) => ({ currency: m.currency, amount: formatMajor(m.subunits, m.currency), findings: m.findings })),
     ageing: (f?.ageing ?? []).map((a) => ({
       currency: a.currency, oldest: a.oldest,
-      buckets: a.buckets.map((b) => ({ bucket: b.bucket, causes: b.causes, amount: a.currency && b.atStake !== null ? formatMajor(b.atStake, a.currency) : null })),
+      buckets: a.buckets.map((b) => ({
+        bucket: b.bucket, causes: b.causes,
+        amount: a.currency && b.atStake !== null ? formatMajor(b.atStake, a.currency) : null,
+      })),
     })),
     top: (f?.top ?? []).map((t) => ({
       checkId: t.checkId, severity: t.severity, status: t.status,

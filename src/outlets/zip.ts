@@ -83,7 +83,9 @@ function endRecord(count: number, size: number, offset: number): Buffer {
 
 /** Writes `members` as a zip to `path` (the caller's temp file: src/files.ts writeFileAtomically). */
 export async function writeZip(path: string, members: readonly ZipMember[], at: Date): Promise<number> {
-  if (members.length > 0xffff) throw new Error(`a zip of ${members.length} members needs zip64, which recon does not write`);
+  if (members.length > 0xffff) {
+    throw new Error(`a zip of ${members.length} members needs zip64, which recon does not write`);
+  }
   const when = dosDateTime(at);
   const handle = await open(path, 'w');
   try {
@@ -108,7 +110,8 @@ export async function writeZip(path: string, members: readonly ZipMember[], at: 
 
 /** Streams one member through raw deflate into the file from `position`; returns where it ends. */
 async function deflateMember(handle: FileHandle, m: ZipMember, w: Written, position: number): Promise<number> {
-  const source = m.file !== undefined ? createReadStream(m.file) : [typeof m.data === 'string' ? Buffer.from(m.data, 'utf8') : m.data ?? Buffer.alloc(0)];
+  const bytes = typeof m.data === 'string' ? Buffer.from(m.data, 'utf8') : m.data ?? Buffer.alloc(0);
+  const source = m.file !== undefined ? createReadStream(m.file) : [bytes];
   const deflate = createDeflateRaw({ level: 9 });
   let at = position;
   const sink = (async () => {

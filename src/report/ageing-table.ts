@@ -12,7 +12,10 @@ export function writeAgeing(sheet: ExcelJS.Worksheet, at: number, ageing: readon
     ...AGE_BUCKETS.flatMap((bucket, i): Array<Omit<ColumnSpec<CauseAgeing>, 'width'>> => [
       { header: `${bucket} days`, numeric: true, write: (c, a) => setCount(c, a.buckets[i]!.causes) },
       { header: `${bucket}: at stake`, numeric: true,
-        write: (c, a) => (a.currency === null || a.buckets[i]!.causes === 0 ? undefined : setAmount(c, a.buckets[i]!.atStake ?? 0n, a.currency)) },
+        write: (c, a) => {
+          const b = a.buckets[i]!;
+          if (a.currency !== null && b.causes > 0) setAmount(c, b.atStake ?? 0n, a.currency);
+        } },
     ]),
   ];
   if (ageing.length === 0) {

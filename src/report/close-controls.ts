@@ -10,7 +10,8 @@ export type { CloseControls, Who };
 
 /** "ana (operating-system user ana on host books-1)" */
 export function whoText(w: Who): string {
-  const machine = [w.osUser ? `operating-system user ${w.osUser}` : null, w.host ? `on host ${w.host}` : null].filter(Boolean).join(' ');
+  const machine = [w.osUser ? `operating-system user ${w.osUser}` : null, w.host ? `on host ${w.host}` : null]
+    .filter(Boolean).join(' ');
   return `${w.by ?? 'not named (no --by)'}${machine ? ` (${machine})` : ''}`;
 }
 
@@ -20,13 +21,14 @@ export function writeCloseControls(
 ): number {
   const fields: Array<[string, string]> = [['Closed by', whoText(c.closer)]];
   if (c.acceptance && acceptedBy) {
-    fields.push(['Unaccounted accepted by', whoText({ by: acceptedBy, osUser: c.acceptance.osUser, host: c.acceptance.host })]);
+    const accepted = whoText({ by: acceptedBy, osUser: c.acceptance.osUser, host: c.acceptance.host });
+    fields.push(['Unaccounted accepted by', accepted]);
     fields.push(['Approved by', c.acceptance.approval ? whoText(c.acceptance.approval) : 'nobody yet']);
   }
   if (c.trail) {
     fields.push(['Audit trail entry', String(c.trail.seq)]);
     fields.push(['Audit trail hash', c.trail.hash]);
-    fields.push(['Checked by', 'recon verify --head <this hash>: exit 0 while the store still holds this close as printed']);
+    fields.push(['Checked by', 'recon verify --head <this hash>: exit 0 while the store holds this close as printed']);
   }
   let row = at;
   for (const [label, value] of fields) {

@@ -91,7 +91,8 @@ const LINES_HEADER_ROW = FIELDS_START + FIELD_COUNT + 1;
 /** The close's status in one line: final, final with unaccounted money accepted by name (#27), or provisional and why. */
 export function closeStatus(input: Pick<CloseInput, 'provisional' | 'acceptance'>): string {
   const a = input.acceptance;
-  const approval = a?.state === 'pending' ? ', waiting for a second person\'s approval' : a?.approvedBy ? `, approved by ${a.approvedBy}` : '';
+  const approval = a?.state === 'pending' ? ', waiting for a second person\'s approval'
+    : a?.approvedBy ? `, approved by ${a.approvedBy}` : '';
   const accepted = a ? ` Accepted as unaccounted by ${a.by} ("${a.note}")${approval}: ${a.accepted.join('; ')}.` : '';
   if (input.provisional.length > 0) return `Provisional: ${input.provisional.join('; ')}.${accepted}`;
   return a ? `Final with unaccounted money accepted: no open error findings, no variance.${accepted}`

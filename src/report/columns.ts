@@ -37,16 +37,23 @@ export function findingColumns(reporting: string | null, controls = false): Read
  */
 const CONTROL_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
   { header: 'Owner', width: 16, print: false, write: (c, f) => setText(c, f.owner ?? null) },
-  { header: 'Owner from', width: 16, print: false, write: (c, f) => setText(c, f.owner ? (f.ownerSource === 'assigned' ? 'recon assign' : `rule ${f.ownerSource ?? ''}`) : null) },
+  { header: 'Owner from', width: 16, print: false,
+    write: (c, f) => setText(c, !f.owner ? null : f.ownerSource === 'assigned' ? 'recon assign'
+      : `rule ${f.ownerSource ?? ''}`) },
   { header: 'Due', width: 11, print: false, write: (c, f) => setText(c, f.dueDate ?? null) },
-  { header: 'Overdue', width: 9, print: false, write: (c, f) => setText(c, f.dueDate && f.status !== 'resolved' ? (f.overdue ? 'overdue' : 'no') : null) },
-  { header: 'Acknowledged from', width: 22, print: false, write: (c, f) => setText(c, f.ackBy && (f.ackOsUser || f.ackHost) ? `${f.ackOsUser ?? '?'}@${f.ackHost ?? '?'}` : null) },
+  { header: 'Overdue', width: 9, print: false,
+    write: (c, f) => setText(c, f.dueDate && f.status !== 'resolved' ? (f.overdue ? 'overdue' : 'no') : null) },
+  { header: 'Acknowledged from', width: 22, print: false,
+    write: (c, f) => setText(c, f.ackBy && (f.ackOsUser || f.ackHost) ? `${f.ackOsUser ?? '?'}@${f.ackHost ?? '?'}`
+      : null) },
   { header: 'Approval', width: 30, wrap: true, print: false, write: (c, f) => setText(c, approvalText(f)) },
 ];
 
 /** Four eyes in words: waiting for a second person, or who approved the acknowledgement in force. */
 export function approvalText(f: Pick<FindingRow, 'awaitingApprovalOf' | 'ackApprovedBy'>): string | null {
-  if (f.awaitingApprovalOf) return `acknowledged by ${f.awaitingApprovalOf}, waiting for a second person's approval (recon ack KEY --approve)`;
+  if (f.awaitingApprovalOf) {
+    return `acknowledged by ${f.awaitingApprovalOf}, waiting for a second person's approval (recon ack KEY --approve)`;
+  }
   return f.ackApprovedBy ? `approved by ${f.ackApprovedBy}` : null;
 }
 

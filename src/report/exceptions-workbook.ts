@@ -45,7 +45,8 @@ export async function writeExceptionWorkbook(
     await writeTableSheet(workbook, 'Checks', CHECK_COLUMNS, checkRows(input.summary, input.checks ?? []));
     // Sheets are written one after another: the zip takes one entry at a time, and a second open
     // sheet would buffer in memory until the first one is committed.
-    const findings = await writeTableSheet(workbook, 'Exceptions', findingColumns(input.summary.rates?.reporting ?? null, true), input.findings);
+    const columns = findingColumns(input.summary.rates?.reporting ?? null, true);
+    const findings = await writeTableSheet(workbook, 'Exceptions', columns, input.findings);
     const disbursements = await writeDisbursementsSheet(workbook, input.disbursements, input.summary.totalsByCurrency);
     if (input.bank) await writeBankSheets(workbook, input.bank);
     return { path, findings, disbursements };

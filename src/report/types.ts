@@ -89,7 +89,10 @@ export interface CloseInput {
    * Unaccounted money a person accepted by name with a note (#27); it no longer makes the close provisional
    * unless it waits for a second person's approval (state 'pending': four eyes).
    */
-  acceptance?: { by: string; note: string; accepted: string[]; state?: 'accepted' | 'pending' | 'approved'; approvedBy?: string | null } | null;
+  acceptance?: {
+    by: string; note: string; accepted: string[];
+    state?: 'accepted' | 'pending' | 'approved'; approvedBy?: string | null;
+  } | null;
   /** Who closed it, who accepted and approved, and the close's audit-trail entry (its Summary prints them). */
   controls?: CloseControls;
   /** The books' time zone the month was counted in (--books-tz); UTC when absent. */

@@ -18,25 +18,32 @@ export interface CloseAcceptance {
  * after it: its evidence pack's), in one transaction. `row` is what the close's entry says of it
  * (src/close/controls.ts closeEntry); the row as stored must say the same, or nothing is recorded.
  */
-export async function recordClose(c: DuckDBConnection, row: Record<string, unknown>, entries: readonly TrailEntry[]): Promise<void> {
+export async function recordClose(
+  c: DuckDBConnection, row: Record<string, unknown>, entries: readonly TrailEntry[],
+): Promise<void> {
   const entry = entries[0]!;
   const v = (k: string) => (row[k] instanceof Date ? (row[k] as Date).toISOString() : (row[k] ?? null)) as DuckDBValue;
   await inTransaction(c, async () => {
     await c.run(sqlText('close/record_disbursements'), [v('month'), v('version')]);
     await c.run(sqlText('close/record_close'), [v('month'), v('version'), v('closed_at'), v('run_id'), v('workbook'),
       v('accepted_by'), v('accepted_note'), v('accepted'), v('closed_by'), v('closed_os_user'), v('closed_host'),
-      v('accepted_os_user'), v('accepted_host'), v('acceptance_state'), v('approved_by'), v('approved_at'), v('approved_os_user'), v('approved_host'),
+      v('accepted_os_user'), v('accepted_host'), v('acceptance_state'), v('approved_by'), v('approved_at'),
+      v('approved_os_user'), v('approved_host'),
       BigInt(entry.seq), entry.hash]);
-    const stored = (await c.runAndReadAll(sqlText('close/close_row'), [v('month'), v('version')])).getRowObjectsJS()[0]!;
+    const read = await c.runAndReadAll(sqlText('close/close_row'), [v('month'), v('version')]);
+    const stored = read.getRowObjectsJS()[0]!;
     if (canonicalJson(closeContent(stored)) !== entry.content) {
-      throw new Error(`close ${String(row.month)} v${String(row.version)}: the row as stored differs from its audit-trail entry; nothing recorded`);
+      throw new Error(`close ${String(row.month)} v${String(row.version)}: the row as stored differs from its `
+        + 'audit-trail entry; nothing recorded');
     }
     await storeEntries(c, entries);
   });
 }
 
 /** What a close of `month` counts: its disbursements and their amounts summed over currencies (a control figure). */
-export async function closeTotals(c: DuckDBConnection, month: string): Promise<{ disbursements: number; total: bigint }> {
+export async function closeTotals(
+  c: DuckDBConnection, month: string,
+): Promise<{ disbursements: number; total: bigint }> {
   const r = (await c.runAndReadAll(sqlText('close/close_totals'), [month])).getRowObjectsJS()[0]!;
   return { disbursements: Number(r.disbursements), total: BigInt(r.total as bigint) };
 }

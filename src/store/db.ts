@@ -12,7 +12,9 @@ import { sqlObjects } from './objects.js';
 import { seedTrail, TRAIL_MIGRATION } from './trail-seed.js';
 
 /** What a migration needs done in TypeScript, in its own transaction, after its SQL: the trail's seed. */
-const AFTER_MIGRATION: Readonly<Record<number, (c: DuckDBConnection) => Promise<unknown>>> = { [TRAIL_MIGRATION]: seedTrail };
+const AFTER_MIGRATION: Readonly<Record<number, (c: DuckDBConnection) => Promise<unknown>>> = {
+  [TRAIL_MIGRATION]: seedTrail,
+};
 
 export interface Store {
   instance: DuckDBInstance;

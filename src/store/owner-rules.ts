@@ -34,6 +34,7 @@ export function ownerRulesValue(value: unknown): unknown {
 export async function saveOwnerRules(c: DuckDBConnection, rules: OwnerRules): Promise<void> {
   await inTransaction(c, async () => {
     await c.run(sqlText('controls/owner_rules_clear'));
-    await appendRows(c, 'owner_rules', ['varchar', 'varchar'], Object.entries(rules).map(([rule, owner]) => [rule, owner]));
+    const rows = Object.entries(rules).map(([rule, owner]) => [rule, owner]);
+    await appendRows(c, 'owner_rules', ['varchar', 'varchar'], rows);
   });
 }

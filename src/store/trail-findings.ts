@@ -13,7 +13,8 @@ export async function appendFindingChanges(c: DuckDBConnection, runId: string, n
   let n = 0;
   let after = '';
   for (;;) {
-    const page = (await c.runAndReadAll(sqlText('controls/trail_finding_changes'), [runId, after, PAGE])).getRowObjectsJS();
+    const read = await c.runAndReadAll(sqlText('controls/trail_finding_changes'), [runId, after, PAGE]);
+    const page = read.getRowObjectsJS();
     n += (await appendTrail(c, page.map((r) => ({
       at: now, kind: 'finding' as const, subject: String(r.finding_key),
       content: { ...findingContent(r), run_id: runId, was: r.was ?? null },

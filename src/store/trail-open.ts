@@ -24,7 +24,10 @@ export async function openForVerify(db: string): Promise<{ connection: DuckDBCon
     instance = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
   } catch (err) {
     const message = oneLine((err as Error).message);
-    if (/lock/i.test(message)) throw new StoreBusyError(`another recon process has the store ${db} open (a run, an ack): verify it when that ends`);
+    if (/lock/i.test(message)) {
+      throw new StoreBusyError(`another recon process has the store ${db} open (a run, an ack): `
+        + 'verify it when that ends');
+    }
     throw new UsageError(`cannot open the store ${db} to verify it: ${message}`);
   }
   const connection = await instance.connect();
@@ -33,9 +36,16 @@ export async function openForVerify(db: string): Promise<{ connection: DuckDBCon
     instance.closeSync();
   };
   try {
-    const [hasTable, migrated] = (await connection.runAndReadAll(sqlText('controls/trail_exists'), [TRAIL_MIGRATION])).getRowsJS()[0]!;
-    if (migrated && !hasTable) throw new TrailMissingError('the audit trail (table audit_trail) was removed from the store: nothing it recorded can be proven');
-    if (!migrated) throw new UsageError(`the store ${db} predates the audit trail: any command that writes it (recon check, recon run) upgrades it and seeds the trail`);
+    const found = await connection.runAndReadAll(sqlText('controls/trail_exists'), [TRAIL_MIGRATION]);
+    const [hasTable, migrated] = found.getRowsJS()[0]!;
+    if (migrated && !hasTable) {
+      throw new TrailMissingError('the audit trail (table audit_trail) was removed from the store: '
+        + 'nothing it recorded can be proven');
+    }
+    if (!migrated) {
+      throw new UsageError(`the store ${db} predates the audit trail: any command that writes it `
+        + '(recon check, recon run) upgrades it and seeds the trail');
+    }
   } catch (err) {
     close();
     if (err instanceof TerminalError) throw err;

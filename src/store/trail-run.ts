@@ -8,13 +8,19 @@ import { runContent } from './trail-content.js';
 
 export async function startRecordedRun(
   c: DuckDBConnection,
-  run: { runId: string; command: string; serviceUrl: string | null; options: Record<string, unknown>; startedAt: Date; actor: Actor },
+  run: {
+    runId: string; command: string; serviceUrl: string | null; options: Record<string, unknown>;
+    startedAt: Date; actor: Actor;
+  },
 ): Promise<void> {
   await inTransaction(c, async () => {
     await startRun(c, run);
     await appendTrail(c, [{
       at: run.startedAt, kind: 'run', subject: run.runId,
-      content: { ...runContent({ run_id: run.runId, command: run.command, started_at: run.startedAt }, run.actor), by: run.actor.by },
+      content: {
+        ...runContent({ run_id: run.runId, command: run.command, started_at: run.startedAt }, run.actor),
+        by: run.actor.by,
+      },
     }]);
   });
 }

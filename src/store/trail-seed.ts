@@ -29,8 +29,8 @@ export async function seedTrail(c: DuckDBConnection, now: Date = new Date()): Pr
     at: at(r.started_at, now), kind: 'run', subject: String(r.run_id), content: { ...runContent(r), seeded: true },
   })));
   await append((await rows(c, 'controls/rows_closes')).map((r) => ({
-    at: at(r.closed_at, now), kind: Number(r.version) > 1 ? 'reissue' : 'close', subject: closeSubject(String(r.month), Number(r.version)),
-    content: { ...closeContent(r), seeded: true },
+    at: at(r.closed_at, now), kind: Number(r.version) > 1 ? 'reissue' : 'close',
+    subject: closeSubject(String(r.month), Number(r.version)), content: { ...closeContent(r), seeded: true },
   })));
   await append((await rows(c, 'controls/rows_acks')).map((r) => ({
     at: at(r.ack_at, now), kind: 'ack', subject: String(r.finding_key), content: { ...ackContent(r), seeded: true },
@@ -38,7 +38,10 @@ export async function seedTrail(c: DuckDBConnection, now: Date = new Date()): Pr
   let after = '';
   for (;;) {
     const page = await rows(c, 'controls/rows_findings', [after, PAGE]);
-    await append(page.map((r) => ({ at: at(r.state_at, now), kind: 'finding', subject: String(r.finding_key), content: { ...findingContent(r), seeded: true } })));
+    await append(page.map((r) => ({
+      at: at(r.state_at, now), kind: 'finding', subject: String(r.finding_key),
+      content: { ...findingContent(r), seeded: true },
+    })));
     if (page.length < PAGE) break;
     after = String(page[page.length - 1]!.finding_key);
   }

@@ -29,7 +29,9 @@ const PAGE = 10_000;
 /** Differences kept: the first ones name the problem; a rewritten table would list every row. */
 const MAX_DIFFERENCES = 1000;
 
-export async function verifyTrail(c: DuckDBConnection, opts: { expectHash?: string | null } = {}): Promise<VerifyResult> {
+export async function verifyTrail(
+  c: DuckDBConnection, opts: { expectHash?: string | null } = {},
+): Promise<VerifyResult> {
   const found: Difference[] = [];
   const differ = (seq: number | null, what: string) => {
     if (found.length < MAX_DIFFERENCES) found.push({ seq, what });
@@ -42,12 +44,16 @@ export async function verifyTrail(c: DuckDBConnection, opts: { expectHash?: stri
   for (;;) {
     const page = (await c.runAndReadAll(sqlText('controls/trail_page'), [prev.seq, PAGE])).getRowObjectsJS();
     for (const r of page) {
-      const e = { seq: Number(r.seq), at: (r.entry_at as Date).toISOString(), kind: String(r.kind) as TrailKind, subject: String(r.subject),
-        content: String(r.content), prevHash: String(r.prev_hash) };
+      const e = { seq: Number(r.seq), at: (r.entry_at as Date).toISOString(), kind: String(r.kind) as TrailKind,
+        subject: String(r.subject), content: String(r.content), prevHash: String(r.prev_hash) };
       const name = `entry ${e.seq} (${e.kind} ${e.subject})`;
-      if (e.seq !== prev.seq + 1) differ(e.seq, `${name} follows entry ${prev.seq}: ${e.seq > prev.seq + 1 ? `entr${e.seq - prev.seq > 2 ? 'ies' : 'y'} ${prev.seq + 1}${e.seq - prev.seq > 2 ? `–${e.seq - 1}` : ''} removed` : 'numbered twice'}`);
-      else if (entryHash(e) !== String(r.hash)) differ(e.seq, `${name}: its hash does not match its content — the entry was edited, renumbered or moved`);
-      else if (e.prevHash !== prev.hash) differ(e.seq, `${name} does not follow entry ${prev.seq}: the chain was cut there (an entry removed, inserted or moved)`);
+      if (e.seq !== prev.seq + 1) differ(e.seq, `${name} follows entry ${prev.seq}: ${gap(prev.seq, e.seq)}`);
+      else if (entryHash(e) !== String(r.hash)) {
+        differ(e.seq, `${name}: its hash does not match its content — the entry was edited, renumbered or moved`);
+      } else if (e.prevHash !== prev.hash) {
+        differ(e.seq, `${name} does not follow entry ${prev.seq}: `
+          + 'the chain was cut there (an entry removed, inserted or moved)');
+      }
       if (String(r.hash) === opts.expectHash) sawExpected = true;
       prev = { seq: e.seq, hash: String(r.hash) };
       entries += 1;
@@ -70,20 +76,28 @@ export async function verifyTrail(c: DuckDBConnection, opts: { expectHash?: stri
   }
   const head = (await c.runAndReadAll(sqlText('controls/trail_head'))).getRowsJS()[0];
   if (entries > 0 && (!head || Number(head[0]) !== prev.seq || String(head[1]) !== prev.hash)) {
-    differ(prev.seq, `audit_trail_head says entry ${head ? String(head[0]) : 'none'}, the chain ends at entry ${prev.seq}: entries after it were removed`);
+    const said = head ? String(head[0]) : 'none';
+    differ(prev.seq, `audit_trail_head says entry ${said}, the chain ends at entry ${prev.seq}: `
+      + 'entries after it were removed');
   }
-  if (opts.expectHash && !sawExpected) differ(null, `no entry of the trail has the hash ${opts.expectHash}: the printed close is not in this store's trail, or the trail was rewritten`);
+  if (opts.expectHash && !sawExpected) {
+    differ(null, `no entry of the trail has the hash ${opts.expectHash}: `
+      + 'the printed close is not in this store\'s trail, or the trail was rewritten');
+  }
 
   const rows = async (name: string) => (await c.runAndReadAll(sqlText(name))).getRowObjectsJS();
   compare('run', 'runs', (r) => String(r.run_id), runContent, await rows('controls/rows_runs'), recorded, differ);
-  compare('ack', 'finding_acks', (r) => `${String(r.finding_key)}#${String(r.seq)}`, ackContent, await rows('controls/rows_acks'), recorded, differ);
-  compare('assign', 'finding_assignments', (r) => `${String(r.finding_key)}#${String(r.seq)}`, assignContent, await rows('controls/rows_assignments'), recorded, differ);
+  const numbered = (r: Row) => `${String(r.finding_key)}#${String(r.seq)}`;
+  compare('ack', 'finding_acks', numbered, ackContent, await rows('controls/rows_acks'), recorded, differ);
+  const assignments = await rows('controls/rows_assignments');
+  compare('assign', 'finding_assignments', numbered, assignContent, assignments, recorded, differ);
   const closes = await rows('controls/rows_closes');
   compare('close', 'closes', (r) => `${String(r.month)} v${String(r.version)}`, closeContent, closes, recorded, differ);
   for (const r of closes) {
     const e = recorded.get('close')?.get(`${String(r.month)} v${String(r.version)}`);
     if (e && r.trail_hash !== null && r.trail_hash !== undefined && r.trail_hash !== e.hash) {
-      differ(e.seq, `entry ${e.seq} (close ${String(r.month)} v${String(r.version)}) has hash ${e.hash}; closes.trail_hash says ${String(r.trail_hash)}`);
+      differ(e.seq, `entry ${e.seq} (close ${String(r.month)} v${String(r.version)}) has hash ${e.hash}; `
+        + `closes.trail_hash says ${String(r.trail_hash)}`);
     }
   }
   await compareStates(c, states, differ);
@@ -92,6 +106,12 @@ export async function verifyTrail(c: DuckDBConnection, opts: { expectHash?: stri
 }
 
 const shown = (v: unknown) => (v === null || v === undefined ? 'nothing' : JSON.stringify(v));
+
+/** What a gap in the numbering says: the entries that are missing, or a number used twice. */
+function gap(before: number, seq: number): string {
+  if (seq <= before) return 'numbered twice';
+  return seq === before + 2 ? `entry ${before + 1} removed` : `entries ${before + 1}–${seq - 1} removed`;
+}
 
 /** Each row against its entry, field by field; a row without an entry, and an entry without its row. */
 function compare(
@@ -111,19 +131,24 @@ function compare(
     const mine = JSON.parse(canonicalJson(contentOf(row))) as Row;
     for (const [field, value] of Object.entries(mine)) {
       if (canonicalJson(value) !== canonicalJson(e.content[field] ?? null)) {
-        differ(e.seq, `entry ${e.seq} (${kind} ${id}) records ${field} ${shown(e.content[field])}; ${table} has ${shown(value)}`);
+        differ(e.seq, `entry ${e.seq} (${kind} ${id}) records ${field} ${shown(e.content[field])}; `
+          + `${table} has ${shown(value)}`);
         break;
       }
     }
   }
   for (const [id, e] of entries) {
-    if (!seen.has(id)) differ(e.seq, `entry ${e.seq} (${kind} ${id}) records a row ${table} no longer has: it was removed`);
+    if (!seen.has(id)) {
+      differ(e.seq, `entry ${e.seq} (${kind} ${id}) records a row ${table} no longer has: it was removed`);
+    }
   }
 }
 
 /** Each finding's state as the trail last recorded it, against the findings table, page by page. */
 async function compareStates(
-  c: DuckDBConnection, states: Map<string, { seq: number; state: string }>, differ: (seq: number | null, what: string) => void,
+  c: DuckDBConnection,
+  states: Map<string, { seq: number; state: string }>,
+  differ: (seq: number | null, what: string) => void,
 ): Promise<void> {
   const seen = new Set<string>();
   let after = '';
@@ -134,10 +159,16 @@ async function compareStates(
       seen.add(key);
       const s = states.get(key);
       if (!s) differ(null, `findings row ${key} has no state in the audit trail: it was added without recon`);
-      else if (s.state !== r.state) differ(s.seq, `entry ${s.seq} leaves finding ${key} ${s.state}; findings says ${String(r.state)}`);
+      else if (s.state !== r.state) {
+        differ(s.seq, `entry ${s.seq} leaves finding ${key} ${s.state}; findings says ${String(r.state)}`);
+      }
     }
     if (page.length < PAGE) break;
     after = String(page[page.length - 1]!.finding_key);
   }
-  for (const [key, s] of states) if (!seen.has(key)) differ(s.seq, `entry ${s.seq} records finding ${key}, which the findings table no longer has: it was removed`);
+  for (const [key, s] of states) {
+    if (!seen.has(key)) {
+      differ(s.seq, `entry ${s.seq} records finding ${key}, which the findings table no longer has: it was removed`);
+    }
+  }
 }

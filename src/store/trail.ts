@@ -67,7 +67,8 @@ function canonical(value: unknown): unknown {
 
 /** An entry's hash: anyone can recompute it from the row (README: The audit trail). */
 export function entryHash(e: Omit<TrailEntry, 'hash'>): string {
-  return createHash('sha256').update(JSON.stringify([e.seq, e.at, e.kind, e.subject, e.content, e.prevHash]), 'utf8').digest('hex');
+  const fields = [e.seq, e.at, e.kind, e.subject, e.content, e.prevHash];
+  return createHash('sha256').update(JSON.stringify(fields), 'utf8').digest('hex');
 }
 
 /** The inputs chained after `head`, hashed (nothing stored yet). */
@@ -75,7 +76,10 @@ export function chainAfter(head: TrailHead, inputs: readonly TrailInput[]): Trai
   const out: TrailEntry[] = [];
   let prev = head;
   for (const i of inputs) {
-    const unhashed = { seq: prev.seq + 1, at: i.at.toISOString(), kind: i.kind, subject: i.subject, content: canonicalJson(i.content), prevHash: prev.hash };
+    const unhashed = {
+      seq: prev.seq + 1, at: i.at.toISOString(), kind: i.kind, subject: i.subject,
+      content: canonicalJson(i.content), prevHash: prev.hash,
+    };
     const entry = { ...unhashed, hash: entryHash(unhashed) };
     out.push(entry);
     prev = entry;
@@ -105,7 +109,8 @@ export async function storeEntries(c: DuckDBConnection, entries: readonly TrailE
   if (entries.length === 0) return;
   const head = await trailHead(c);
   if (entries[0]!.seq !== head.seq + 1 || entries[0]!.prevHash !== head.hash) {
-    throw new Error(`audit trail: entry ${entries[0]!.seq} was chained after another head than entry ${head.seq}; nothing recorded`);
+    throw new Error(`audit trail: entry ${entries[0]!.seq} was chained after another head than entry ${head.seq}; `
+      + 'nothing recorded');
   }
   await c.run(sqlText('controls/trail_stage'));
   await appendRows(c, '_trail_stage', ['bigint', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar'],

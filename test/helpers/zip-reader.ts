@@ -20,7 +20,9 @@ export function readZip(file: string): ZipEntry[] {
   const count = zip.readUInt16LE(end + 10);
   const cdSize = zip.readUInt32LE(end + 12);
   let at = zip.readUInt32LE(end + 16);
-  if (at + cdSize !== end) throw new Error(`central directory at ${at} + ${cdSize} does not end at the end record (${end})`);
+  if (at + cdSize !== end) {
+    throw new Error(`central directory at ${at} + ${cdSize} does not end at the end record (${end})`);
+  }
   const out: ZipEntry[] = [];
   for (let i = 0; i < count; i++) {
     if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error(`no central header at ${at}`);
@@ -34,10 +36,13 @@ export function readZip(file: string): ZipEntry[] {
     const offset = zip.readUInt32LE(at + 42);
     const name = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
     if (zip.readUInt32LE(offset) !== 0x04034b50) throw new Error(`${name}: no local header at ${offset}`);
-    if (zip.readUInt32LE(offset + 14) !== crc || zip.readUInt32LE(offset + 18) !== csize) throw new Error(`${name}: local header disagrees with the central one`);
+    if (zip.readUInt32LE(offset + 14) !== crc || zip.readUInt32LE(offset + 18) !== csize) {
+      throw new Error(`${name}: local header disagrees with the central one`);
+    }
     const start = offset + 30 + zip.readUInt16LE(offset + 26) + zip.readUInt16LE(offset + 28);
     const raw = zip.subarray(start, start + csize);
-    const data = method === 8 ? inflateRawSync(raw) : method === 0 ? Buffer.from(raw) : (() => { throw new Error(`${name}: method ${method}`); })();
+    if (method !== 8 && method !== 0) throw new Error(`${name}: method ${method}`);
+    const data = method === 8 ? inflateRawSync(raw) : Buffer.from(raw);
     if (data.length !== size) throw new Error(`${name}: ${data.length} bytes inflated, ${size} stated`);
     if ((crc32(data) >>> 0) !== crc) throw new Error(`${name}: CRC-32 does not match`);
     out.push({ name, data, crc, time: zip.readUInt16LE(at + 12), date: zip.readUInt16LE(at + 14) });

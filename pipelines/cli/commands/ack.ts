@@ -9,7 +9,9 @@ import type { AckResult } from '../../../src/checks/index.js';
 
 const KEYS = COMMAND_OPTIONS.ack;
 /** The flags of recon ack beyond its settings (exported: a test parses the README's examples with them). */
-export const ACK_FLAGS = { note: { type: 'string' }, withdraw: { type: 'boolean' }, approve: { type: 'boolean' } } as const;
+export const ACK_FLAGS = {
+  note: { type: 'string' }, withdraw: { type: 'boolean' }, approve: { type: 'boolean' },
+} as const;
 
 export const command: Command = {
   name: 'ack',
@@ -35,11 +37,14 @@ ${optionsHelp(KEYS)}`,
     const key = positionals[0];
     if (!key) throw new UsageError('recon ack needs the finding key: recon ack <key> --note "…" --by NAME');
     if (positionals.length > 1) throw new UsageError(`recon ack takes one finding key, got ${positionals.length} (quote a note with spaces: --note "…")`);
-    if (extra.withdraw === true && extra.approve === true) throw new UsageError('--withdraw and --approve do not go together: one entry at a time');
+    if (extra.withdraw === true && extra.approve === true) {
+      throw new UsageError('--withdraw and --approve do not go together: one entry at a time');
+    }
     const action = extra.withdraw === true ? 'withdraw' : extra.approve === true ? 'approve' : 'ack';
     const note = typeof extra.note === 'string' ? extra.note : '';
     if (action !== 'approve' && note.trim() === '') throw new UsageError('recon ack needs --note "…" saying why');
-    // never silently the OS user (#27): an accountant's name is a statement, so it is given (the OS user is recorded beside it)
+    // never silently the OS user (#27): an accountant's name is a statement, so it is given (the OS user is
+    // recorded beside it)
     if (!config.ackBy) throw new UsageError('who acknowledges must be named: pass --by NAME, or set RECON_ACK_BY (or "ackBy" in the --config file)');
     const out = await runAck(config, openTerminal(config).logger, { key, note, by: config.ackBy, action, notice });
     const r = out.ack;
@@ -54,9 +59,15 @@ function ackLine(r: AckResult): string {
   const what = `${r.checkId}${r.disbursementId ? `, ${r.disbursementId}` : ''}${r.subject ? `, ${r.subject}` : ''}`;
   const entries = `${r.history.length} entr${r.history.length === 1 ? 'y' : 'ies'} in its history`;
   if (r.pending) {
-    return `acknowledgement of ${r.key} (${what}) by ${r.ackBy} recorded, PENDING: ${r.pending.stake} at stake is above the four-eyes `
-      + `limit of ${r.pending.limit}; the finding stays open until a second person approves it (recon ack ${r.key} --approve --by NAME); ${entries}`;
+    return `acknowledgement of ${r.key} (${what}) by ${r.ackBy} recorded, PENDING: `
+      + `${r.pending.stake} at stake is above the four-eyes limit of ${r.pending.limit}; `
+      + 'the finding stays open until a second person approves it '
+      + `(recon ack ${r.key} --approve --by NAME); ${entries}`;
   }
-  if (r.action === 'approve') return `approved the acknowledgement of ${r.key} (${what}) by ${r.approvedFor ?? ''}: approved by ${r.ackBy}; ${entries}`;
-  return `${r.action === 'ack' ? 'acknowledged' : 'withdrew the acknowledgement of'} ${r.key} (${what}) by ${r.ackBy}; ${entries}`;
+  if (r.action === 'approve') {
+    return `approved the acknowledgement of ${r.key} (${what}) by ${r.approvedFor ?? ''}: `
+      + `approved by ${r.ackBy}; ${entries}`;
+  }
+  const did = r.action === 'ack' ? 'acknowledged' : 'withdrew the acknowledgement of';
+  return `${did} ${r.key} (${what}) by ${r.ackBy}; ${entries}`;
 }

@@ -8,6 +8,7 @@ import { terminalText } from '../../../src/report/safe-text.js';
 import { isCalendarDate } from '../../../src/month.js';
 
 const KEYS = COMMAND_OPTIONS.assign;
+const FLAGS = { to: { type: 'string' }, due: { type: 'string' }, note: { type: 'string' } } as const;
 const MAX_NAME = 100;
 const MAX_NOTE = 1000;
 
@@ -27,26 +28,38 @@ operating-system user and the host. An assignment states the owner and the due d
   --note TEXT            why (optional)
 ${optionsHelp(KEYS)}`,
   async run(argv) {
-    const { config, positionals, extra } = parseCommandArgs(argv, KEYS, { to: { type: 'string' }, due: { type: 'string' }, note: { type: 'string' } });
+    const { config, positionals, extra } = parseCommandArgs(argv, KEYS, FLAGS);
     requireExistingStore(config);
     const key = positionals[0];
-    if (!key) throw new UsageError('recon assign needs the finding key: recon assign <key> --to NAME [--due YYYY-MM-DD]', true);
-    if (positionals.length > 1) throw new UsageError(`recon assign takes one finding key, got ${positionals.length} (quote a note with spaces: --note "…")`);
+    if (!key) {
+      throw new UsageError('recon assign needs the finding key: recon assign <key> --to NAME [--due YYYY-MM-DD]', true);
+    }
+    if (positionals.length > 1) {
+      throw new UsageError(`recon assign takes one finding key, got ${positionals.length} `
+        + '(quote a note with spaces: --note "…")');
+    }
     const to = typeof extra.to === 'string' ? extra.to.trim() : '';
     if (to === '') throw new UsageError('recon assign needs --to NAME: who owns the finding', true);
     const due = typeof extra.due === 'string' ? extra.due.trim() : null;
-    if (due !== null && !isCalendarDate(due)) throw new UsageError(`--due must be a date YYYY-MM-DD that exists, e.g. 2026-12-15, got '${due.slice(0, 40)}'`);
+    if (due !== null && !isCalendarDate(due)) {
+      throw new UsageError(`--due must be a date YYYY-MM-DD that exists, e.g. 2026-12-15, got '${due.slice(0, 40)}'`);
+    }
     const note = typeof extra.note === 'string' ? extra.note.trim() : null;
     if (to.length > MAX_NAME) throw new UsageError(`--to: at most ${MAX_NAME} characters`);
     if ((note ?? '').length > MAX_NOTE) throw new UsageError(`--note: at most ${MAX_NOTE} characters`);
     if (/[\u0000-\u001f\u007f]/.test(to + (note ?? ''))) throw new UsageError('--to and --note: no control characters');
-    if (!config.ackBy) throw new UsageError('who assigns must be named: pass --by NAME, or set RECON_ACK_BY (or "ackBy" in the --config file)');
+    if (!config.ackBy) {
+      throw new UsageError('who assigns must be named: pass --by NAME, or set RECON_ACK_BY '
+        + '(or "ackBy" in the --config file)');
+    }
     const out = await runAssign(config, openTerminal(config).logger, { key, to, due, note, by: config.ackBy, notice });
     const a = out.assigned;
     if (a) {
       const what = `${a.checkId}${a.disbursementId ? `, ${a.disbursementId}` : ''}`;
-      process.stdout.write(terminalText(`assigned ${a.key} (${what}) to ${a.owner}${a.due ? `, due ${a.due}` : ', no due date'} by ${config.ackBy}`
-        + (a.previousOwner && a.previousOwner !== a.owner ? ` (was ${a.previousOwner})` : '')) + '\n');
+      const due = a.due ? `, due ${a.due}` : ', no due date';
+      const was = a.previousOwner && a.previousOwner !== a.owner ? ` (was ${a.previousOwner})` : '';
+      const line = `assigned ${a.key} (${what}) to ${a.owner}${due} by ${config.ackBy}${was}`;
+      process.stdout.write(terminalText(line) + '\n');
     }
     if (out.published) process.stdout.write(`published: ${out.published}\n`);
     return out.code;

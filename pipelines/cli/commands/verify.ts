@@ -24,9 +24,13 @@ Exit codes: 0 intact; 1 something differs (the first entry or row that differs i
 ${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, positionals, extra } = parseCommandArgs(argv, KEYS, { head: { type: 'string' } });
-    if (positionals.length > 0) throw new UsageError(`recon verify takes no arguments, got ${positionals.length}`, true);
+    if (positionals.length > 0) {
+      throw new UsageError(`recon verify takes no arguments, got ${positionals.length}`, true);
+    }
     const head = typeof extra.head === 'string' ? extra.head.trim().toLowerCase() : null;
-    if (head !== null && !/^[0-9a-f]{64}$/.test(head)) throw new UsageError('--head must be the 64 hexadecimal digits of an entry\'s hash, as printed on a close');
+    if (head !== null && !/^[0-9a-f]{64}$/.test(head)) {
+      throw new UsageError('--head must be the 64 hexadecimal digits of an entry\'s hash, as printed on a close');
+    }
     const out = await runVerify(config, { expectHash: head });
     if (out.error) {
       process.stderr.write(`recon verify: ${out.error}\n`);
@@ -34,8 +38,9 @@ ${optionsHelp(KEYS)}`,
     }
     const r = out.result!;
     if (r.differences.length === 0) {
-      process.stdout.write(`audit trail intact: ${r.entries} entries, head entry ${r.head.seq} ${r.head.hash}; runs, acknowledgements, `
-        + `assignments, closes and findings agree with it${head ? `; entry with hash ${head} present` : ''}\n`);
+      process.stdout.write(`audit trail intact: ${r.entries} entries, head entry ${r.head.seq} ${r.head.hash}; `
+        + 'runs, acknowledgements, assignments, closes and findings agree with it'
+        + `${head ? `; entry with hash ${head} present` : ''}\n`);
       return out.code;
     }
     const [first, ...rest] = r.differences;

@@ -47,7 +47,8 @@ const RATE_STEP = 10n ** BigInt(RATE_SCALE_DIGITS / 2);
 const ACK_ENTRIES = '(SELECT count(*) FROM finding_acks AS a WHERE a.finding_key = f.finding_key) AS ack_entries';
 
 /** Who owns a finding, by when, and four eyes (finding_controls.sql). */
-const CONTROLS = 'fc.owner, fc.owner_source, fc.due_date, fc.ack_os_user, fc.ack_host, fc.ack_approved_by, fc.awaiting_approval_of';
+const CONTROLS = 'fc.owner, fc.owner_source, fc.due_date, fc.ack_os_user, fc.ack_host, fc.ack_approved_by, '
+  + 'fc.awaiting_approval_of';
 
 /** The user's rates as a CTE (codes are three capitals and rates integers: checked by parseRates). */
 function ratesCte(rates: Rates | null | undefined): string {

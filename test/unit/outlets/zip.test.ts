@@ -20,7 +20,7 @@ const has = (tool: string, args: string[]) => spawnSync(tool, args, { stdio: 'ig
 const AT = new Date('2026-11-02T08:15:42Z');
 
 describe('writeZip', () => {
-  it('writes members from files and from bytes that read back byte for byte, with their CRC-32, UTF-8 names and the given time', async () => {
+  it('writes members from files and bytes that read back byte for byte: CRC-32, UTF-8 names, the time', async () => {
     const big = randomBytes(3 * 1024 * 1024 + 17); // incompressible, several read chunks
     const text = 'Journal,Date,Currency\r\n"recon-2026-10-1-EUR","2026-10-31","EUR"\r\n'.repeat(2000);
     writeFileSync(path.join(dir, 'big.bin'), big);
@@ -33,7 +33,8 @@ describe('writeZip', () => {
       { name: 'empty.txt', data: '' },
     ], AT);
     const members = readZip(file);
-    expect(members.map((m) => m.name)).toEqual(['close-2026-10.xlsx', 'journal/ÉUR €.csv', 'manifest.json', 'empty.txt']);
+    expect(members.map((m) => m.name))
+      .toEqual(['close-2026-10.xlsx', 'journal/ÉUR €.csv', 'manifest.json', 'empty.txt']);
     expect(members[0]!.data.equals(big)).toBe(true);
     expect(members[1]!.data.toString('utf8')).toBe(text);
     expect(members[2]!.data.toString('utf8')).toBe('{"month":"2026-10"}\n');
@@ -45,7 +46,9 @@ describe('writeZip', () => {
   it('is the same bytes when made twice from the same files', async () => {
     const a = path.join(dir, 'a.zip');
     const b = path.join(dir, 'b.zip');
-    for (const f of [a, b]) await writeZip(f, [{ name: 'x.txt', data: 'same' }, { name: 'y/z.txt', data: 'again' }], AT);
+    for (const f of [a, b]) {
+      await writeZip(f, [{ name: 'x.txt', data: 'same' }, { name: 'y/z.txt', data: 'again' }], AT);
+    }
     expect(execFileSync('cmp', [a, b]).length).toBe(0);
   });
 
@@ -58,7 +61,9 @@ describe('writeZip', () => {
   it.runIf(has('python3', ['-c', 'import zipfile']))('reads back in Python\'s zipfile, CRC checked', async () => {
     const file = path.join(dir, 'python.zip');
     await writeZip(file, [{ name: 'a.txt', data: 'hello\n' }, { name: 'é.csv', data: 'x,y\n1,2\n' }], AT);
-    const out = execFileSync('python3', ['-c', 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(z.testzip()); print(",".join(z.namelist())); print(z.read("a.txt").decode())', file]).toString();
+    const script = 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(z.testzip()); '
+      + 'print(",".join(z.namelist())); print(z.read("a.txt").decode())';
+    const out = execFileSync('python3', ['-c', script, file]).toString();
     expect(out).toBe('None\na.txt,é.csv\nhello\n\n');
   });
 });

@@ -26,7 +26,8 @@ const night = async (runId: string, at: string) => {
   await markShown(t.connection, runId);
   return r;
 };
-const setAmount = (id: string, amount: number) => t.connection.run('UPDATE disbursements SET amount = $1 WHERE disbursement_id = $2', [amount, id]);
+const setAmount = (id: string, amount: number) =>
+  t.connection.run('UPDATE disbursements SET amount = $1 WHERE disbursement_id = $2', [amount, id]);
 
 beforeAll(async () => {
   t = await openTempStore();
@@ -39,8 +40,9 @@ beforeAll(async () => {
   await night('r2', '2026-06-26T03:00:00Z');
   await setAmount('D-JP-2', 10099); // first seen Thursday 2 July: 4 calendar days, 2 business days
   await night('r3', '2026-07-02T03:00:00Z');
-  const [mg] = (await t.connection.runAndReadAll(`SELECT finding_key FROM findings WHERE disbursement_id = 'D-MG-2'`)).getRowsJS();
-  await ackFinding(t.connection, { key: String(mg![0]), note: 'rounding, agreed', by: 'ana', now: new Date('2026-07-03T09:00:00Z') });
+  const mg = await t.connection.runAndReadAll(`SELECT finding_key FROM findings WHERE disbursement_id = 'D-MG-2'`);
+  const key = String(mg.getRowsJS()[0]![0]);
+  await ackFinding(t.connection, { key, note: 'rounding, agreed', by: 'ana', now: new Date('2026-07-03T09:00:00Z') });
   result = await night('r4', NOW.toISOString());
 }, 120_000);
 afterAll(async () => {
@@ -68,7 +70,9 @@ describe('ageing of the causes that need a person', () => {
   });
 
   it('shows the buckets on the workbook\'s Summary, in the mail and in the metrics', async () => {
-    const written = await writeRunWorkbook(t.connection, { runId: 'r4', reportsDir: path.join(t.dir, 'reports'), serviceUrl: 'http://127.0.0.1:1', checks: result });
+    const reportsDir = path.join(t.dir, 'reports');
+    const serviceUrl = 'http://127.0.0.1:1';
+    const written = await writeRunWorkbook(t.connection, { runId: 'r4', reportsDir, serviceUrl, checks: result });
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(written.path);
     const summary = wb.getWorksheet('Summary')!;
@@ -77,21 +81,27 @@ describe('ageing of the causes that need a person', () => {
       if (row.getCell(1).value === 'Open causes by age (business days)') header = n;
     });
     expect(header).toBeGreaterThan(0);
-    expect((summary.getRow(header).values as unknown[]).slice(2)).toEqual(['0–2 days', '0–2: at stake', '3–7 days', '3–7: at stake',
-      '8–30 days', '8–30: at stake', '> 30 days', '> 30: at stake']);
+    expect((summary.getRow(header).values as unknown[]).slice(2)).toEqual(['0–2 days', '0–2: at stake', '3–7 days',
+      '3–7: at stake', '8–30 days', '8–30: at stake', '> 30 days', '> 30: at stake']);
     const line = (n: number) => (summary.getRow(n).values as unknown[]).slice(1);
     expect(line(header + 1)).toEqual(['EUR', 0, undefined, 1, 7, 0, undefined, 1, 50]);
     expect(line(header + 2)).toEqual(['JPY', 1, 100, 0, undefined, 0, undefined, 0]);
     expect(line(header + 3)).toEqual(['KWD', 0, undefined, 1, 0.003, 0, undefined, 0]);
 
-    const facts = await readNightFacts(t.connection, { runId: 'r4', checks: result, counters: {}, workbook: written.path });
-    const summaryOfNight = runSummary({ code: 1, runId: 'r4', startedAt: NOW, finishedAt: NOW, serviceUrl: null, facts, results: null, logFile: null }, []);
+    const run = { runId: 'r4', checks: result, counters: {}, workbook: written.path };
+    const facts = await readNightFacts(t.connection, run);
+    const ended = { code: 1, runId: 'r4', startedAt: NOW, finishedAt: NOW, serviceUrl: null, results: null,
+      logFile: null };
+    const summaryOfNight = runSummary({ ...ended, facts }, []);
     const text = renderText(summaryOfNight);
-    expect(text).toContain('Open causes by age (business days since first seen; per currency, never added across currencies)');
+    expect(text).toContain('Open causes by age (business days since first seen; per currency, '
+      + 'never added across currencies)');
     expect(text).toContain('EUR: 0–2 days 0 · 3–7 days 1 (7.00) · 8–30 days 0 · > 30 days 1 (50.00); oldest 36');
     expect(text).toContain('JPY: 0–2 days 1 (100) · 3–7 days 0 · 8–30 days 0 · > 30 days 0; oldest 2');
 
-    const metrics = await metricsText({ finishedAt: NOW, durationMs: 1000, exitCode: 1, counters: null, facts, published: path.join(t.dir, 'none') });
+    const metrics = await metricsText({
+      finishedAt: NOW, durationMs: 1000, exitCode: 1, counters: null, facts, published: path.join(t.dir, 'none'),
+    });
     expect(metrics).toContain('recon_open_causes{currency="EUR",age=">30"} 1');
     expect(metrics).toContain('recon_open_causes_at_stake{currency="EUR",age=">30"} 50');
     expect(metrics).toContain('recon_open_causes_at_stake{currency="KWD",age="3-7"} 0.003');
