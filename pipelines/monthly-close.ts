@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from './config.js';
-import { closeMonth, requireMonth } from '../src/close/index.js';
+import { closeMonth, requireMonth, type CloseSettings } from '../src/close/index.js';
 import { publishSnapshot } from '../src/store/publish.js';
 import { withJob, type Notices } from './job.js';
 import { actorOf, closeOutletSettings, closeSettings, jobSettings, layoutOf } from './settings.js';
@@ -32,8 +32,11 @@ export interface CloseOutcome {
   /** The evidence pack written beside the workbook. */
   evidence?: string | null;
   runId: string | null;
-  /** The Journal sheet's lines (for the journal files). */
+  /** The Journal sheet's lines, as booked (ISO decimals, the user's accounts). */
   journal: readonly JournalEntry[] | null;
+  /** The journal files written beside the workbook, and why any asked for was not. */
+  journalFiles: string[];
+  journalNotes: string[];
   /** Why the close failed, as said on stderr. */
   error: string | null;
   outlets?: OutletsReport;
@@ -47,17 +50,18 @@ type CloseOptions = Notices & { month: string; reissue: boolean;
   now?: Date; handleSignals?: boolean; outlets?: Partial<CloseOutletSettings> };
 
 export async function runMonthlyClose(config: Config, logger: Logger, opts: CloseOptions): Promise<CloseOutcome> {
-  const outlets = closeOutletSettings(config, opts.outlets);
-  return withCloseOutlets(outlets, logger, () => monthlyClose(config, logger, opts, outlets));
+  requireMonth(opts.month);
+  // a misuse (a ledger format without a chart of accounts, a chart that cannot be read) stops here, before any outlet
+  const settings = closeSettings(config);
+  return withCloseOutlets(closeOutletSettings(config, opts.outlets), logger,
+    () => monthlyClose(config, settings, logger, opts));
 }
 
 async function monthlyClose(
-  config: Config, logger: Logger, opts: CloseOptions, outlets: CloseOutletSettings,
+  config: Config, settings: CloseSettings, logger: Logger, opts: CloseOptions,
 ): Promise<CloseOutcome> {
-  requireMonth(opts.month);
   const out: CloseOutcome = { code: EXIT.FAILED, month: opts.month, version: null, workbook: null, disbursements: 0, provisional: [],
-    runId: null, journal: null, error: null };
-  const settings = closeSettings(config);
+    runId: null, journal: null, journalFiles: [], journalNotes: [], error: null };
   const { published } = layoutOf(config);
   out.code = await withJob('close', jobSettings(config), logger, async (ctx) => {
     out.runId = ctx.runId;
@@ -72,7 +76,7 @@ async function monthlyClose(
       }, async (w) => {
         const pack = await writeEvidencePack(ctx.store.connection, {
           month: opts.month, version: w.version, workbook: w.workbook, journal: w.journal,
-          formats: outlets.journalFormats, accounts: outlets.accounts, reportsDir: settings.reportsDir,
+          journalFiles: w.journalFiles, reportsDir: settings.reportsDir,
           close: w.entry, at: now,
         });
         out.evidence = pack.path;
@@ -86,7 +90,8 @@ async function monthlyClose(
     }
     Object.assign(out, closed);
     logger.info({ month: opts.month, version: closed.version, workbook: closed.workbook, disbursements: closed.disbursements,
-      provisional: closed.provisional }, 'month closed');
+      provisional: closed.provisional, journalFiles: closed.journalFiles }, 'month closed');
+    for (const n of closed.journalNotes) logger.warn({ month: opts.month }, `journal: ${n}`);
     // a provisional close is written and recorded, but it needs a person: exit 1, like a run with findings
     return closed.provisional.length > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
   }, {

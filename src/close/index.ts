@@ -4,13 +4,17 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
 import { MONTH } from '../month.js';
-import { closedVersion, disbursementsInMonth, recordClose, setBooksTz } from '../store/closes.js';
+import { closedVersion, disbursementsInMonth, recordClose, setBooksTz, type BookedLine } from '../store/closes.js';
 import { serviceUrlOf } from '../store/runs.js';
 import type { JournalEntry } from '../report/types.js';
 import type { CloseSettings } from './settings.js';
 import { writeMonthClose } from './month.js';
 import { approvalOf, type AcceptanceRequest } from './controls.js';
 import type { Actor, TrailEntry } from '../store/trail.js';
+import { mapJournal, type ChartNeeds } from './chart.js';
+import { toLedgerPrecision } from './precision.js';
+import { writeJournalFiles } from './journal-files.js';
+import type { JournalFormat } from './journal-formats.js';
 
 export type { CloseSettings } from './settings.js';
 
@@ -39,9 +43,14 @@ export interface ClosedMonth {
   acceptedBy: string | null;
   /** accepted, pending (a second person's approval: four eyes) or approved; null without an acceptance. */
   acceptanceState: 'accepted' | 'pending' | 'approved' | null;
-  journal: readonly JournalEntry[];
   /** The close's entry in the audit trail, printed on its Summary. */
   trail: { seq: number; hash: string } | null;
+  /** The Journal as booked: ISO 4217 decimals, a rounding line where needed, the user's accounts given a chart. */
+  journal: readonly JournalEntry[];
+  /** The journal files written beside the workbook (reversals before entries). */
+  journalFiles: string[];
+  /** Why a journal file asked for was not written, one sentence each. */
+  journalNotes: string[];
 }
 
 /** A month as the close takes it (YYYY-MM), checked before any run starts. */
@@ -54,7 +63,12 @@ export function requireMonth(month: string): void {
  * (chained, not stored), it returns entries chained after it to record with the close (the evidence pack's).
  */
 export type BeforeRecord = (
-  w: { version: number; workbook: string; journal: readonly JournalEntry[]; entry: TrailEntry },
+  w: {
+    version: number; workbook: string; journal: readonly BookedLine[];
+    /** The journal files the close wrote beside the workbook (none: not asked, or provisional). */
+    journalFiles: readonly string[];
+    entry: TrailEntry;
+  },
 ) => Promise<TrailEntry[]>;
 
 export async function closeMonth(
@@ -76,15 +90,35 @@ export async function closeMonth(
   const written = await writeMonthClose(c, {
     month: r.month, version, reportsDir: settings.reportsDir, serviceUrl: await serviceUrlOf(c, settings.serviceUrl),
     now: r.now, accept, booksTz: settings.booksTz, fourEyes: settings.fourEyes, closer, runId: r.runId,
+    book: (journal) => bookable(journal, settings),
   });
+  const booked = written.journal.map((e) => ({ currency: e.currency, role: e.role, account: e.account,
+    code: e.ledger?.code ?? '', name: e.ledger?.name ?? '', description: e.description, debit: e.debit, credit: e.credit }));
+  const files = await writeJournalFiles(c, { month: r.month, version, workbook: written.path,
+    provisional: written.provisional.length > 0, lines: booked }, settings.journal);
   const entry = written.trail!.entry;
-  const after = beforeRecord
-    ? await beforeRecord({ version, workbook: written.path, journal: written.journal, entry }) : [];
-  await recordClose(c, written.trail!.row, [entry, ...after]);
+  const after = beforeRecord ? await beforeRecord({ version, workbook: written.path, journal: booked,
+    journalFiles: files.files.map((f) => f.file), entry }) : [];
+  await recordClose(c, { row: written.trail!.row, entries: [entry, ...after], journal: booked, files: files.files });
   return {
     version, workbook: written.path, disbursements: count, provisional: written.provisional, journal: written.journal,
     accepted: written.acceptance?.accepted ?? [], acceptedBy: written.acceptance?.by ?? null,
     acceptanceState: written.acceptanceState,
     trail: { seq: written.trail!.entry.seq, hash: written.trail!.entry.hash },
+    journalFiles: files.files.map((f) => f.file), journalNotes: files.notes,
   };
+}
+
+/** What each asked format needs of an account: Xero imports codes; QuickBooks matches names. */
+function chartNeeds(formats: readonly JournalFormat[]): ChartNeeds {
+  return {
+    code: formats.includes('xero') ? 'Xero\'s manual journal import takes account codes' : null,
+    name: formats.includes('quickbooks') ? 'QuickBooks\' journal import matches accounts by name' : null,
+  };
+}
+
+/** The Journal as a ledger books it: whole ISO 4217 minor units, then the user's accounts (stopping the close on a gap). */
+function bookable(journal: readonly JournalEntry[], settings: CloseSettings): JournalEntry[] {
+  const ledger = toLedgerPrecision(journal);
+  return settings.chart ? mapJournal(ledger, settings.chart, chartNeeds(settings.journal.formats)) : ledger;
 }

@@ -9,7 +9,7 @@ import { bankCredits, bankRows, hasBankData, reconciliationRows, withDisbursemen
 import { writeCloseWorkbook } from '../report/close-workbook.js';
 import { buildJournal } from '../report/journal.js';
 import { withBankMatches } from '../report/run-report.js';
-import type { CloseLine, SuspenseLine } from '../report/types.js';
+import type { CloseLine, JournalEntry, SuspenseLine } from '../report/types.js';
 import type { CloseAcceptance } from '../store/closes.js';
 import { formatMajor } from '../money.js';
 import type { FourEyes } from '../checks/four-eyes.js';
@@ -56,11 +56,15 @@ function unaccountedReasons(split: Map<string, BankSplitRow> | undefined, suspen
   return reasons;
 }
 
-/** The calendar month's days (UTC), for the Month sheet. */
-async function monthShape(c: DuckDBConnection, month: string) {
+/**
+ * The calendar month's days for the Month sheet: the days of the books' time zone (daily_disbursed counts a
+ * delivery on the day it was in --books-tz, as the close counts it in the month), each shown as that date.
+ */
+async function monthShape(c: DuckDBConnection, month: string, booksTz: string) {
   const from = new Date(`${month}-01T00:00:00Z`);
   const to = addMonths(from, 1);
-  return readMonthShape(c, new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(from), from, to);
+  const title = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(from);
+  return readMonthShape(c, booksTz === 'UTC' ? title : `${title} (days in ${booksTz})`, from, to);
 }
 
 export interface MonthCloseOptions {
@@ -71,7 +75,9 @@ export interface MonthCloseOptions {
   now: Date;
   /** Unaccounted money accepted by name (--accept-unaccounted), or an acceptance being approved (--approve). */
   accept?: AcceptanceRequest | null;
-  booksTz?: string;
+  booksTz: string;
+  /** The Journal as the ledger books it (ISO decimals, the user's accounts); throws to stop the close first. */
+  book: (journal: JournalEntry[]) => JournalEntry[];
   /** Thresholds above which an acceptance waits for a second person (--four-eyes). */
   fourEyes?: FourEyes;
   /** Who closes; with `runId`, the close's audit-trail entry is chained and its hash printed on the Summary. */
@@ -97,6 +103,7 @@ export async function writeMonthClose(c: DuckDBConnection, opts: MonthCloseOptio
       month: opts.month, version: opts.version, closedAt: opts.now, runId: opts.runId, workbook, closer: opts.closer,
       acceptance: acceptance ? { ...acceptance, accepted: unaccounted.join('; ') } : null,
     }) : null;
+    const journal = opts.book(buildJournal(lines, suspense, split));
     const written = await writeCloseWorkbook(workbook, {
     suspense,
     provisional,
@@ -113,9 +120,9 @@ export async function writeMonthClose(c: DuckDBConnection, opts: MonthCloseOptio
     lines,
     disbursements: reconciliationRows(c, { month: opts.month }),
     openFindings: withDisbursementRows(c, openFindingsOfMonth(c, opts.month, opts.now), { month: opts.month }),
-    journal: buildJournal(lines, suspense, split),
+    journal,
     bank: bank ? { disbursements: bankRows(c, { month: opts.month }), credits: bankCredits(c, { creditedIn: opts.month, others: true }) } : undefined,
-    shape: await monthShape(c, opts.month),
+    shape: await monthShape(c, opts.month, opts.booksTz),
     });
     const accepted: CloseAcceptance | null = acceptance
       ? { by: acceptance.by, note: acceptance.note, accepted: acceptance.accepted } : null;

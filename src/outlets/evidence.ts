@@ -1,6 +1,6 @@
 // The evidence pack of a close: one zip beside the close workbook (close-2026-10-evidence.zip, -v2- for a
-// reissue) that an auditor can take away and check without recon — the workbook, the journal files (the
-// formats the close wrote, else the generic one), the bank statements and entries the month used (as
+// reissue) that an auditor can take away and check without recon — the workbook, the journal as booked (one
+// CSV of every currency's lines) and the ledger files the close wrote, the bank statements and entries the month used (as
 // recon imported them: the statement files themselves are not kept), the latest night's results file, the
 // month's part of the audit trail up to the close's own entry, and a manifest of every file's SHA-256
 // (manifest.json, and SHA256SUMS for `sha256sum -c`). Written whole or not at all, before the close is
@@ -14,13 +14,11 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { writeFileAtomically } from '../files.js';
 import { formatMajor } from '../money.js';
 import { CSV_EOL, toCsvRecord } from '../report/csv.js';
-import type { JournalEntry } from '../report/types.js';
 import { evidenceRows, monthTrail } from '../store/read/evidence.js';
 import { chainAfter, type TrailEntry } from '../store/trail.js';
 import { closeSubject } from '../store/trail-content.js';
-import type { AccountMapping } from './accounts.js';
-import { writeJournalFiles } from './journal-export.js';
-import type { JournalFormat } from './journal-formats.js';
+import type { BookedLine } from '../store/closes.js';
+import { formatIso } from '../money.js';
 import { LATEST_RESULTS } from './results.js';
 import { writeZip, type ZipMember } from './zip.js';
 
@@ -28,10 +26,10 @@ export interface EvidenceRequest {
   month: string;
   version: number;
   workbook: string;
-  journal: readonly JournalEntry[];
-  /** The formats the close writes its journal in; none: the generic one goes in the pack. */
-  formats: readonly JournalFormat[];
-  accounts: AccountMapping;
+  /** The close's journal as booked (ISO decimals, the user's accounts). */
+  journal: readonly BookedLine[];
+  /** The ledger files the close wrote beside the workbook (none: no format asked, or a provisional close). */
+  journalFiles: readonly string[];
   reportsDir: string;
   /** The close's own trail entry, chained but not stored yet: the pack's part of the trail ends with it. */
   close: TrailEntry;
@@ -66,11 +64,10 @@ export async function writeEvidencePack(c: DuckDBConnection, r: EvidenceRequest)
   const work = await mkdtemp(path.join(r.reportsDir, '.evidence-'));
   try {
     const members: ZipMember[] = [{ name: path.basename(r.workbook), file: r.workbook }];
-    const journal = await writeJournalFiles({
-      journal: r.journal, month: r.month, version: r.version, workbook: path.join(work, path.basename(r.workbook)),
-      formats: r.formats.length > 0 ? r.formats : ['generic'], accounts: r.accounts,
-    });
-    members.push(...journal.files.map((f) => ({ name: `journal/${path.basename(f)}`, file: f })));
+    const booked = path.join(work, `${path.basename(r.workbook).replace(/\.xlsx$/i, '')}-journal.csv`);
+    await writeFile(booked, bookedCsv(r.journal), 'utf8');
+    members.push({ name: `journal/${path.basename(booked)}`, file: booked });
+    members.push(...r.journalFiles.map((f) => ({ name: `journal/${path.basename(f)}`, file: f })));
     members.push(...await statementFiles(c, r.month, work));
     const results = path.join(r.reportsDir, LATEST_RESULTS);
     if (await stat(results).then((s) => s.isFile(), () => false)) {
@@ -105,6 +102,14 @@ export async function writeEvidencePack(c: DuckDBConnection, r: EvidenceRequest)
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** The journal as booked, every currency: amounts at the currency's ISO 4217 decimals, as the ledger files hold them. */
+function bookedCsv(lines: readonly BookedLine[]): string {
+  const header = ['currency', 'role', 'account', 'code', 'name', 'description', 'debit', 'credit'];
+  const rows = lines.map((l) => toCsvRecord([l.currency, l.role, l.account, l.code, l.name, l.description,
+    formatIso(l.debit, l.currency), formatIso(l.credit, l.currency)]));
+  return [toCsvRecord(header), ...rows].join(CSV_EOL) + CSV_EOL;
 }
 
 /** The month's statements and bank entries as CSV files (none without statements). */

@@ -23,7 +23,10 @@ export interface TopFinding {
   disbursementId: string | null;
   subject: string | null;
   currency: string | null;
+  /** The check's difference (expected against actual), exact; not money at stake (a credit on another account has 0). */
   difference: string | null;
+  /** The money its cause puts at stake, as the workbook's At stake column shows it (null on a repeat or without money). */
+  atStake: string | null;
   detail: string;
   action: string;
 }
@@ -53,6 +56,8 @@ export interface CloseSummary {
   /** Debit and credit totals per currency of the Journal (equal: it balances). */
   journal: Array<{ currency: string; debit: string; credit: string }>;
   journalFiles: string[];
+  /** Why a journal file asked for was not written (provisional, a currency the ledger cannot hold, …). */
+  journalNotes: string[];
 }
 
 export interface OutcomeSummary {
@@ -140,6 +145,7 @@ export function runSummary(end: RunEnd, secrets: readonly (string | undefined)[]
       subject: t.subject === null ? null : cleanText(t.subject, secrets, 80),
       currency: t.currency === null ? null : cleanText(t.currency, secrets, 8),
       difference: t.difference !== null && t.currency ? formatMajor(t.difference, t.currency) : null,
+      atStake: t.stake !== null && t.stake !== undefined && t.currency ? formatMajor(t.stake, t.currency) : null,
       detail: cleanText(t.detail, secrets, 300),
       action: f?.nextSteps[t.checkId] ?? `See what ${t.checkId} means on the workbook's Checks sheet${t.checkId.startsWith('bank_') ? ', and the disbursement on its Bank sheet' : ''}.`,
     })),
@@ -189,10 +195,13 @@ export interface CloseEnd {
   provisional: string[];
   /** The Journal sheet's lines, balanced per currency. */
   journal?: readonly JournalEntry[] | null;
+  /** The journal files the close wrote, and why any asked for was not. */
+  journalFiles?: string[];
+  journalNotes?: string[];
   error?: string | null;
 }
 
-export function closeSummary(end: CloseEnd & Ended & { journalFiles: string[] }, secrets: readonly (string | undefined)[]): OutcomeSummary {
+export function closeSummary(end: CloseEnd & Ended, secrets: readonly (string | undefined)[]): OutcomeSummary {
   const { error, whatToCheck: hints } = failure(end, 'close', secrets);
   const status = error !== null ? null : end.provisional.length > 0 ? 'provisional' : 'final';
   return {
@@ -222,7 +231,8 @@ export function closeSummary(end: CloseEnd & Ended & { journalFiles: string[] },
       reasons: end.provisional.map((r) => cleanText(r, secrets, 300)),
       disbursements: end.disbursements,
       journal: journalBalances(end.journal ?? []).map((b) => ({ currency: b.currency, debit: formatMajor(b.debit, b.currency), credit: formatMajor(b.credit, b.currency) })),
-      journalFiles: end.journalFiles,
+      journalFiles: end.journalFiles ?? [],
+      journalNotes: (end.journalNotes ?? []).map((n) => cleanText(n, secrets, 300)),
     },
   };
 }

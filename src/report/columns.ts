@@ -57,12 +57,15 @@ export function approvalText(f: Pick<FindingRow, 'awaitingApprovalOf' | 'ackAppr
   return f.ackApprovedBy ? `approved by ${f.ackApprovedBy}` : null;
 }
 
-/** A cause's root says how often it was seen; a repeat (just below its root) says it is one (finding_groups.sql). */
+/**
+ * A cause's root says how many more findings report its money; a repeat (just below its root) says its money
+ * is the root's, counted there once (finding_groups.sql).
+ */
 export function repeatsText(f: Pick<FindingRow, 'isRoot' | 'groupSize'>): string | null {
   const n = f.groupSize ?? 1;
   if (n <= 1) return null;
-  if (f.isRoot === false) return 'repeat of the line above';
-  return `also seen in ${n - 1} place${n - 1 === 1 ? '' : 's'} (below)`;
+  if (f.isRoot === false) return 'same cause as the line above';
+  return `also reported ${n - 1} more time${n - 1 === 1 ? '' : 's'} (below)`;
 }
 
 const BASE_FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
@@ -125,5 +128,11 @@ export const DISBURSEMENT_COLUMNS: ReadonlyArray<ColumnSpec<DisbursementRow>> = 
   { header: 'Recipient', width: 18, print: false, write: (c, d) => setText(c, d.recipientId) },
 ];
 
-/** The finding columns without rates (the close's Open findings; the exceptions workbook without --rates). */
+/** The finding columns without rates (the exceptions workbook without --rates). */
 export const FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = findingColumns(null);
+
+/** The close's Open findings: grouped by cause like the exceptions, each with its acknowledgement history in words. */
+export const CLOSE_FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
+  ...FINDING_COLUMNS,
+  { header: 'Acknowledgement history', width: 60, wrap: true, print: false, write: (c, f) => setText(c, f.ackHistory ?? null) },
+];

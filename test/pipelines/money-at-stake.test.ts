@@ -56,7 +56,7 @@ function rowsOf(wb: ExcelJS.Workbook, name: string, headerRow = 1): Row[] {
 function sections(rows: Row[]): Map<string, Row[]> {
   const out = new Map<string, Row[]>();
   for (const r of rows) {
-    if (r.Repeats === 'repeat of the line above' || r.Status === 'resolved') continue;
+    if (r.Repeats === 'same cause as the line above' || r.Status === 'resolved') continue;
     const key = `${String(r.Status) === 'acknowledged' ? 'ack' : String(r.Status)}|${String(r.Severity)}`;
     out.set(key, [...(out.get(key) ?? []), r]);
   }
@@ -72,7 +72,10 @@ describe('money at stake (#27)', () => {
     const other = rows.find((r) => r.Check === 'bank_account_mismatch')!;
     expect(other.Difference).toBe(0);
     expect(other['At stake']).toBe(other.Actual);
-    for (const r of rows.filter((x) => x.Check === 'currency_mismatch')) expect(r['At stake']).toBe(r.Actual);
+    const roots = rows.filter((r) => r.Repeats !== 'same cause as the line above');
+    for (const r of roots.filter((x) => x.Check === 'currency_mismatch')) expect(Number(r['At stake'])).toBeGreaterThanOrEqual(Number(r.Actual));
+    // a repeat's money is its root's, counted there once
+    for (const r of rows.filter((x) => x.Repeats === 'same cause as the line above')) expect(r['At stake']).toBeNull();
     // counts are not money
     for (const r of rows.filter((x) => String(x.Check).startsWith('count_'))) expect(r['At stake']).toBeNull();
     expect(Object.keys(rows[0]!).some((h) => h.startsWith('At stake ('))).toBe(false);
@@ -119,9 +122,11 @@ describe('money at stake (#27)', () => {
     const table = stakeTable(wb);
     const total = table.reduce((n, r) => n + Number(r['At stake now (USD)'] ?? 0), 0);
     expect(Number(summary.get('Total at stake now (USD)'))).toBeCloseTo(total, 1);
-    // at stake now per currency = the causes' stakes (each cause once) of the findings that need a person
-    const stakes = await query(db, `SELECT g.currency, sum(g.stake)::BIGINT AS s FROM finding_groups g JOIN exceptions e USING (run_id, finding_key)
-      WHERE g.run_id = (SELECT run_id FROM check_runs ORDER BY checked_at DESC LIMIT 1) AND g.is_root AND e.status IN ('new', 'open') AND g.stake IS NOT NULL GROUP BY ALL`);
+    // at stake now per currency = the causes' money (each cause once) that needs a person, as the view and open_exceptions give it
+    const stakes = await query(db, `SELECT currency, at_stake::BIGINT AS s FROM money_at_stake
+      WHERE run_id = (SELECT run_id FROM check_runs ORDER BY checked_at DESC LIMIT 1)`);
+    const fromView = await query(db, 'SELECT currency, sum(cause_stake)::BIGINT AS s FROM open_exceptions WHERE needs_person AND cause_stake IS NOT NULL GROUP BY ALL');
+    expect(fromView.map((o) => [o.currency, o.s]).sort()).toEqual(stakes.map((o) => [o.currency, o.s]).sort());
     for (const s of stakes) {
       const row = table.find((r) => r['Money at stake by currency'] === s.currency)!;
       expect(Number(row['At stake now']), String(s.currency)).toBeCloseTo(Number(s.s) / currencyFactor(String(s.currency)), 3);
@@ -202,13 +207,13 @@ describe('one problem, one line (#27)', () => {
       const g = byKey.get(String(r.Key))!;
       if (g.is_root) {
         const n = Number(g.group_size);
-        expect(r.Repeats).toBe(n === 1 ? null : `also seen in ${n - 1} place${n === 2 ? '' : 's'} (below)`);
+        expect(r.Repeats).toBe(n === 1 ? null : `also reported ${n - 1} more time${n === 2 ? '' : 's'} (below)`);
         for (let k = 1; k < n; k++) {
-          expect(rows[i + k]!.Repeats).toBe('repeat of the line above');
+          expect(rows[i + k]!.Repeats).toBe('same cause as the line above');
           expect(byKey.get(String(rows[i + k]!.Key))!.root_key).toBe(r.Key);
         }
       } else {
-        expect(r.Repeats).toBe('repeat of the line above');
+        expect(r.Repeats).toBe('same cause as the line above');
       }
     });
     // a missing payout once per file and its file's footers are one cause
@@ -309,3 +314,50 @@ function stakeTable(wb: ExcelJS.Workbook): Row[] {
 function linkText(v: unknown): unknown {
   return v !== null && typeof v === 'object' && 'text' in v ? (v as { text: unknown }).text : v;
 }
+
+describe('the close\'s open findings (#27)', () => {
+  it('groups them by cause, the cause\'s money once on its root, each with its acknowledgement history in words', async () => {
+    // the months of UTC, as the close below counts them (the test above left the books in another zone)
+    await query(db, `UPDATE books_settings SET tz = 'UTC'`);
+    // the month with the most findings folded under a root
+    const [m] = await query(db, `SELECT month_of(d.delivered_at) AS month, count(*) AS n FROM open_exceptions AS o
+      JOIN disbursements AS d ON d.disbursement_id = o.disbursement_id
+      WHERE o.cause IN (SELECT cause FROM open_exceptions GROUP BY cause HAVING count(*) > 1) GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1`);
+    expect(m, 'the planted nights hold a cause reported more than once').toBeDefined();
+    const month = String(m!.month);
+    const open = await query(db, `SELECT o.finding_key, o.cause, o.is_root, o.cause_stake_major FROM open_exceptions AS o
+      WHERE o.disbursement_id IS NULL OR o.disbursement_id IN (SELECT disbursement_id FROM disbursements WHERE month_of(delivered_at) = '${month}')`);
+    const byKey = new Map(open.map((o) => [String(o.finding_key), o]));
+    // a finding acknowledged, withdrawn and acknowledged again: its whole history, latest first
+    const key = String(open.find((o) => o.is_root)!.finding_key);
+    for (const args of [['--note', 'looks like the file, asked the provider'], ['--withdraw', '--note', 'the provider says no'],
+      ['--note', 'booked by hand, ticket FIN-31']]) {
+      const a = await runCli(['ack', key, '--db', db, '--by', 'A. Accountant', ...args]);
+      expect(a.code, a.stderr).toBe(0);
+    }
+    const r = await runCli(['close', '--month', month, '--reissue', '--db', db, '--reports', path.join(dir, 'findings-close')]);
+    expect([0, 1], r.stderr).toContain(r.code);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(/→ (\S+)/.exec(r.stdout)![1]!);
+    const rows = rowsOf(wb, 'Open findings');
+    expect(rows.map((x) => String(x.Key)).sort()).toEqual([...byKey.keys()].sort());
+    let lead: Row | null = null;
+    let folded = 0;
+    for (const row of rows) {
+      const o = byKey.get(String(row.Key))!;
+      if (row.Repeats === 'same cause as the line above') {
+        folded += 1;
+        expect(row['At stake'], String(row.Key)).toBeNull();
+        expect(o.cause).toBe(byKey.get(String(lead!.Key))!.cause);
+      } else {
+        lead = row;
+        if (o.is_root && o.cause_stake_major !== null) expect(row['At stake']).toBeCloseTo(Number(o.cause_stake_major), 3);
+      }
+    }
+    expect(folded).toBeGreaterThan(0);
+    const acked = rows.find((x) => x.Key === key)!;
+    expect(String(acked['Acknowledgement history'])).toMatch(new RegExp('^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC acknowledged by A\\. Accountant: '
+      + 'booked by hand, ticket FIN-31; .* UTC withdrawn by A\\. Accountant: the provider says no; .* UTC acknowledged by A\\. Accountant: '
+      + 'looks like the file, asked the provider$'));
+  }, 180_000);
+});

@@ -16,9 +16,11 @@ export const command: Command = {
 
 Writes <reports>/close-YYYY-MM.xlsx (per recipient × currency, disbursements, open findings, balanced journal)
 and marks the month closed; --journal-format writes the journal as your ledger's import CSV beside it (one file
-per currency). A closed month changed later is a post_close_change finding; --reissue writes the next version.
-Beside the workbook, close-YYYY-MM-evidence.zip holds the workbook, the journal files, the month's statements, the
-latest results, the month's audit trail and a manifest of SHA-256 hashes; the Summary prints the close's trail entry.
+per currency, on your chart of accounts: --accounts; none while provisional unless --provisional-journal). A
+closed month changed later is a post_close_change finding; --reissue writes the next version, its journal files
+reversing the last. Beside the workbook, close-YYYY-MM-evidence.zip holds the workbook, the journal, the month's
+statements, the latest results, the month's audit trail and a manifest of SHA-256 hashes; the Summary prints the
+close's trail entry.
 
   --month YYYY-MM        the month of delivered_at (in --books-tz, UTC by default)
   --reissue              close an already closed month again as a new version
@@ -61,6 +63,8 @@ ${optionsHelp(KEYS)}`,
           + '(on the Summary sheet; recon verify --head checks it)\n');
       }
       if (out.evidence) process.stdout.write(`evidence: ${out.evidence}\n`);
+      for (const f of out.journalFiles) process.stdout.write(`journal: ${f}\n`);
+      for (const n of out.journalNotes) process.stdout.write(`journal not written: ${n}\n`);
     }
     process.stdout.write(describeOutlets(out.outlets));
     return out.code;
