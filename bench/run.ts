@@ -32,6 +32,8 @@ const TARGETS = {
   sync_cpu_s_per_1M: { text: 'printed', met: (v: number) => Number.isFinite(v) },
   pg_export_s_per_1M: { text: 'printed', met: (v: number) => Number.isFinite(v) },
   pg_night_ratio: { text: '≈ 1/12 (≤ 0.15)', met: (v: number) => v <= 0.15 },
+  year_publish_ratio: { text: '≤ 1.5', met: (v: number) => v <= 1.5 },
+  year_export_ratio: { text: '≤ 1.5', met: (v: number) => v <= 1.5 },
   year_checks_ratio: { text: '≤ 1.5', met: (v: number) => v <= 1.5 },
 } as const;
 type NumericKey = Exclude<keyof typeof TARGETS, 'scaling'>;
@@ -274,6 +276,28 @@ const pgExport: Measure = async () => {
     `against the first export's ${fmt(first!.s)} s; with nothing changed an export takes ${fmt(unchanged!.s)} s (fingerprinting every month of the snapshot).`)];
 };
 
+/** A night's publish and Parquet export on 12 months of history against 1 month (stages/year-publish.ts). */
+const yearPublish: Measure = async () => {
+  const r = await runStage('year-publish', [10_000, 100], 3_600_000);
+  type Night = { publishS: number; exportS: number; monthFilesWritten: number; exportFilesWritten: number;
+    storeMb: number; snapshotMb: number; exportMb: number; firstPublishS: number; firstExportS: number };
+  const [one, year] = [r.one, r.year] as Night[];
+  const scale = `${Number(r.perMonth) * Number(r.payoutsPer)} payouts a month`;
+  const side = (n: Night) => `store ${fmt(n.storeMb)} MB, snapshot with its month files ${fmt(n.snapshotMb)} MB, ` +
+    `export folder ${fmt(n.exportMb)} MB`;
+  return [figure('year_publish_ratio', num(r, 'publishRatio'),
+    `a night (a day's disbursements of the last month restated, a run recorded; the quicker of two), ${scale}: ` +
+    `publishing the snapshot ` +
+    `took ${fmt(year!.publishS)} s on 12 months (${year!.monthFilesWritten} month files written; ${side(year!)}) ` +
+    `against ${fmt(one!.publishS)} s on 1 month (${one!.monthFilesWritten}; ${side(one!)}); the first publish of each ` +
+    `${fmt(year!.firstPublishS)} s and ${fmt(one!.firstPublishS)} s.`, { detail: r }),
+  figure('year_export_ratio', num(r, 'exportRatio'),
+    `the same night's \`recon export --parquet\` into the folder of the export before: ${fmt(year!.exportS)} s on ` +
+    `12 months (${year!.exportFilesWritten} files written) against ${fmt(one!.exportS)} s on 1 month ` +
+    `(${one!.exportFilesWritten}); the first export of each ${fmt(year!.firstExportS)} s and ${fmt(one!.firstExportS)} s; ` +
+    `peak RSS ${fmt(num(r, 'peakRssMb'))} MB.`)];
+};
+
 /**
  * A night's incremental check on twelve months of history against the same night's on one month
  * (stages/year-checks.ts), both at 1M payouts a month, by CPU time; then the last night checked in full on a
@@ -344,6 +368,7 @@ async function main(): Promise<void> {
         ['scaling', planned('sync_peak_rss_mb', 'scaling'), scaling],
         ['sandbox', planned('sandbox_peak_rss_mb'), sandboxRss],
         ['pg-export', planned('pg_export_s_per_1M', 'pg_night_ratio'), pgExport],
+        ['year-publish', planned('year_publish_ratio', 'year_export_ratio'), yearPublish],
         ['year-checks', planned('year_checks_ratio'), yearChecks],
       ];
   process.stderr.write(`recon bench${large ? ' (large)' : ''}: each stage in its own process\n`);

@@ -173,6 +173,10 @@ const OPTIONS = {
     )).optional() },
   keepDays: { flag: 'keep-days', env: 'RECON_KEEP_DAYS', type: 'string', help: 'recon prune: keep run workbooks, results, downloaded files and log lines this many days (what an unresolved finding or an unclosed month needs is kept always)',
     schema: int(1).max(MAX_KEEP_DAYS, `must be ≤ ${MAX_KEEP_DAYS} (a century keeps everything)`).default(90) },
+  archiveAfterMonths: { flag: 'archive-after-months', env: 'RECON_ARCHIVE_AFTER_MONTHS', type: 'string',
+    help: 'recon run: a closed month older than the current month and this many before it leaves the store for Parquet '
+      + 'files under archive/ beside it (the snapshot still reads them); 0 (the default) keeps every month in the store',
+    schema: int(0).max(1200, 'must be ≤ 1200 (a century)').default(0) },
   // the night's results in the team's PostgreSQL (src/warehouse)
   exportPostgres: { flag: 'export-postgres', env: 'RECON_EXPORT_POSTGRES_URL', type: 'string', help: 'after each night, its results into this PostgreSQL: postgres://user:password@host/db?sslmode=verify-full (prefer the variable: a flag shows in ps)',
     schema: z.string().superRefine((v, ctx) => {
@@ -190,7 +194,7 @@ const BANK: OptionKey[] = ['bankDir', 'bankWindowDays', 'bankFeeTolerance'];
 const MAIL: OptionKey[] = ['mailTo', 'mailFrom', 'smtpUrl', 'mailMaxAttachmentMb', 'notifyUrl'];
 const PG: OptionKey[] = ['exportPostgres', 'pgSchema'];
 const RUN: OptionKey[] = [...SYNC, 'reports', 'published', ...BANK, ...MAIL, 'pingUrl', 'metricsFile', 'junit', 'rates',
-  ...PG, 'defaultOwners'];
+  'archiveAfterMonths', ...PG, 'defaultOwners'];
 
 /** The settings each command takes (its --help lists them; tests and the bench parse with the same lists). */
 export const COMMAND_OPTIONS = {

@@ -7,6 +7,8 @@
 -- another currency is never added to it (currency_mismatch reports it, currency_suspense lists it in its
 -- own currency). Counts are of every line received. Adjustments with another entry type are counted
 -- apart (other_*).
+-- A disbursement whose lines are archived (archived_disbursements, src/store/archive.ts) has no row: its lines
+-- are not in the store, so nothing built on this view (the identity, the counts, reconciliation) judges it.
 CREATE OR REPLACE VIEW disbursement_totals AS
 WITH t AS (
   SELECT
@@ -26,6 +28,7 @@ WITH t AS (
     SUM(g.n) FILTER (WHERE g.currency IS DISTINCT FROM d.currency) AS foreign_n
   FROM disbursements AS d
   LEFT JOIN line_groups AS g ON g.disbursement_id = d.disbursement_id
+  WHERE d.disbursement_id NOT IN (SELECT disbursement_id FROM archived_disbursements)
   GROUP BY d.disbursement_id
 )
 SELECT

@@ -13,6 +13,7 @@ import { AuthError, RateLimitedError } from '../api/errors.js';
 import { ReconError } from '../errors.js';
 import { samplePayment } from './payments.js';
 import { StoreWriter, loadStoredState, type StoredState } from '../store/writer.js';
+import { restoreMonth } from '../store/archive.js';
 import { pickSampleTargets, saveSamples } from '../store/samples.js';
 import { quarantinePage, quarantineRecord } from '../store/quarantine.js';
 import { disbursementsMissingBlobs } from '../store/blobs.js';
@@ -71,6 +72,8 @@ export interface SyncDeps {
   client: PaymentsClient;
   extract: Omit<ExtractDeps, 'client'>;
   runId: string;
+  /** Archived months (src/store/archive.ts): a changed disbursement of one brings its month back first. */
+  archiveDir?: string;
   logger: Logger;
   signal?: AbortSignal;
   onProgress?: (p: ListProgress) => void;
@@ -137,8 +140,14 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
   // files deleted from files/ (a cleaned disk, a restored backup) are downloaded again
   const blobsMissing = await disbursementsMissingBlobs(connection, deps.extract.filesDir);
   if (blobsMissing.size > 0) logger.warn({ disbursements: blobsMissing.size }, 'downloaded files are missing from the files folder; their disbursements are read again');
+  const archiveDir = deps.archiveDir;
   const writer = new StoreWriter(connection, deps.runId, stored, {
     second: deps.second,
+    restoreArchived: archiveDir ? async (c, month) => {
+      if (await restoreMonth(c, archiveDir, month)) {
+        logger.info({ month }, 'archived month brought back: the service changed one of its disbursements');
+      }
+    } : undefined,
     onCommit: (ids) => logger.info({ disbursements: ids.length }, 'batch committed'),
   });
   const seen = new Set<string>();

@@ -41,6 +41,8 @@ export interface SyncSettings {
   layoutsFile: string | undefined;
   /** Where downloaded files are kept, by content (files/ beside the store). */
   filesDir: string;
+  /** Archived months (archive/ beside the store): one comes back when the service changes one of its disbursements. */
+  archiveDir: string;
   /** DuckDB's memory limit while syncing, and the one the run gets back afterwards. */
   syncMemoryMb: number;
   memoryMb: number;
@@ -153,6 +155,7 @@ export async function syncStep(
         second,
         client,
         runId: target.runId,
+        archiveDir: settings.archiveDir,
         logger,
         signal: target.signal,
         redact: redactor(settings.secrets),
