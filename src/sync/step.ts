@@ -112,6 +112,7 @@ export async function syncStep(
     max: settings.concurrency,
     clock: tuning.clock ?? realClock,
   });
+  pace.onChange(() => logger.debug({ concurrency: pace.limit }, 'disbursements read at once'));
   const client = new PaymentsClient({
     baseUrl: settings.apiUrl,
     apiKey: settings.apiKey,
