@@ -17,7 +17,7 @@ type Measure = () => Promise<Figure[]>;
 /** Every target, written once: what the table prints and the test that says met. */
 const TARGETS = {
   request_efficiency: { text: '≤ 1.02', met: (v: number) => v <= 1.02 },
-  budget_use: { text: '≥ 0.88', met: (v: number) => v >= 0.88 },
+  budget_use: { text: '≥ 0.97 (busiest window ≤ 500)', met: (v: number) => v >= 0.97 },
   rate_limited: { text: '0', met: (v: number) => v === 0 },
   load_ratio: { text: '≤ 1.5', met: (v: number) => v <= 1.5 },
   checks_ratio: { text: '≤ 2', met: (v: number) => v <= 2 },
@@ -29,7 +29,7 @@ const TARGETS = {
   bank_ratio: { text: '≤ 3', met: (v: number) => v <= 3 },
   night_requests_ratio: { text: '≤ 1.1', met: (v: number) => v <= 1.1 },
   night_minutes_10M: { text: '≤ 90', met: (v: number) => v <= 90 },
-  sync_cpu_s_per_1M: { text: 'printed', met: (v: number) => Number.isFinite(v) },
+  sync_cpu_s_per_1M: { text: '≤ 120', met: (v: number) => v <= 120 },
   pg_export_s_per_1M: { text: 'printed', met: (v: number) => Number.isFinite(v) },
   pg_night_ratio: { text: '≈ 1/12 (≤ 0.15)', met: (v: number) => v <= 0.15 },
   year_publish_ratio: { text: '≤ 1.5', met: (v: number) => v <= 1.5 },
@@ -136,14 +136,18 @@ const nightsMeasure: Measure = async () => {
 const budgetUse: Measure = async () => {
   const r = await runStage('budget', [6000, 560]);
   const concurrency = num(r, 'concurrency');
-  const value = num(r, 'steadyPerWindow') / num(r, 'serviceLimit');
+  // of recon's own budget (what it may use), the service's limit held by the busiest sliding window
+  const value = num(r, 'steadyPerWindow') / num(r, 'budgetPerWindow');
+  const withinLimit = num(r, 'peakInWindow') <= num(r, 'serviceLimit');
   const limited = Math.max(num(r, 'sandboxRateLimited'), num(r, 'clientRateLimited'));
   const faults = Object.values(r.faults as Record<string, number>).reduce((a, b) => a + b, 0);
   return [figure('budget_use', value,
-    `${fmt(num(r, 'steadyPerWindow'))} requests per 6 s window achieved over ${r.windows} whole windows against the service's ` +
-      `limit of ${r.serviceLimit} per window (sliding; latency 100–300 ms, ${faults} transient 5xx faults = 5 %; recon's defaults: ` +
-      `budget ${r.budgetPerWindow}/window, --concurrency ${concurrency}); overall ${fmt(num(r, 'overallPerWindow'))}/window over ` +
-      `${fmt(num(r, 'spanS'))} s; busiest sliding window ${r.peakInWindow}/${r.serviceLimit}.`, { detail: r }),
+    `${fmt(num(r, 'steadyPerWindow'))} requests per 6 s window achieved over ${r.windows} whole windows against recon's budget of ` +
+      `${r.budgetPerWindow} per window (the service's limit ${r.serviceLimit}, sliding; latency 100–300 ms, ${faults} transient 5xx ` +
+      `faults = 5 %; recon's defaults: --concurrency ${concurrency} as the ceiling of the adaptive limit, which starts at 8); ` +
+      `overall ${fmt(num(r, 'overallPerWindow'))}/window over ${fmt(num(r, 'spanS'))} s; busiest sliding window ` +
+      `${r.peakInWindow}/${r.serviceLimit}; CPU ${fmt(num(r, 'cpuS'))} s.`,
+    { detail: r, met: TARGETS.budget_use.met(value) && withinLimit }),
   figure('rate_limited', limited, `429s answered by the sandbox during the budget run (client counted ${r.clientRateLimited}).`)];
 };
 
