@@ -1,5 +1,5 @@
-// Runs every sql/checks/*.sql against the store and records the findings with their lifecycle, all in
-// one transaction: a run either leaves its complete set of exceptions or nothing at all.
+// Runs every sql/checks/*.sql against the store and records the findings with their lifecycle in one
+// transaction: a run either leaves its complete set of exceptions or nothing at all.
 // Set-based throughout: each check is one INSERT … SELECT into a staging table, the lifecycle a few
 // statements over whole tables, so the work stays in DuckDB whatever the number of payouts.
 import { sqlObjects, readThrough } from '../store/objects.js';
@@ -84,13 +84,19 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
   }
   phase('validate');
 
+  // The checks read the store and write only TEMP tables (the shared views, check_stage), so they run
+  // before the transaction, while the run lock keeps the store as it is; the transaction holds what the
+  // store keeps (exceptions, findings, the check run). A TEMP table filled inside a transaction stays in
+  // DuckDB's memory until the commit instead of spilling to <db>.tmp: over 1.05M disbursements the shared
+  // views alone filled --memory-mb 192 and the run failed (docs/performance.md, "A year in one store").
   const timings: CheckRunResult['checks'] = [];
-  await inTransaction(connection, async () => {
+  let shared: string[] = [];
+  try {
     await connection.run(sqlText('lifecycle/create_stage'));
     // a check whose `requires:` table is empty finds nothing: it is not run (nor what only it reads)
     const empty = await emptyTables(connection, checks);
     const running = checks.filter((c) => !c.requires.some((t) => empty.has(t)));
-    const shared = await materialiseShared(connection, running);
+    shared = await materialiseShared(connection, running);
     phase('materialise');
     const first = performance.now();
     for (const check of checks) {
@@ -98,23 +104,35 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
     }
     phase('checks');
     await dropMaterialised(connection, shared);
-    await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
-    await connection.run(sqlText('lifecycle/record_check_run'), [opts.runId, now.toISOString(), checks.map((c) => c.id).join(',')]);
-    await connection.run(sqlText('lifecycle/drop_stage'));
-    await recordValidated(connection, fresh);
-    phase('lifecycle');
-  });
+    await inTransaction(connection, async () => {
+      await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
+      await connection.run(sqlText('lifecycle/record_check_run'), [opts.runId, now.toISOString(), checks.map((c) => c.id).join(',')]);
+      await recordValidated(connection, fresh);
+      phase('lifecycle');
+    });
+  } catch (err) {
+    // the first error is the one to see; the TEMP tables go with the connection anyway
+    await dropStaged(connection, shared).catch(() => undefined);
+    throw err;
+  }
+  await dropStaged(connection, shared);
   phase('commit');
   return { ...(await checkRunSummary(connection, opts.runId, now, timings)), phases };
 }
 
+/** The run's TEMP tables gone: the shared views' copies and the stage. */
+async function dropStaged(connection: DuckDBConnection, shared: readonly string[]): Promise<void> {
+  await dropMaterialised(connection, shared);
+  await connection.run(sqlText('lifecycle/drop_stage'));
+}
+
 /**
- * Views several checks read, computed once. Inside the run's transaction nothing changes the data, so a
+ * Views several checks read, computed once. While the run holds its lock nothing changes the data, so a
  * view whose file says `materialised: per check run`, read by at least two of the run's checks (directly,
  * or through a view built on it), is computed once into a TEMP table of the same name: unqualified names
  * resolve to the temp catalog first, so the check files (plain SELECTs that also run on their own against
  * the views) read exactly the view's rows and types without computing them again. In dependency order;
- * dropped before the commit, and a rollback takes them away too.
+ * dropped before the lifecycle's transaction.
  */
 async function materialiseShared(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<string[]> {
   const objects = await sqlObjects();
