@@ -6,6 +6,7 @@ import { sqlObjects, readThrough } from '../store/objects.js';
 import { contractHashes, recordValidated, validatedContracts } from '../store/check-contracts.js';
 import { dropMaterialised, materialiseViews } from '../store/materialise.js';
 import { inTransaction } from '../store/transaction.js';
+import { withoutInsertionOrder } from '../store/db.js';
 import { TerminalError } from '../errors.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CheckFileError } from './errors.js';
@@ -91,7 +92,7 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
   // views alone filled --memory-mb 192 and the run failed (docs/performance.md, "A year in one store").
   const timings: CheckRunResult['checks'] = [];
   let shared: string[] = [];
-  try {
+  const stageAndRecord = async () => {
     await connection.run(sqlText('lifecycle/create_stage'));
     // a check whose `requires:` table is empty finds nothing: it is not run (nor what only it reads)
     const empty = await emptyTables(connection, checks);
@@ -110,6 +111,10 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
       await recordValidated(connection, fresh);
       phase('lifecycle');
     });
+  };
+  try {
+    // nothing a check run writes is read back by its place in a table
+    await withoutInsertionOrder(connection, stageAndRecord);
   } catch (err) {
     // the first error is the one to see; the TEMP tables go with the connection anyway
     await dropStaged(connection, shared).catch(() => undefined);
