@@ -2,6 +2,7 @@
 // query anything themselves. Money is integer subunits (bigint) until the moment a cell is written.
 
 import type { Rates } from '../rates.js';
+import type { CountedRows } from './list-sheet.js';
 import type { CurrencyStake } from '../store/read/summaries.js';
 import type { BankCreditRow, BankRow, CloseLine, DisbursementRow, FindingRow, MonthShape, Severity, SuspenseLine } from '../store/read/types.js';
 
@@ -62,8 +63,8 @@ export interface CloseInput {
   generatedAt: Date;
   serviceUrl: string;
   lines: CloseLine[];
-  disbursements: RowSource<DisbursementRow>;
-  openFindings: RowSource<FindingRow>;
+  disbursements: CountedRows<DisbursementRow>;
+  openFindings: CountedRows<FindingRow>;
   journal: JournalEntry[];
   /** Lines in another currency than their disbursement's, each in its own currency (held in suspense). */
   suspense: SuspenseLine[];
@@ -79,10 +80,10 @@ export interface CloseInput {
   bank?: BankSheets;
 }
 
-/** What the bank sheets show: every disbursement, the credits that settled nothing, and statement files a run refused. */
+/** What the bank sheets show: the disbursements listed, the credits that settled nothing, and statement files a run refused. */
 export interface BankSheets {
-  disbursements: RowSource<BankRow>;
-  credits: RowSource<BankCreditRow>;
+  disbursements: CountedRows<BankRow>;
+  credits: CountedRows<BankCreditRow>;
   /** "file: where: why" of each statement file the run's --bank-dir could not read (or skipped). */
   refusedFiles?: string[];
 }
