@@ -364,3 +364,24 @@ export function optionsHelp(keys: readonly OptionKey[]): string {
     })
     .join('\n');
 }
+
+/** One row of the options reference: docs/configuration.md's table is generated from these rows. */
+export interface OptionReference {
+  /** The config-file key; null for --config itself, which a config file cannot name. */
+  key: string | null;
+  flag: string;
+  variable: string | null;
+  /** The default the CLI applies, or null when the option is unset unless given. */
+  default: string | null;
+  meaning: string;
+}
+
+/** Every option in the table's order, as the reference page shows it (the CLI reads OPTIONS itself). */
+export function optionsReference(): OptionReference[] {
+  return (Object.keys(OPTIONS) as OptionKey[]).map((k) => {
+    const o = OPTIONS[k] as Option;
+    const d = DEFAULTS[k];
+    return { key: k === 'config' ? null : k, flag: `--${o.flag}`, variable: o.env ?? null,
+      default: d === undefined ? null : String(d), meaning: o.help };
+  });
+}

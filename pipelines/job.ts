@@ -1,7 +1,7 @@
 // What every store-writing command shares: the run lock, the store, a runs row from start to finish,
 // SIGINT/SIGTERM turned into an abort signal, and errors mapped to exit codes. What the person running
 // the command must read (who holds the lock, why the run failed) goes to the `notice` the CLI hands in:
-// only src/cli writes to the terminal.
+// only pipelines/cli writes to the terminal.
 import { makeFolder, plainFsError } from '../src/files.js';
 import path from 'node:path';
 import type { Logger } from 'pino';

@@ -19,6 +19,8 @@ export interface SyncProgress {
   requests: number;
   /** While a 429 block holds every request: when it ends (ms since the epoch). */
   pausedUntil?: number | null;
+  /** While no request can leave for another reason (the shared budget file's lock is held): what for. */
+  waitingFor?: string | null;
 }
 
 export interface Progress {
@@ -74,6 +76,7 @@ export function progressLine(p: SyncProgress, o: LineClock): string {
   const paused = p.pausedUntil != null && p.pausedUntil > o.now;
   const activeMs = Math.max(0, o.elapsedMs - o.pausedMs);
   const eta = paused ? `paused: 429 block until ${hourMinute(p.pausedUntil!, o.timeZone)} (${clock(p.pausedUntil! - o.now)} left)`
+    : p.waitingFor ? `waiting: ${p.waitingFor.replace(CONTROL, '')}`
     : handled >= total ? 'finishing'
     : handled > 0 && activeMs > 0 ? `ETA ${clock(((total - handled) * activeMs) / handled)}` : 'ETA …';
   return `disbursements ${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${handled}/${total}`

@@ -206,7 +206,14 @@ export async function bankSplit(c: DuckDBConnection, month: string): Promise<Map
   return out;
 }
 
-/** Per currency, what a reader must see first (#27): money at stake, money not in the bank, suspense. */
+/** A run's money at stake per currency, each cause's money once (the money_at_stake view), by currency. */
+export async function runMoneyAtStake(c: DuckDBConnection, runId: string): Promise<Array<{ currency: string; atStake: bigint; causes: number }>> {
+  const rows = (await c.runAndReadAll('SELECT currency, at_stake, causes FROM money_at_stake WHERE run_id = $1 ORDER BY currency', [runId]))
+    .getRowObjectsJS();
+  return rows.map((r) => ({ currency: String(r.currency), atStake: big(r.at_stake), causes: Number(r.causes) }));
+}
+
+/** Per currency, what a reader must see first: money at stake, money not in the bank, suspense. */
 export interface CurrencyStake {
   currency: string;
   /** The money at stake of the run's causes that need a person (new or open roots of finding_groups). */
@@ -227,11 +234,7 @@ export interface CurrencyStake {
  * holds bank_matches materialised).
  */
 export async function currencyStakes(c: DuckDBConnection, runId: string, bank: boolean): Promise<CurrencyStake[]> {
-  const stake = (await c.runAndReadAll(
-    `SELECT g.currency, CAST(sum(g.stake) AS HUGEINT) AS at_stake, count(*) AS causes
-     FROM finding_groups AS g JOIN exceptions AS e ON e.run_id = g.run_id AND e.finding_key = g.finding_key
-     WHERE g.run_id = $1 AND g.is_root AND e.status IN ('new', 'open') AND g.stake IS NOT NULL
-     GROUP BY g.currency`, [runId])).getRowObjectsJS();
+  const stake = await runMoneyAtStake(c, runId);
   const suspense = (await c.runAndReadAll(
     'SELECT currency, CAST(sum(signed_amount) AS HUGEINT) AS held FROM currency_suspense GROUP BY currency')).getRowObjectsJS();
   const banked = bank ? (await c.runAndReadAll(
@@ -247,7 +250,7 @@ export async function currencyStakes(c: DuckDBConnection, runId: string, bank: b
     if (!s) out.set(currency, s = { currency, atStake: 0n, causes: 0, notInBank: bank ? 0n : null, elsewhere: bank ? 0n : null, suspense: 0n });
     return s;
   };
-  for (const r of stake) Object.assign(at(String(r.currency)), { atStake: big(r.at_stake), causes: Number(r.causes) });
+  for (const r of stake) Object.assign(at(r.currency), { atStake: r.atStake, causes: r.causes });
   for (const r of suspense) at(String(r.currency)).suspense = big(r.held);
   for (const r of banked) {
     // a currency no statement was ever imported for says so, whatever other currencies have

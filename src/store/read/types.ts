@@ -26,7 +26,10 @@ export interface LatestFinding {
   ackAt: Date | null;
   /** Entries in the finding's acknowledgement history (acknowledgements and withdrawals). */
   ackEntries: number;
-  /** Money at stake (finding_stake.sql) in the finding's own currency; null without money. */
+  /**
+   * Money at stake in the finding's own currency: its cause's money, counted once, on the cause's root
+   * (finding_groups.sql cause_stake); null on a repeat (its money is the root's) and without money.
+   */
   stake: bigint | null;
   /** The same in the reporting currency of the user's rates (--rates); null without a rate. */
   stakeConverted: bigint | null;
