@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { addDays } from 'date-fns';
-import { describeChecks, latestFindings, type CheckRunResult } from '../checks/index.js';
+import { countLatestFindings, describeChecks, latestFindings, type CheckRunResult } from '../checks/index.js';
 import { withMaterialised } from '../store/materialise.js';
 import { bankCredits, bankRefusals, bankRows, countCredits, hasBankData, reconciliationRows, withDisbursementRows } from '../store/read/rows.js';
 import { currencyStakes, monthShape, newestDelivery, runFacts } from '../store/read/summaries.js';
@@ -105,7 +105,7 @@ export async function writeRunWorkbook(
     const written = await writeExceptionWorkbook(workbookPath(opts.reportsDir, opts.runId, opts.checks.checkedAt), {
       summary: { ...summary, stakes: await currencyStakes(connection, opts.runId, bank) },
       month: await recentShape(connection),
-      findings: { rows: findings, count: opts.checks.findings + opts.checks.byStatus.resolved },
+      findings: { rows: findings, count: await countLatestFindings(connection, opts.runId, { includeResolved: true }) },
       disbursements: { rows: reconciliationRows(connection, { listed: true }), count: listed.listed },
       listed,
       bank: await runBankSheets(connection, opts.runId, listed, bank),

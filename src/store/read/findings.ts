@@ -137,6 +137,17 @@ export async function* latestFindings(
   }
 }
 
+/**
+ * How many rows latestFindings yields for run `runId`, by the same joins: a sheet counts its rows before it
+ * writes the first (list-sheet.ts), and a count short of the rows would pass the sheet.
+ */
+export async function countLatestFindings(connection: DuckDBConnection, runId: string, opts: { includeResolved?: boolean } = {}): Promise<number> {
+  const reader = await connection.runAndReadAll(`SELECT
+    (SELECT count(*) FROM exceptions AS f JOIN finding_groups AS g ON g.run_id = f.run_id AND g.finding_key = f.finding_key WHERE f.run_id = $1)
+    + CASE WHEN $2 THEN (SELECT count(*) FROM findings WHERE resolved_run_id = $1) ELSE 0 END`, [runId, opts.includeResolved === true]);
+  return Number(reader.getRows()[0]![0]);
+}
+
 /** Names the TEMP table of each ranking apart (a caller may hold two at once). */
 let ranked = 0;
 
