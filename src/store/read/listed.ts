@@ -5,6 +5,7 @@
 // page recomputed every disbursement's lines and bank status (a million disbursements, 210 pages of them).
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from '../sql-text.js';
+import { withoutInsertionOrder } from '../db.js';
 
 /** The listed disbursements' reconciliation rows, each with its place in disbursement order (`place`, from 0). */
 export const LISTED_DISBURSEMENTS = 'listed_disbursements';
@@ -64,37 +65,42 @@ const BANK_STATUS = `disbursement_id, delivered_at, currency, amount, bank_accou
  * computed once (run-report.ts, withBankMatches): the window reads it.
  */
 export async function listNight(c: DuckDBConnection, runId: string, bank: boolean): Promise<ListedCounts> {
-  await c.run(`CREATE OR REPLACE TEMP TABLE listed_ids AS ${NIGHT}
+  await withoutInsertionOrder(c, () => c.run(`CREATE OR REPLACE TEMP TABLE listed_ids AS ${NIGHT}
     SELECT d.disbursement_id, n.disbursement_id IS NOT NULL AS in_window, u.disbursement_id IS NOT NULL AS with_findings
     FROM disbursements AS d
     LEFT JOIN night AS n ON n.disbursement_id = d.disbursement_id
     LEFT JOIN (${UNRESOLVED}) AS u ON u.disbursement_id = d.disbursement_id
-    WHERE n.disbursement_id IS NOT NULL OR u.disbursement_id IS NOT NULL`, [runId]);
+    WHERE n.disbursement_id IS NOT NULL OR u.disbursement_id IS NOT NULL`, [runId]));
   return fill(c, bank);
 }
 
 /** The close's list: every disbursement delivered in `month` (YYYY-MM, as month_of counts it). */
 export async function listMonth(c: DuckDBConnection, month: string, bank: boolean): Promise<ListedCounts> {
-  await c.run(`CREATE OR REPLACE TEMP TABLE listed_ids AS
+  await withoutInsertionOrder(c, () => c.run(`CREATE OR REPLACE TEMP TABLE listed_ids AS
     SELECT d.disbursement_id, true AS in_window, u.disbursement_id IS NOT NULL AS with_findings
     FROM disbursements AS d LEFT JOIN (${UNRESOLVED}) AS u ON u.disbursement_id = d.disbursement_id
-    WHERE month_of(d.delivered_at) = ${sqlString(month)}`);
+    WHERE month_of(d.delivered_at) = ${sqlString(month)}`));
   return fill(c, bank);
 }
 
 /**
- * The listed rows; each reconciliation row numbered by its place in disbursement order, the order the sheet
- * lists them in (a number, not the table's row order, which a statement run without insertion order may not keep).
+ * The listed rows, each reconciliation row with its place in disbursement order (`place`, from 0: the order
+ * the sheet lists them in). The places are numbered over the ids alone, then joined: numbered over the wide
+ * rows, or the rows sorted whole, a backfill's million disbursements passed --memory-mb 192. Nothing here is
+ * read back by its place in the table (the sheets page by key), so insertion order is not kept either.
  */
 async function fill(c: DuckDBConnection, bank: boolean): Promise<ListedCounts> {
-  const ids = 'SELECT disbursement_id FROM listed_ids';
-  await c.run(`CREATE OR REPLACE TEMP TABLE ${LISTED_DISBURSEMENTS} AS
-    SELECT ${RECONCILIATION}, row_number() OVER (ORDER BY disbursement_id) - 1 AS place
-    FROM reconciliation WHERE disbursement_id IN (${ids}) ORDER BY disbursement_id`);
-  if (bank) {
-    await c.run(`CREATE OR REPLACE TEMP TABLE ${LISTED_BANK} AS
-      SELECT ${BANK_STATUS} FROM bank_status WHERE disbursement_id IN (${ids}) ORDER BY disbursement_id`);
-  }
+  await withoutInsertionOrder(c, async () => {
+    await c.run(`CREATE OR REPLACE TEMP TABLE listed_places AS
+      SELECT disbursement_id, row_number() OVER (ORDER BY disbursement_id) - 1 AS place FROM listed_ids`);
+    const columns = RECONCILIATION.split(',').map((col) => `r.${col.trim()}`).join(', ');
+    await c.run(`CREATE OR REPLACE TEMP TABLE ${LISTED_DISBURSEMENTS} AS
+      SELECT ${columns}, l.place FROM reconciliation AS r JOIN listed_places AS l ON l.disbursement_id = r.disbursement_id`);
+    if (bank) {
+      await c.run(`CREATE OR REPLACE TEMP TABLE ${LISTED_BANK} AS
+        SELECT ${BANK_STATUS} FROM bank_status WHERE disbursement_id IN (SELECT disbursement_id FROM listed_ids)`);
+    }
+  });
   const [row] = (await c.runAndReadAll(`SELECT count(*), count(*) FILTER (WHERE in_window), count(*) FILTER (WHERE with_findings),
     (SELECT count(*) FROM disbursements) FROM listed_ids`)).getRows();
   const [listed, window, withFindings, stored] = (row ?? [0, 0, 0, 0]).map(Number) as [number, number, number, number];
@@ -103,7 +109,7 @@ async function fill(c: DuckDBConnection, bank: boolean): Promise<ListedCounts> {
 
 /** The TEMP tables of a list gone. */
 export async function dropListed(c: DuckDBConnection): Promise<void> {
-  for (const table of ['listed_ids', LISTED_DISBURSEMENTS, LISTED_BANK]) await c.run(`DROP TABLE IF EXISTS temp.main.${table}`);
+  for (const table of ['listed_ids', 'listed_places', LISTED_DISBURSEMENTS, LISTED_BANK]) await c.run(`DROP TABLE IF EXISTS temp.main.${table}`);
 }
 
 /** Runs `fn` with the list made by `make`, dropped after. */
