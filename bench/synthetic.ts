@@ -210,14 +210,14 @@ export async function buildRealisticStoreInSql(c: DuckDBConnection, disbursement
 }
 
 /**
- * A year of disbursements in the store (the year stage): `disbursements` delivered over the 365 days to
+ * A year of disbursements in the store (the excel-limit stage, a store past a sheet's rows): `disbursements` delivered over the 365 days to
  * 2026-10-31, 30 s apart, each with `payoutsPer` payouts, one adjustment (credits and debits in turn), a
  * refund on every fourth, and a parsed settlement file listing every line again; the amount adds up but
  * for one disbursement in twenty, a subunit over its lines and its file (a total_identity and a file_vs_api finding each). Few lines a disbursement:
  * what grows with the disbursements (the per-disbursement views, the lists of the workbooks, the findings)
  * is the year's; what grows with the lines is the checks stage's (10M payouts with `make bench-large`).
  */
-export async function buildYearStoreInSql(c: DuckDBConnection, disbursements: number, payoutsPer: number, runId: string): Promise<void> {
+export async function buildPastSheetStoreInSql(c: DuckDBConnection, disbursements: number, payoutsPer: number, runId: string): Promise<void> {
   const dsb = (expr: string) => `'dsb_' || lpad(CAST(${expr} AS VARCHAR), 8, '0')`;
   const ccy = (expr: string) => `['EUR','USD','JPY','KWD','MGA','VND'][CAST((${expr}) % 6 AS INTEGER) + 1]`;
   const p = payoutsPer;

@@ -1,22 +1,20 @@
-// Builds the year stage's store (buildYearStoreInSql, then a CHECKPOINT) into the file it is given and
-// exits: built by a child of its own, without recon's memory limit, so the building is in no command's
-// peak RSS. Args: db disbursements payoutsPer
+// Builds a store of year_checks_ratio (bench/year.ts: disbursements [from, to) at perMonth a month, then a
+// CHECKPOINT) into the file it is given and exits: a child, so that the building's memory is in no stage's
+// figure. Args: db from to perMonth
 import { openStore } from '../../src/store/db.js';
-import { buildYearStoreInSql } from '../synthetic.js';
+import { buildYearInSql } from '../year.js';
 import { seconds, stage } from '../lib.js';
 
-stage(async ([db, disbursementsArg = '1050000', payoutsArg = '3']) => {
-  if (!db) throw new Error('usage: year-store <db> [disbursements] [payoutsPer]');
+stage(async ([db, from, to, perMonth]) => {
+  if (!db || !from || !to || !perMonth) throw new Error('usage: year-store <db> <from> <to> <perMonth>');
   const started = performance.now();
   const store = await openStore(db);
   try {
-    await buildYearStoreInSql(store.connection, Number(disbursementsArg), Number(payoutsArg), 'bench-year-build');
+    await buildYearInSql(store.connection, Number(from), Number(to), Number(perMonth), 'bench-build');
     await store.connection.run('CHECKPOINT');
-    const [row] = (await store.connection.runAndReadAll(`SELECT (SELECT count(*) FROM disbursements), (SELECT count(*) FROM payouts),
-      (SELECT count(*) FROM refunds) + (SELECT count(*) FROM adjustments), (SELECT count(*) FROM file_lines)`)).getRows();
-    const [disbursements, payouts, otherLines, fileLines] = row!.map(Number);
-    return { buildS: seconds(started), disbursements, payouts, otherLines, fileLines };
   } finally {
     store.close();
   }
+  const u = process.resourceUsage();
+  return { buildS: seconds(started), buildCpuS: (u.userCPUTime + u.systemCPUTime) / 1e6 };
 });

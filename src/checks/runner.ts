@@ -1,5 +1,5 @@
-// Runs every sql/checks/*.sql against the store and records the findings with their lifecycle in one
-// transaction: a run either leaves its complete set of exceptions or nothing at all.
+// Runs every sql/checks/*.sql against the store and records the findings with their lifecycle, all in
+// one transaction: a run either leaves its complete set of exceptions or nothing at all.
 // Set-based throughout: each check is one INSERT … SELECT into a staging table, the lifecycle a few
 // statements over whole tables, so the work stays in DuckDB whatever the number of payouts.
 import { sqlObjects, readThrough } from '../store/objects.js';
@@ -14,6 +14,8 @@ import { loadChecks, validateCheckColumns, type CheckFile } from './contract.js'
 import { applyLifecycle } from './lifecycle.js';
 import { sqlText } from '../store/sql.js';
 import { sqlIdent, sqlString } from '../store/sql-text.js';
+import { basisOf, chooseMode, recordCheckedRuns, type CheckMode } from './basis.js';
+import { runScoped, type ScopeSummary } from './scope.js';
 
 import type { FindingStatus, Severity } from '../store/read/types.js';
 
@@ -27,6 +29,12 @@ export interface RunChecksOptions {
   checksDir?: string;
   /** Run only these checks; findings of the others keep their state. */
   only?: string[];
+  /**
+   * `incremental`: each check on what changed since the last check run, by its scope, the other findings
+   * carried forward (src/checks/scope.ts) — full all the same when no complete run before shares this
+   * one's basis (src/checks/basis.ts). `full` (the default): every check on the whole store.
+   */
+  mode?: 'full' | 'incremental';
 }
 
 export interface CheckRunResult {
@@ -47,6 +55,11 @@ export interface CheckRunResult {
   actionable: number;
   /** Where the run's time went, in ms (validate, materialise, checks, lifecycle, commit); the bench prints it. */
   phases?: Record<string, number>;
+  /** How the run checked, and why it was full when incremental was asked for. */
+  mode?: CheckMode;
+  fullReason?: string | null;
+  /** An incremental run's scope: what it re-checked and what it carried forward. */
+  scope?: ScopeSummary | null;
 }
 
 export class RunChecksError extends TerminalError {
@@ -83,63 +96,62 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
     await validateCheckColumns(connection, check);
     fresh.push(hashes[i]!);
   }
+  const basis = opts.only ? null : await basisOf(connection, checks, hashes);
   phase('validate');
 
-  // The checks read the store and write only TEMP tables (the shared views, check_stage), so they run
-  // before the transaction, while the run lock keeps the store as it is; the transaction holds what the
-  // store keeps (exceptions, findings, the check run). A TEMP table filled inside a transaction stays in
-  // DuckDB's memory until the commit instead of spilling to <db>.tmp: over 1.05M disbursements the shared
-  // views alone filled --memory-mb 192 and the run failed (docs/performance.md, "A year in one store").
   const timings: CheckRunResult['checks'] = [];
-  let shared: string[] = [];
-  const stageAndRecord = async () => {
+  let chosen: Awaited<ReturnType<typeof chooseMode>> = { mode: 'full', reason: null };
+  let scope: ScopeSummary | null = null;
+  // nothing a check run writes is read back by its place in a table: without insertion order its TEMP
+  // tables and INSERTs keep no buffers for it (a year's store at --memory-mb 192, docs/performance.md)
+  await withoutInsertionOrder(connection, () => inTransaction(connection, async () => {
+    chosen = await chooseMode(connection, opts.mode ?? 'full', Boolean(opts.only), basis ?? '');
     await connection.run(sqlText('lifecycle/create_stage'));
     // a check whose `requires:` table is empty finds nothing: it is not run (nor what only it reads)
     const empty = await emptyTables(connection, checks);
     const running = checks.filter((c) => !c.requires.some((t) => empty.has(t)));
-    shared = await materialiseShared(connection, running);
-    phase('materialise');
-    const first = performance.now();
-    for (const check of checks) {
-      timings.push(running.includes(check) ? await stageCheck(connection, check, first) : { checkId: check.id, findings: 0, ms: 0, offsetMs: 0 });
+    const none = (check: CheckFile) => ({ checkId: check.id, findings: 0, ms: 0, offsetMs: 0 });
+    if (chosen.mode === 'incremental') {
+      phase('materialise');
+      const first = performance.now();
+      const scoped = await runScoped(connection, running, (check) => stageCheck(connection, check, first),
+        (some) => materialiseShared(connection, some), (views) => dropMaterialised(connection, views));
+      for (const check of checks) timings.push(scoped.staged.get(check.id) ?? none(check));
+      scope = scoped.summary;
+    } else {
+      const shared = await materialiseShared(connection, running);
+      phase('materialise');
+      const first = performance.now();
+      for (const check of checks) {
+        timings.push(running.includes(check) ? await stageCheck(connection, check, first) : none(check));
+      }
+      await dropMaterialised(connection, shared);
     }
     phase('checks');
-    await dropMaterialised(connection, shared);
-    await inTransaction(connection, async () => {
-      await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
-      await connection.run(sqlText('lifecycle/record_check_run'), [opts.runId, now.toISOString(), checks.map((c) => c.id).join(',')]);
-      await recordValidated(connection, fresh);
-      phase('lifecycle');
-    });
-  };
-  try {
-    // nothing a check run writes is read back by its place in a table
-    await withoutInsertionOrder(connection, stageAndRecord);
-  } catch (err) {
-    // the first error is the one to see; the TEMP tables go with the connection anyway
-    await dropStaged(connection, shared).catch(() => undefined);
-    throw err;
-  }
-  await dropStaged(connection, shared);
+    await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
+    const ran = [opts.runId, now.toISOString(), checks.map((c) => c.id).join(','), chosen.mode, basis];
+    await connection.run(sqlText('lifecycle/record_check_run'), ran);
+    if (chosen.mode !== 'only') await recordCheckedRuns(connection, opts.runId);
+    await connection.run(sqlText('lifecycle/drop_stage'));
+    await recordValidated(connection, fresh);
+    phase('lifecycle');
+  }));
   phase('commit');
-  return { ...(await checkRunSummary(connection, opts.runId, now, timings)), phases };
-}
-
-/** The run's TEMP tables gone: the shared views' copies and the stage. */
-async function dropStaged(connection: DuckDBConnection, shared: readonly string[]): Promise<void> {
-  await dropMaterialised(connection, shared);
-  await connection.run(sqlText('lifecycle/drop_stage'));
+  const { mode, reason } = chosen;
+  const summary = await checkRunSummary(connection, opts.runId, now, timings);
+  return { ...summary, phases, mode, fullReason: mode === 'full' ? reason : null, scope };
 }
 
 /**
- * Views several checks read, computed once. While the run holds its lock nothing changes the data, so a
+ * Views several checks read, computed once. Inside the run's transaction nothing changes the data, so a
  * view whose file says `materialised: per check run`, read by at least two of the run's checks (directly,
  * or through a view built on it), is computed once into a TEMP table of the same name: unqualified names
  * resolve to the temp catalog first, so the check files (plain SELECTs that also run on their own against
  * the views) read exactly the view's rows and types without computing them again. In dependency order;
- * dropped before the lifecycle's transaction.
+ * dropped before the commit, and a rollback takes them away too.
  */
 async function materialiseShared(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<string[]> {
+  if (checks.length < 2) return [];
   const objects = await sqlObjects();
   const readers = checks.map((c) => readThrough(objects, c.sql));
   const shared = objects.filter((o) => o.materialised && readers.filter((r) => r.has(o.name)).length >= 2).map((o) => o.name);

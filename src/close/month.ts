@@ -13,7 +13,7 @@ import { buildJournal } from '../report/journal.js';
 import { withWorkbookViews } from '../report/run-report.js';
 import { listLayout } from '../report/list-sheet.js';
 import { EXCEL_MAX_ROWS } from '../report/table-sheet.js';
-import type { CloseLine, SuspenseLine } from '../report/types.js';
+import type { CloseLine, JournalEntry, SuspenseLine } from '../report/types.js';
 import type { CloseAcceptance } from '../store/closes.js';
 import { formatMajor } from '../money.js';
 
@@ -57,16 +57,24 @@ function unaccountedReasons(split: Map<string, BankSplitRow> | undefined, suspen
   return reasons;
 }
 
-/** The calendar month's days (UTC), for the Month sheet. */
-async function monthShape(c: DuckDBConnection, month: string) {
+/**
+ * The calendar month's days for the Month sheet: the days of the books' time zone (daily_disbursed counts a
+ * delivery on the day it was in --books-tz, as the close counts it in the month), each shown as that date.
+ */
+async function monthShape(c: DuckDBConnection, month: string, booksTz: string) {
   const from = new Date(`${month}-01T00:00:00Z`);
   const to = addMonths(from, 1);
-  return readMonthShape(c, new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(from), from, to);
+  const title = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(from);
+  return readMonthShape(c, booksTz === 'UTC' ? title : `${title} (days in ${booksTz})`, from, to);
 }
 
 export async function writeMonthClose(
   c: DuckDBConnection,
-  opts: { month: string; version: number; reportsDir: string; serviceUrl: string; now: Date; accept?: { by: string; note: string } | null; booksTz?: string;
+  opts: { month: string; version: number; reportsDir: string; serviceUrl: string; now: Date; accept?: { by: string; note: string } | null;
+    booksTz: string;
+    /** The Journal as the ledger books it (ISO decimals, the user's accounts); throws to stop the close before anything is written. */
+    book: (journal: JournalEntry[]) => JournalEntry[];
+    /** The rows a sheet may hold (Excel's limit; tests give a small one). */
     maxRows?: number },
 ) {
   const bank = await hasBankData(c);
@@ -77,6 +85,7 @@ export async function writeMonthClose(
     const unaccounted = unaccountedReasons(split, suspense);
     const acceptance: CloseAcceptance | null = opts.accept && unaccounted.length > 0 ? { ...opts.accept, accepted: unaccounted } : null;
     const provisional = [...await provisionalReasons(c, opts.month, lines), ...(acceptance ? [] : unaccounted)];
+    const journal = opts.book(buildJournal(lines, suspense, split));
     // the Disbursements sheet's rows are known before the Open findings sheet links to them
     const place = listLayout(opts.maxRows ?? EXCEL_MAX_ROWS, listed.listed);
     const credits = { creditedIn: opts.month, others: true };
@@ -93,10 +102,10 @@ export async function writeMonthClose(
     disbursements: { rows: reconciliationRows(c, { listed: true }), count: listed.listed },
     openFindings: { rows: withDisbursementRows(c, openFindingsOfMonth(c, opts.month, opts.now), { firstRow: place.headerRow + 1, shown: place.shown }),
       count: await countOpenFindingsOfMonth(c, opts.month) },
-    journal: buildJournal(lines, suspense, split),
+    journal,
     bank: bank ? { disbursements: { rows: bankRows(c, { listed: true }), count: listed.listed },
       credits: { rows: bankCredits(c, credits), count: await countCredits(c, credits) } } : undefined,
-    shape: await monthShape(c, opts.month),
+    shape: await monthShape(c, opts.month, opts.booksTz),
     }, { maxRows: opts.maxRows });
     return { ...written, acceptance };
   }));

@@ -101,7 +101,8 @@ describe('the disbursements a workbook lists', () => {
 
   it('the close lists its month, its first rows on the sheet and the whole month in the CSV', async () => {
     const written = await writeMonthClose(t.connection, { month: '2026-06', version: 1, reportsDir: path.join(t.dir, 'close'),
-      serviceUrl: 'http://127.0.0.1:1', now: new Date('2026-07-02T08:00:00Z'), maxRows: 500 });
+      serviceUrl: 'http://127.0.0.1:1', now: new Date('2026-07-02T08:00:00Z'), booksTz: 'UTC', book: (journal) => journal,
+      maxRows: 500 });
     const june = Array.from({ length: STORED }, (_, i) => new Date(Date.UTC(2026, 5, 30, 12) - i * 3_600_000)).filter((d) => d.getUTCMonth() === 5).length;
     expect(written.disbursements).toBe(june);
     const wb = await read(written.path);
