@@ -230,7 +230,7 @@ function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary, lis
   sheet.commit();
 }
 
-/** What the Disbursements sheet lists and where every disbursement is (README, "Workbooks"). */
+/** What the Disbursements sheet lists and where every disbursement is (docs/workbooks.md). */
 function listedFields(count: number | null, listed: ListedDisbursements | undefined): Array<[string, (c: ExcelJS.Cell) => void]> {
   if (!listed || count === null) return [];
   const n = (x: number) => x.toLocaleString('en-US');

@@ -9,15 +9,10 @@ import { streamInto, writeFileAtomically } from '../files.js';
 import { BOLD, setText } from './cells.js';
 import { CSV_EOL, toCsvRecord } from './csv.js';
 import { addSheet, EXCEL_MAX_ROWS, writeTable, type ColumnSpec, type RowSink } from './table-sheet.js';
-import type { RowSource } from './types.js';
-import type { StreamingWorkbook } from './workbook-file.js';
+import type { CountedRows, RowSource } from './types.js';
 
-/**
- * A list and how many rows it holds: an array, or rows with their count (read from the store first). Rows
- * of unknown count are taken to fit: one past the sheet is an error, so every list read from the store
- * comes with its count.
- */
-export type CountedRows<T> = RowSource<T> | { rows: RowSource<T>; count: number };
+export type { CountedRows } from './types.js';
+import type { StreamingWorkbook } from './workbook-file.js';
 
 /** How many rows the list holds, or null when it does not say. */
 export function countOf<T>(list: CountedRows<T>): number | null {

@@ -2,7 +2,6 @@
 // query anything themselves. Money is integer subunits (bigint) until the moment a cell is written.
 
 import type { Rates } from '../rates.js';
-import type { CountedRows } from './list-sheet.js';
 import type { CurrencyStake } from '../store/read/summaries.js';
 import type { BankCreditRow, BankRow, CloseLine, DisbursementRow, FindingRow, MonthShape, Severity, SuspenseLine } from '../store/read/types.js';
 
@@ -18,6 +17,13 @@ export interface CheckWords {
 
 /** Rows may come from a DuckDB reader page by page; writers consume them once, in order. */
 export type RowSource<T> = AsyncIterable<T> | Iterable<T>;
+
+/**
+ * A list and how many rows it holds: an array, or rows with their count (read from the store first). Rows
+ * of unknown count are taken to fit: one past the sheet is an error, so every list read from the store
+ * comes with its count.
+ */
+export type CountedRows<T> = RowSource<T> | { rows: RowSource<T>; count: number };
 
 export interface RunSummary {
   runId: string;

@@ -1,7 +1,7 @@
 // The disbursements a workbook lists, chosen once into TEMP tables the sheets then read page by page: a
 // run's workbook lists what a person acts on — this night's window and every disbursement with a finding
 // not yet resolved — and the close lists its month. Every disbursement stored stays in the reconciliation
-// and bank_status views of the snapshot (README, "Workbooks"). Computed once: paged through the views, each
+// and bank_status views of the snapshot (docs/workbooks.md). Computed once: paged through the views, each
 // page recomputed every disbursement's lines and bank status (a million disbursements, 210 pages of them).
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from '../sql-text.js';
