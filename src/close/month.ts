@@ -16,6 +16,9 @@ import { EXCEL_MAX_ROWS } from '../report/table-sheet.js';
 import type { CloseLine, JournalEntry, SuspenseLine } from '../report/types.js';
 import type { CloseAcceptance } from '../store/closes.js';
 import { formatMajor } from '../money.js';
+import type { FourEyes } from '../checks/four-eyes.js';
+import type { Actor } from '../store/trail.js';
+import { acceptanceOf, closeControls, closeEntry, unaccountedAmounts, type AcceptanceRequest } from './controls.js';
 
 
 function closeWorkbookPath(reportsDir: string, month: string, version: number): string {
@@ -68,31 +71,56 @@ async function monthShape(c: DuckDBConnection, month: string, booksTz: string) {
   return readMonthShape(c, booksTz === 'UTC' ? title : `${title} (days in ${booksTz})`, from, to);
 }
 
-export async function writeMonthClose(
-  c: DuckDBConnection,
-  opts: { month: string; version: number; reportsDir: string; serviceUrl: string; now: Date; accept?: { by: string; note: string } | null;
-    booksTz: string;
-    /** The Journal as the ledger books it (ISO decimals, the user's accounts); throws to stop the close before anything is written. */
-    book: (journal: JournalEntry[]) => JournalEntry[];
-    /** The rows a sheet may hold (Excel's limit; tests give a small one). */
-    maxRows?: number },
-) {
+export interface MonthCloseOptions {
+  month: string;
+  version: number;
+  reportsDir: string;
+  serviceUrl: string;
+  now: Date;
+  /** Unaccounted money accepted by name (--accept-unaccounted), or an acceptance being approved (--approve). */
+  accept?: AcceptanceRequest | null;
+  booksTz: string;
+  /** The Journal as the ledger books it (ISO decimals, the user's accounts); throws to stop the close first. */
+  book: (journal: JournalEntry[]) => JournalEntry[];
+  /** Thresholds above which an acceptance waits for a second person (--four-eyes). */
+  fourEyes?: FourEyes;
+  /** Who closes; with `runId`, the close's audit-trail entry is chained and its hash printed on the Summary. */
+  closer?: Actor;
+  runId?: string;
+  /** The rows a sheet may hold (Excel's limit; tests give a small one). */
+  maxRows?: number;
+}
+
+export async function writeMonthClose(c: DuckDBConnection, opts: MonthCloseOptions) {
   const bank = await hasBankData(c);
+  const workbook = closeWorkbookPath(opts.reportsDir, opts.month, opts.version);
   return withWorkbookViews(c, () => withListed(c, () => listMonth(c, opts.month, bank), async (listed) => {
     const lines = await closeLines(c, opts.month);
     const suspense = await suspenseLines(c, opts.month);
     const split = bank ? await bankSplit(c, opts.month) : undefined;
     const unaccounted = unaccountedReasons(split, suspense);
-    const acceptance: CloseAcceptance | null = opts.accept && unaccounted.length > 0 ? { ...opts.accept, accepted: unaccounted } : null;
-    const provisional = [...await provisionalReasons(c, opts.month, lines), ...(acceptance ? [] : unaccounted)];
+    const amounts = unaccountedAmounts(split, suspense);
+    const accept = opts.accept ?? null;
+    const { acceptance, waiting } = acceptanceOf(opts.month, accept, unaccounted, amounts, opts.fourEyes ?? []);
+    const state = acceptance?.state ?? null;
+    const provisional = [...await provisionalReasons(c, opts.month, lines),
+      ...(state === 'accepted' || state === 'approved' ? [] : unaccounted), ...waiting];
+    const trail = opts.runId && opts.closer ? await closeEntry(c, {
+      month: opts.month, version: opts.version, closedAt: opts.now, runId: opts.runId, workbook, closer: opts.closer,
+      acceptance: acceptance ? { ...acceptance, accepted: unaccounted.join('; ') } : null,
+    }) : null;
     const journal = opts.book(buildJournal(lines, suspense, split));
     // the Disbursements sheet's rows are known before the Open findings sheet links to them
     const place = listLayout(opts.maxRows ?? EXCEL_MAX_ROWS, listed.listed);
     const credits = { creditedIn: opts.month, others: true };
-    const written = await writeCloseWorkbook(closeWorkbookPath(opts.reportsDir, opts.month, opts.version), {
+    const written = await writeCloseWorkbook(workbook, {
     suspense,
     provisional,
-    acceptance,
+    acceptance: acceptance ? {
+      by: acceptance.by, note: acceptance.note, accepted: acceptance.accepted, state: acceptance.state,
+      approvedBy: acceptance.approval?.by ?? null,
+    } : null,
+    controls: opts.closer ? closeControls(opts.closer, acceptance, trail?.entry ?? null) : undefined,
     month: opts.month,
     booksTz: opts.booksTz,
     version: opts.version,
@@ -107,6 +135,8 @@ export async function writeMonthClose(
       credits: { rows: bankCredits(c, credits), count: await countCredits(c, credits) } } : undefined,
     shape: await monthShape(c, opts.month, opts.booksTz),
     }, { maxRows: opts.maxRows });
-    return { ...written, acceptance };
+    const accepted: CloseAcceptance | null = acceptance
+      ? { by: acceptance.by, note: acceptance.note, accepted: acceptance.accepted } : null;
+    return { ...written, acceptance: accepted, acceptanceState: state, trail };
   }));
 }

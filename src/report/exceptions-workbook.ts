@@ -14,6 +14,7 @@ import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
 import { countOf, listLayout, rowsOf, roomBeside, writeListSheet, writeListTableSheet, type CountedRows, type SheetRoom } from './list-sheet.js';
 import { addSheet } from './table-sheet.js';
 import type ExcelJS from 'exceljs';
+import { writeAgeing } from './ageing-table.js';
 
 /** Why the Disbursements sheet lists what it lists (run-report.ts): shown on the Summary. */
 export interface ListedDisbursements {
@@ -62,7 +63,8 @@ export async function writeExceptionWorkbook(
     await writeTableSheet(workbook, 'Checks', CHECK_COLUMNS, checkRows(input.summary, input.checks ?? []));
     // Sheets are written one after another: the zip takes one entry at a time, and a second open
     // sheet would buffer in memory until the first one is committed.
-    const findings = await writeListTableSheet(workbook, room, 'Exceptions', findingColumns(input.summary.rates?.reporting ?? null), input.findings,
+    const columns = findingColumns(input.summary.rates?.reporting ?? null, true);
+    const findings = await writeListTableSheet(workbook, room, 'Exceptions', columns, input.findings,
       { whole: `recon sql "SELECT * FROM exceptions WHERE run_id = '${input.summary.runId}'"` });
     const disbursements = await writeDisbursementsSheet(workbook, room, input.disbursements, input.summary.totalsByCurrency.length);
     if (input.bank) await writeBankSheets(workbook, room, input.bank);
@@ -199,6 +201,7 @@ function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary, lis
   ]);
 
   if (summary.stakes) next = writeStakes(sheet, next + 1, summary.stakes, summary.rates ?? null);
+  if (summary.ageing) next = writeAgeing(sheet, next + 1, summary.ageing);
 
   const { byStatus } = summary;
   const statuses: StatusCount[] = [

@@ -11,6 +11,7 @@ import { bankCredits, bankRefusals, bankRows, countCredits, hasBankData, reconci
 import { currencyStakes, monthShape, newestDelivery, runFacts } from '../store/read/summaries.js';
 import { listNight, withListed, type ListedCounts } from '../store/read/listed.js';
 import type { Rates } from '../rates.js';
+import { causeAgeing } from '../store/read/ageing.js';
 import { disbursementsBelow, writeExceptionWorkbook, type WrittenWorkbook } from './exceptions-workbook.js';
 import { listLayout } from './list-sheet.js';
 import { EXCEL_MAX_ROWS } from './table-sheet.js';
@@ -103,7 +104,8 @@ export async function writeRunWorkbook(
     const findings = withDisbursementRows(connection, flatten(latestFindings(connection, opts.runId, { includeResolved: true, rates: opts.rates ?? null })),
       { firstRow: place.headerRow + 1, shown: place.shown });
     const written = await writeExceptionWorkbook(workbookPath(opts.reportsDir, opts.runId, opts.checks.checkedAt), {
-      summary: { ...summary, stakes: await currencyStakes(connection, opts.runId, bank) },
+      summary: { ...summary, stakes: await currencyStakes(connection, opts.runId, bank),
+        ageing: await causeAgeing(connection, opts.runId, opts.checks.checkedAt) },
       month: await recentShape(connection),
       findings: { rows: findings, count: await countLatestFindings(connection, opts.runId, { includeResolved: true }) },
       disbursements: { rows: reconciliationRows(connection, { listed: true }), count: listed.listed },
