@@ -8,6 +8,7 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { runStage, type StageResult } from './child.js';
 import { type Figure, printTable } from './table.js';
+import { measureExcelLimit } from './excel-limit.js';
 
 const OUT_DIR = path.join(PROJECT_ROOT, 'data', 'bench');
 const num = (r: StageResult, k: string): number => Number(r[k]);
@@ -43,6 +44,13 @@ function figure(key: NumericKey, value: number, note: string, extra: Partial<Fig
   return { key, target: TARGETS[key].text, value, met: TARGETS[key].met(value), note, ...extra };
 }
 const planned = (...keys: Array<keyof typeof TARGETS>) => keys.map((key) => ({ key, target: TARGETS[key].text }));
+
+/** A store past a sheet's rows (excel-limit.ts): recon check and recon report at their defaults. */
+const EXCEL_LIMIT_KEYS = [
+  { key: 'excel_limit_check_peak_rss_mb', target: '< 400, exit 0 or 1' },
+  { key: 'excel_limit_report_peak_rss_mb', target: '< 400, exit 0 or 1' },
+  { key: 'excel_limit_sheet_rows', target: '≤ 1048576' },
+];
 
 /** A stage that fails leaves its figures missed with the reason, never absent. */
 async function measure(keys: Array<Pick<Figure, 'key' | 'target'>>, fn: Measure): Promise<Figure[]> {
@@ -374,6 +382,7 @@ async function main(): Promise<void> {
         ['pg-export', planned('pg_export_s_per_1M', 'pg_night_ratio'), pgExport],
         ['year-publish', planned('year_publish_ratio', 'year_export_ratio'), yearPublish],
         ['year-checks', planned('year_checks_ratio'), yearChecks],
+        ['excel-limit', EXCEL_LIMIT_KEYS, () => measureExcelLimit(OUT_DIR)],
       ];
   process.stderr.write(`recon bench${large ? ' (large)' : ''}: each stage in its own process\n`);
   const figures: Figure[] = [];

@@ -32,8 +32,18 @@ interface Option {
   schema: z.ZodType;
 }
 
-/** A whole number of at least `min`; the CLI names the flag in front of the message ("--lookback-days must be ≥ 0, got -3"). */
-const int = (min: number) => z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(min, `must be ≥ ${min}`);
+/**
+ * The least DuckDB memory a sync may have: at 16 MB DuckDB 1.5 invalidated the store at an automatic checkpoint
+ * of a 100k-payout backfill ("misaligned count"); 32 MB synced it (docs/performance.md, "Option floors").
+ */
+const SYNC_MEMORY_FLOOR_MB = 32;
+
+/**
+ * A whole number of at least `min`; the CLI names the flag in front of the message ("--lookback-days must be ≥ 0,
+ * got -3"), and `why` the floor says why it is there when that is not plain.
+ */
+const int = (min: number, why?: string) => z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number')
+  .min(min, `must be ≥ ${min}${why ? ` (${why})` : ''}`);
 
 /**
  * Every setting recon knows, keyed by its config-file name: its flag, variable, help and schema (with its
@@ -76,7 +86,7 @@ const OPTIONS = {
   memoryMb: { flag: 'memory-mb', env: 'RECON_MEMORY_MB', type: 'string', help: 'DuckDB memory limit of a run; beyond it DuckDB spills to <db>.tmp',
     schema: int(64).default(192) },
   syncMemoryMb: { flag: 'sync-memory-mb', env: 'RECON_SYNC_MEMORY_MB', type: 'string', help: 'DuckDB memory limit while syncing (the rest of the run gets --memory-mb back)',
-    schema: int(16).default(64) },
+    schema: int(SYNC_MEMORY_FLOOR_MB, 'below it DuckDB invalidated the store during a backfill').default(64) },
   maxLines: { flag: 'max-lines', env: 'RECON_MAX_LINES', type: 'string', help: 'lines one disbursement (or one of its files) may hold; beyond it the disbursement is incomplete, the file unparseable',
     schema: int(1).default(250_000) },
   maxFileMb: { flag: 'max-file-mb', env: 'RECON_MAX_FILE_MB', type: 'string', help: 'largest file downloaded',
