@@ -7,9 +7,9 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { parseCommandArgs } from '../pipelines/config.js';
 import { COMMAND_OPTIONS } from '../pipelines/config.js';
 import { silentLogger } from '../src/log.js';
-import { jobSettings, syncSettings } from '../pipelines/settings.js';
-import { withJob, type JobContext } from '../pipelines/job.js';
-import { syncStep, type SyncTuning } from '../src/sync/step.js';
+import { runSettings, syncSettings } from '../pipelines/settings.js';
+import { withRun, type RunContext } from '../pipelines/run.js';
+import { syncStage, type SyncTuning } from '../src/sync/stage.js';
 import type { SyncResult } from '../src/sync/run.js';
 
 export function tempDir(prefix = 'recon-bench-'): { dir: string; cleanup: () => void } {
@@ -53,15 +53,15 @@ export interface Service {
  * `recon sync` in-process: flags as a user would pass them, tuning to compress the budget window.
  * `then` runs next in the same job, on the same store, as the nightly run's later steps do.
  */
-export async function runSyncJob(service: Service, db: string, args: string[], tuning: SyncTuning = {},
-  then?: (ctx: JobContext) => Promise<void>): Promise<{ runId: string; result: SyncResult; counters: Record<string, unknown>; concurrency: number }> {
+export async function runSync(service: Service, db: string, args: string[], tuning: SyncTuning = {},
+  then?: (ctx: RunContext) => Promise<void>): Promise<{ runId: string; result: SyncResult; counters: Record<string, unknown>; concurrency: number }> {
   const { config } = parseCommandArgs(['--api-url', service.url, '--api-key', service.apiKey, '--db', db, ...args], COMMAND_OPTIONS.sync, {}, {});
   let runId = '';
   let result: SyncResult | null = null;
   let counters: Record<string, unknown> = {};
-  const code = await withJob('sync', jobSettings(config), silentLogger, async (ctx) => {
+  const code = await withRun('sync', runSettings(config), silentLogger, async (ctx) => {
     runId = ctx.runId;
-    result = await syncStep({ store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, syncSettings(config), silentLogger, tuning);
+    result = await syncStage({ store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, syncSettings(config), silentLogger, tuning);
     counters = { ...ctx.counters };
     await then?.(ctx);
     return 0;

@@ -1,13 +1,13 @@
 // recon ack: a finding acknowledged (or its acknowledgement withdrawn), appended to its history, and the
 // snapshot published again so `recon sql` shows it at once. During a run the ack waits for the run's lock
-// up to --wait seconds (#27), then exits 3 as before.
+// up to --wait seconds, then exits 3 as before.
 import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from './config.js';
 import { ackFinding, type AckAction, type AckResult } from '../src/checks/index.js';
 import { publishSnapshot } from '../src/store/publish.js';
-import { withJob, type Notices } from './job.js';
-import { actorOf, jobSettings, layoutOf } from './settings.js';
+import { withRun, type Notices } from './run.js';
+import { actorOf, runSettings, layoutOf } from './settings.js';
 
 export interface AckOutcome {
   code: ExitCode;
@@ -22,7 +22,7 @@ export async function runAck(
   const out: AckOutcome = { code: EXIT.FAILED, ack: null, published: null };
   const actor = actorOf(config);
   const command = opts.action === 'withdraw' ? 'ack --withdraw' : opts.action === 'approve' ? 'ack --approve' : 'ack';
-  out.code = await withJob(command, jobSettings(config), logger, async (ctx) => {
+  out.code = await withRun(command, runSettings(config), logger, async (ctx) => {
     out.ack = await ackFinding(ctx.store.connection, {
       key: opts.key, note: opts.note, by: opts.by, action: opts.action, now: opts.now,
       osUser: actor.osUser, host: actor.host, fourEyes: config.fourEyes ?? [],

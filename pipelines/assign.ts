@@ -6,8 +6,8 @@ import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from './config.js';
 import { assignFinding, type AssignResult } from '../src/checks/index.js';
 import { publishSnapshot } from '../src/store/publish.js';
-import { withJob, type Notices } from './job.js';
-import { actorOf, jobSettings, layoutOf } from './settings.js';
+import { withRun, type Notices } from './run.js';
+import { actorOf, runSettings, layoutOf } from './settings.js';
 
 export interface AssignOutcome {
   code: ExitCode;
@@ -23,7 +23,7 @@ export async function runAssign(
   const { published } = layoutOf(config);
   const actor = actorOf(config);
   const out: AssignOutcome = { code: EXIT.FAILED, assigned: null, published: null };
-  out.code = await withJob('assign', jobSettings(config), logger, async (ctx) => {
+  out.code = await withRun('assign', runSettings(config), logger, async (ctx) => {
     out.assigned = await assignFinding(ctx.store.connection, {
       key: opts.key, to: opts.to, due: opts.due, note: opts.note, by: opts.by, now: opts.now,
       osUser: actor.osUser, host: actor.host,

@@ -1,14 +1,14 @@
 // recon bank import FILE…: every file read and checked first, before the store is touched (one that
 // cannot be read refuses the import); then the entries not yet in the store, and the snapshot published.
-// On first use the store is created (#25: a new user imports the statements they already have).
+// On first use the store is created (a new user imports the statements they already have).
 import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from './config.js';
 import { notesOf, readStatements, storeStatements, type BankImportResult } from '../src/bank/import.js';
 import { StatementError } from '../src/bank/statement.js';
 import { publishSnapshot } from '../src/store/publish.js';
-import { withJob, type Notices } from './job.js';
-import { bankSettings, jobSettings, layoutOf } from './settings.js';
+import { withRun, type Notices } from './run.js';
+import { bankSettings, runSettings, layoutOf } from './settings.js';
 
 export interface BankImportOutcome {
   code: ExitCode;
@@ -29,7 +29,7 @@ export async function runBankImport(config: Config, logger: Logger, files: reado
     return out;
   }
   for (const n of notesOf(read)) logger.info(n, 'bank statement read');
-  out.code = await withJob('bank', jobSettings(config), logger, async (ctx) => {
+  out.code = await withRun('bank', runSettings(config), logger, async (ctx) => {
     out.result = await storeStatements(ctx.store.connection, read, ctx.runId, secrets);
     return EXIT.OK;
   }, {

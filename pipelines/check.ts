@@ -3,11 +3,11 @@ import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from './config.js';
 import { runChecks, type CheckRunResult } from '../src/checks/index.js';
-import { bankStep } from '../src/bank/step.js';
+import { bankStage } from '../src/bank/stage.js';
 import { requireReadableFolder } from '../src/files.js';
-import { withJob, type Notices } from './job.js';
+import { withRun, type Notices } from './run.js';
 import { publishSnapshot } from '../src/store/publish.js';
-import { bankSettings, jobSettings, layoutOf } from './settings.js';
+import { bankSettings, runSettings, layoutOf } from './settings.js';
 import { saveOwnerRules } from '../src/store/owner-rules.js';
 
 export interface CheckOutcome {
@@ -17,16 +17,16 @@ export interface CheckOutcome {
 }
 
 /** `full`: every check on the whole store (`recon check --full`); else what changed since the last check run. */
-export async function runCheckJob(
+export async function runCheck(
   config: Config, logger: Logger, opts: Notices & { only?: string[]; full?: boolean } = {},
 ): Promise<CheckOutcome> {
   const bank = bankSettings(config);
   const { published } = layoutOf(config);
   const out: CheckOutcome = { code: EXIT.FAILED, runId: null, result: null };
   if (bank.bankDir) await requireReadableFolder(bank.bankDir, '--bank-dir / RECON_BANK_DIR');
-  out.code = await withJob('check', jobSettings(config), logger, async (ctx) => {
+  out.code = await withRun('check', runSettings(config), logger, async (ctx) => {
     out.runId = ctx.runId;
-    const step = await bankStep(ctx.store.connection, bank, ctx.runId, logger);
+    const step = await bankStage(ctx.store.connection, bank, ctx.runId, logger);
     for (const refused of step?.refused ?? []) ctx.notice(`recon: bank statement refused: ${refused}`);
     if (config.defaultOwners) await saveOwnerRules(ctx.store.connection, config.defaultOwners);
     const mode = opts.full ? 'full' : 'incremental';

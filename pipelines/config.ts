@@ -122,7 +122,7 @@ const OPTIONS = {
     }).optional() },
   booksTz: { flag: 'books-tz', env: 'RECON_BOOKS_TZ', type: 'string', help: 'time zone of the books: the close counts the calendar months of delivered_at in it',
     schema: z.string().refine((v) => accepts(() => new Intl.DateTimeFormat('en', { timeZone: v })) && /^[A-Za-z0-9_+\-/]+$/.test(v), 'not an IANA time zone, e.g. UTC or Europe/Paris').default('UTC') },
-  // #29 outlets: where the night's outcome is delivered (src/outlets)
+  // outlets: where the night's outcome is delivered (src/outlets)
   mailTo: { flag: 'mail-to', env: 'RECON_MAIL_TO', type: 'string', help: 'mail the summary and the workbook to these addresses (comma-separated)',
     schema: z.string().refine(isAddressList, 'expected e-mail addresses separated by commas, e.g. "finance@example.com, ops@example.com"').optional() },
   mailFrom: { flag: 'mail-from', env: 'RECON_MAIL_FROM', type: 'string', help: 'sender of that mail (default recon@<this host>)',
@@ -159,7 +159,7 @@ const OPTIONS = {
     schema: z.string().trim().min(1).default('Tax Exempt') },
   netsuiteSubsidiary: { flag: 'netsuite-subsidiary', env: 'RECON_NETSUITE_SUBSIDIARY', type: 'string', help: 'the Subsidiary of the netsuite journal files (NetSuite OneWorld); left blank without it',
     schema: z.string().trim().min(1).optional() },
-  // #27 acknowledgements: who acknowledges (never silently the OS user), how long an ack waits for a run's lock
+  // acknowledgements: who acknowledges (never silently the OS user), how long an ack waits for a run's lock
   ackBy: { flag: 'by', env: 'RECON_ACK_BY', type: 'string',
     help: 'who does it (recon ack, assign; close records it): required for ack and assign, here or in the variable '
       + 'or the config file',

@@ -11,8 +11,8 @@ import type { Config } from './config.js';
 import { writeStatements } from '../sandbox/statements.js';
 import { plantEveryKind, startSandbox, type Sandbox } from '../sandbox/index.js';
 import { runNightly, type NightlyOutcome } from './nightly.js';
-import type { Notices } from './job.js';
-import { runMonthlyClose, type CloseOutcome } from './monthly-close.js';
+import type { Notices } from './run.js';
+import { runClose, type CloseOutcome } from './monthly-close.js';
 import { demoOutlets } from '../src/outlets/demo.js';
 import { layoutOf } from './settings.js';
 
@@ -32,7 +32,7 @@ export interface DemoOutcome {
   db: string;
   published: string;
   anomaliesPlanted: number;
-  /** Where each outlet's output went, and the last alert document, in words (#29). */
+  /** Where each outlet's output went, and the last alert document, in words. */
   outlets: string;
 }
 
@@ -103,7 +103,7 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
     const config: Config = { ...settings, apiUrl: sb.url, apiKey: sb.apiKey };
     const tuning = { intervalMs: windowMs, blockMs: Math.round(600_000 / o.timeCompression) };
     const nights: NightlyOutcome[] = [];
-    // the mail as .eml files, the alerts as JSON, metrics, JUnit and journal CSVs: what would be sent (#29)
+    // the mail as .eml files, the alerts as JSON, metrics, JUnit and journal CSVs: what would be sent
     const layout = layoutOf(config);
     const outlets = demoOutlets(layout, config.reports);
     // Each night samples the same payments on every demo, so `make run` twice tells the same story.
@@ -128,7 +128,7 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
       const accounts = path.join(layout.dir, 'accounts-demo.csv');
       await writeFile(accounts, DEMO_CHART);
       const closing: Config = { ...config, journalFormat: 'generic,quickbooks,xero,netsuite', accounts, provisionalJournal: true };
-      close = await runMonthlyClose(closing, logger, { month, reissue: true, notice: events.notice, outlets: outlets.close });
+      close = await runClose(closing, logger, { month, reissue: true, notice: events.notice, outlets: outlets.close });
     }
     const outcome: DemoOutcome = {
       code: close && close.code !== EXIT.OK ? close.code : last.code,

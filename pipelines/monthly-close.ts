@@ -7,8 +7,8 @@ import type { Config } from './config.js';
 import { closeMonth, requireMonth, type CloseSettings } from '../src/close/index.js';
 import { publishSnapshot } from '../src/store/publish.js';
 import { restoreMonth } from '../src/store/archive.js';
-import { withJob, type Notices } from './job.js';
-import { actorOf, closeOutletSettings, closeSettings, jobSettings, layoutOf } from './settings.js';
+import { withRun, type Notices } from './run.js';
+import { actorOf, closeOutletSettings, closeSettings, runSettings, layoutOf } from './settings.js';
 import type { JournalEntry } from '../src/report/types.js';
 import type { CloseOutletSettings } from '../src/outlets/settings.js';
 import { withCloseOutlets } from '../src/outlets/close.js';
@@ -50,7 +50,7 @@ type CloseOptions = Notices & { month: string; reissue: boolean;
   approve?: boolean;
   now?: Date; handleSignals?: boolean; outlets?: Partial<CloseOutletSettings> };
 
-export async function runMonthlyClose(config: Config, logger: Logger, opts: CloseOptions): Promise<CloseOutcome> {
+export async function runClose(config: Config, logger: Logger, opts: CloseOptions): Promise<CloseOutcome> {
   requireMonth(opts.month);
   // a misuse (a ledger format without a chart of accounts, a chart that cannot be read) stops here, before any outlet
   const settings = closeSettings(config);
@@ -64,7 +64,7 @@ async function monthlyClose(
   const out: CloseOutcome = { code: EXIT.FAILED, month: opts.month, version: null, workbook: null, disbursements: 0, provisional: [],
     runId: null, journal: null, journalFiles: [], journalNotes: [], error: null };
   const { published, archive: archiveDir } = layoutOf(config);
-  out.code = await withJob('close', jobSettings(config), logger, async (ctx) => {
+  out.code = await withRun('close', runSettings(config), logger, async (ctx) => {
     out.runId = ctx.runId;
     // a month closed again is read whole from the store: an archived one comes back first (a later night
     // archives it again)

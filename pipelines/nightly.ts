@@ -7,18 +7,18 @@ import type { Config } from './config.js';
 import { markShown, runChecks, type CheckRunResult } from '../src/checks/index.js';
 import { writeRunWorkbook } from '../src/report/run-report.js';
 import { publishSnapshot } from '../src/store/publish.js';
-import { syncStep, type SyncProgressListener, type SyncTuning } from '../src/sync/step.js';
+import { syncStage, type SyncProgressListener, type SyncTuning } from '../src/sync/stage.js';
 import type { SyncResult } from '../src/sync/run.js';
-import { bankStep, type BankStepResult } from '../src/bank/step.js';
+import { bankStage, type BankStepResult } from '../src/bank/stage.js';
 import { requireReadableFolder, requireWritableFolder } from '../src/files.js';
 import { removeStaleTemporaries } from '../src/report/workbook-file.js';
-import { withJob, type Notices } from './job.js';
+import { withRun, type Notices } from './run.js';
 import {
-  archiveSettings, bankSettings, jobSettings, outletSettings, reportSettings, syncSettings, layoutOf, warehouseSettings,
+  archiveSettings, bankSettings, runSettings, outletSettings, reportSettings, syncSettings, layoutOf, warehouseSettings,
 } from './settings.js';
 import { archiveMonths } from '../src/store/archive.js';
 import { addRunWarning } from '../src/store/run-notes.js';
-import type { JobContext } from './job.js';
+import type { RunContext } from './run.js';
 import type { OutletSettings } from '../src/outlets/settings.js';
 import { withNightOutlets, type NightHooks } from '../src/outlets/night.js';
 import type { OutletsReport } from '../src/outlets/deliver.js';
@@ -36,7 +36,7 @@ export interface NightlyOutcome {
   published: string | null;
   /** Why the run did not complete (exit 2, or 3: who holds the lock), as said on stderr. */
   error: string | null;
-  /** What the mail, alerts, pings, metrics and results files did (#29). */
+  /** What the mail, alerts, pings, metrics and results files did. */
   outlets?: OutletsReport;
   /** The export to PostgreSQL after the night (--export-postgres): what it wrote, or the warning its failure is. */
   export?: { warning: string | null; result: PostgresExportResult | null };
@@ -64,9 +64,9 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
   await requireWritableFolder(report.reportsDir, '--reports / RECON_REPORTS_DIR');
   if (bank.bankDir) await requireReadableFolder(bank.bankDir, '--bank-dir / RECON_BANK_DIR');
   const outcome: NightlyOutcome = { code: EXIT.FAILED, runId: null, sync: null, checks: null, bank: null, workbook: null, published: null, error: null };
-  outcome.code = await withJob(
+  outcome.code = await withRun(
     'run',
-    jobSettings(config),
+    runSettings(config),
     logger,
     async (ctx) => {
       outcome.runId = ctx.runId;
@@ -74,9 +74,9 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
       const c = ctx.store.connection;
       const stale = await removeStaleTemporaries(report.reportsDir);
       if (stale > 0) logger.info({ removed: stale }, 'removed temp workbooks left by killed runs');
-      outcome.sync = await syncStep({ store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, sync, logger, opts.tuning, opts.onProgress);
+      outcome.sync = await syncStage({ store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, sync, logger, opts.tuning, opts.onProgress);
       if (ctx.signal.aborted) return EXIT.FAILED; // interrupted: no checks on a partial night
-      outcome.bank = await bankStep(c, bank, ctx.runId, logger);
+      outcome.bank = await bankStage(c, bank, ctx.runId, logger);
       for (const refused of outcome.bank?.refused ?? []) ctx.notice(`recon: bank statement refused: ${refused}`);
       if (config.defaultOwners) await saveOwnerRules(c, config.defaultOwners);
       // what changed since the last check run, by each check's scope (src/checks/scope.ts); full when nothing
@@ -116,7 +116,7 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
  * The closed months past --archive-after-months leave the store (src/store/archive.ts). A failure is the
  * night's warning, never its outcome: nothing left the store, and the next night tries again.
  */
-async function archiveStep(ctx: JobContext, config: Config, logger: Logger): Promise<void> {
+async function archiveStep(ctx: RunContext, config: Config, logger: Logger): Promise<void> {
   try {
     const done = await archiveMonths(ctx.store.connection, archiveSettings(config), ctx.runId, new Date());
     if (done.months.length > 0) logger.info({ ...done }, 'closed months archived');

@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from './config.js';
 import { prune, type PruneResult } from '../src/retention/index.js';
-import { withJob, type Notices } from './job.js';
-import { jobSettings, retentionSettings } from './settings.js';
+import { withRun, type Notices } from './run.js';
+import { runSettings, retentionSettings } from './settings.js';
 
 export interface PruneOutcome {
   code: ExitCode;
@@ -15,7 +15,7 @@ export interface PruneOutcome {
 export async function runPrune(config: Config, logger: Logger, opts: Notices & { dryRun?: boolean; now?: () => Date } = {}): Promise<PruneOutcome> {
   const settings = retentionSettings(config);
   const out: PruneOutcome = { code: EXIT.FAILED, result: null };
-  out.code = await withJob('prune', jobSettings(config), logger, async (ctx) => {
+  out.code = await withRun('prune', runSettings(config), logger, async (ctx) => {
     const r = await prune(ctx.store.connection, settings, { runId: ctx.runId, dryRun: opts.dryRun === true, now: opts.now?.() ?? new Date() });
     out.result = r;
     logger.info({ dryRun: r.dryRun, cutoff: r.cutoff.toISOString(), reports: r.reports.removed, blobs: r.blobs.removed, logLines: r.logs.removed },

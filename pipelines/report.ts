@@ -6,9 +6,9 @@ import { checkRunSummary, markShown } from '../src/checks/index.js';
 import { latestCheckRun } from '../src/store/read/runs.js';
 import { serviceUrlOf } from '../src/store/runs.js';
 import { writeRunWorkbook } from '../src/report/run-report.js';
-import { withJob, type Notices } from './job.js';
+import { withRun, type Notices } from './run.js';
 import { publishSnapshot } from '../src/store/publish.js';
-import { jobSettings, layoutOf, reportSettings } from './settings.js';
+import { runSettings, layoutOf, reportSettings } from './settings.js';
 import { saveOwnerRules } from '../src/store/owner-rules.js';
 
 export interface ReportOutcome {
@@ -16,11 +16,11 @@ export interface ReportOutcome {
   workbook: string | null;
 }
 
-export async function runReportJob(config: Config, logger: Logger, opts: Notices & { checkRunId?: string } = {}): Promise<ReportOutcome> {
+export async function runReport(config: Config, logger: Logger, opts: Notices & { checkRunId?: string } = {}): Promise<ReportOutcome> {
   const report = reportSettings(config);
   const { published } = layoutOf(config);
   const out: ReportOutcome = { code: EXIT.FAILED, workbook: null };
-  out.code = await withJob('report', jobSettings(config), logger, async (ctx) => {
+  out.code = await withRun('report', runSettings(config), logger, async (ctx) => {
     const c = ctx.store.connection;
     const run = await latestCheckRun(c, opts.checkRunId);
     if (!run) throw new UsageError(opts.checkRunId ? `no check run ${opts.checkRunId}` : 'no check run yet: run recon check (or recon run) first');

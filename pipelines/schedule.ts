@@ -6,7 +6,7 @@ import { startScheduler, type Scheduler } from '../src/ops/schedule.js';
 import { openReadOnly } from '../src/store/publish.js';
 import { lastSuccessfulRun } from '../src/store/runs.js';
 import { runNightly } from './nightly.js';
-import type { Notices } from './job.js';
+import type { Notices } from './run.js';
 import { layoutOf } from './settings.js';
 
 async function lastSuccess(published: string): Promise<Date | null> {
@@ -31,6 +31,6 @@ export function scheduleNightly(config: Config, logger: Logger, opts: Notices = 
     timeZone: config.tz,
     logger,
     lastSuccess: () => lastSuccess(published),
-    runJob: async () => (await runNightly(config, logger, { notice: opts.notice })).code,
+    runNight: async () => (await runNightly(config, logger, { notice: opts.notice })).code,
   });
 }

@@ -8,8 +8,8 @@ import { requireService, type Config } from './config.js';
 import { UsageError } from '../src/errors.js';
 import type { Secrets } from '../src/api/redact.js';
 import { storeLayout, type StoreLayout } from '../src/store/layout.js';
-import type { SyncSettings } from '../src/sync/step.js';
-import type { BankSettings } from '../src/bank/step.js';
+import type { SyncSettings } from '../src/sync/stage.js';
+import type { BankSettings } from '../src/bank/stage.js';
 import type { ReportSettings } from '../src/report/settings.js';
 import type { CloseSettings } from '../src/close/settings.js';
 import type { AccessSettings } from '../src/access/settings.js';
@@ -25,7 +25,7 @@ import { CHART_HEADER, readChartOfAccounts } from '../src/close/chart.js';
 import { JOURNAL_ROLES } from '../src/report/journal.js';
 import { urlOrigin } from '../src/outlets/escape.js';
 import { readRates } from '../src/rates.js';
-import type { JobSettings } from './job.js';
+import type { RunSettings } from './run.js';
 import type { OutputPath } from '../src/access/own-files.js';
 import { parsePostgresUrl, postgresSecrets, storableWarehouseOptions } from '../src/warehouse/target.js';
 import type { PostgresExportSettings } from '../src/warehouse/export.js';
@@ -55,7 +55,7 @@ function smtpPasswordOf(url: string): string | undefined {
 }
 
 /** What every store-writing command needs: the store, its memory, and what must never be recorded. */
-export function jobSettings(config: Config): JobSettings {
+export function runSettings(config: Config): RunSettings {
   return {
     layout: layoutOf(config), memoryMb: config.memoryMb, secrets: secretsOf(config), options: storableOptions(config), outputs: outputsOf(config),
     actor: actorOf(config),

@@ -2,10 +2,10 @@
 import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from './config.js';
-import { syncStep, type SyncProgressListener, type SyncTuning } from '../src/sync/step.js';
+import { syncStage, type SyncProgressListener, type SyncTuning } from '../src/sync/stage.js';
 import type { SyncResult } from '../src/sync/run.js';
-import { withJob, type Notices } from './job.js';
-import { jobSettings, syncSettings } from './settings.js';
+import { withRun, type Notices } from './run.js';
+import { runSettings, syncSettings } from './settings.js';
 
 export interface SyncOutcome {
   code: ExitCode;
@@ -14,17 +14,17 @@ export interface SyncOutcome {
   requests: number;
 }
 
-export async function runSyncJob(
+export async function runSync(
   config: Config,
   logger: Logger,
   opts: Notices & { tuning?: SyncTuning; onProgress?: SyncProgressListener; handleSignals?: boolean } = {},
 ): Promise<SyncOutcome> {
   const settings = syncSettings(config);
   const out: SyncOutcome = { code: EXIT.FAILED, runId: null, result: null, requests: 0 };
-  out.code = await withJob('sync', jobSettings(config), logger, async (ctx) => {
+  out.code = await withRun('sync', runSettings(config), logger, async (ctx) => {
     out.runId = ctx.runId;
     try {
-      out.result = await syncStep({ store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, settings, logger, opts.tuning, opts.onProgress);
+      out.result = await syncStage({ store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, settings, logger, opts.tuning, opts.onProgress);
     } finally {
       out.requests = ctx.counters.requests ?? 0;
     }

@@ -12,8 +12,8 @@ import { redact } from '../src/api/redact.js';
 import { openReadOnly, SnapshotMissingError } from '../src/store/publish.js';
 import { addRunWarning, publishedRunId } from '../src/store/run-notes.js';
 import { exportToPostgres, type PostgresExportResult, type PostgresExportRun, type PostgresExportSettings } from '../src/warehouse/export.js';
-import { withJob, type Notices } from './job.js';
-import { jobSettings, layoutOf } from './settings.js';
+import { withRun, type Notices } from './run.js';
+import { runSettings, layoutOf } from './settings.js';
 import { UsageError } from '../src/errors.js';
 
 export interface PostgresExportOutcome {
@@ -29,11 +29,11 @@ type ExportOptions = Notices & Pick<PostgresExportRun, 'beforeCommit' | 'onMonth
 };
 
 export async function runPostgresExport(config: Config, settings: PostgresExportSettings, logger: Logger, opts: ExportOptions = {}): Promise<PostgresExportOutcome> {
-  const job = jobSettings(config);
+  const job = runSettings(config);
   const secrets = [...job.secrets, ...settings.target.secrets];
   const out: PostgresExportOutcome = { code: EXIT.FAILED, result: null, error: null };
   const { published } = layoutOf(config);
-  out.code = await withJob('export', { ...job, secrets }, logger, async (ctx) => {
+  out.code = await withRun('export', { ...job, secrets }, logger, async (ctx) => {
     const temp = `${path.resolve(config.db)}.export.tmp`;
     try {
       const snapshot = await openSnapshot(published, config.memoryMb, temp);

@@ -131,7 +131,7 @@ export class Dataset {
   }
 
   /**
-   * A busy day (#25): one block of 3R consecutive disbursements (R recipients: each one's next three)
+   * A busy day: one block of 3R consecutive disbursements (R recipients: each one's next three)
    * delivered within 20 hours, a quarter of the way in, so the client's bank can credit one account's three
    * disbursements at once (statements.ts plants its batch credit there). Times stay in index order.
    */

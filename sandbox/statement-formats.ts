@@ -1,4 +1,4 @@
-// The sandbox's bank statements written in the formats banks send (#17, #25): camt.053 (a batch credit as
+// The sandbox's bank statements written in the formats banks send: camt.053 (a batch credit as
 // a batch booking with one TxDtls per disbursement), MT940, a `portal-eu-semicolon` CSV export and BAI2.
 // Each states its period and balances where its format has them: camt.053 FrToDt with the OPBD and CLBD
 // balances, MT940's :60F: and :62F: opening and closing balances (SWIFT: mandatory), BAI2 one group a

@@ -1,4 +1,4 @@
-// Bank statements of the sandbox's disbursements (#17, #25): what the client's bank would send for the
+// Bank statements of the sandbox's disbursements: what the client's bank would send for the
 // accounts the disbursements went to, one statement per account, in the formats banks send in turn by
 // account (camt.053, MT940, a CSV portal export, BAI2 — camt.053 where BAI2 cannot write the currency's
 // amounts), with the provider's credits one business day after delivery, the account's other traffic, and

@@ -8,7 +8,7 @@ import { makeFolderSync, plainFsError } from './files.js';
 
 /**
  * pino's file destination, its folder made first by recon's own walk: pino's `mkdir: true` is Node's
- * recursive mkdir, which never returns on a path under /proc (#27: a run spun at 82 % CPU).
+ * recursive mkdir, which never returns on a path under /proc (a run spun at 82 % CPU).
  */
 export function logFileDestination(file: string, setting = '--log-file / RECON_LOG_FILE'): DestinationStream {
   try {
@@ -24,7 +24,7 @@ export function createLogger(opts: { logFile?: string; level?: string; secrets?:
   const options: LoggerOptions = {
     level: opts.level ?? 'info',
     base: undefined,
-    // ISO 8601 times (#27): a person on call reads "2026-11-27T03:12:09.123Z", not epoch milliseconds
+    // ISO 8601 times: a person on call reads "2026-11-27T03:12:09.123Z", not epoch milliseconds
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: ['apiKey', 'api_key', '*.apiKey', 'headers["x-authentication-key"]'], censor: '[redacted]' },
   };

@@ -1,4 +1,4 @@
-// Exchange rates the user gives (--rates FILE, #27): how money at stake in several currencies is ordered
+// Exchange rates the user gives (--rates FILE): how money at stake in several currencies is ordered
 // and totalled in one reporting currency. Without them recon never adds or ranks amounts of different
 // currencies. The file is CSV, strictly read:
 //   currency,rate_to_USD,as_of          the header names the reporting currency (here USD)

@@ -4,7 +4,7 @@
 // faults (each a request the service counts too). The client's budget is its default (450/min) scaled to W.
 // Args: windowMs disbursements [concurrency] (recon's default when left out)
 import path from 'node:path';
-import { runSyncJob, seconds, stage, tempDir } from '../lib.js';
+import { runSync, seconds, stage, tempDir } from '../lib.js';
 import { startSandboxProcess } from '../sandbox-process.js';
 
 const SERVICE_LIMIT = 500;
@@ -25,7 +25,7 @@ stage(async ([windowArg = '6000', disbursementsArg = '560', concurrencyArg]) => 
   try {
     const started = performance.now();
     const cpu = process.cpuUsage();
-    const { counters, concurrency } = await runSyncJob(sb, path.join(tmp.dir, 'recon.duckdb'),
+    const { counters, concurrency } = await runSync(sb, path.join(tmp.dir, 'recon.duckdb'),
       [...(concurrencyArg ? ['--concurrency', concurrencyArg] : [])],
       { intervalMs: W, blockMs: 10 * W, retryBaseMs: 50 });
     const elapsed = seconds(started);

@@ -6,7 +6,7 @@
 // (src/sync/rotation.ts: of the lookback window, those whose slot is that night).
 // Args: disbursements payoutsPer [rotationNights]
 import path from 'node:path';
-import { runSyncJob, stage, tempDir } from '../lib.js';
+import { runSync, stage, tempDir } from '../lib.js';
 import { startSandboxProcess, type SandboxProcess } from '../sandbox-process.js';
 import { ROTATION_NIGHTS } from '../../src/sync/rotation.js';
 
@@ -45,7 +45,7 @@ stage(async ([disbursementsArg = '600', payoutsArg = '100', rotationArg]) => {
       const delivered = await sb.deliverUntil(now);
       await sb.resetStats();
       const cpu = process.cpuUsage();
-      const { result, counters } = await runSyncJob(sb, db, args, { retryBaseMs: 5, now: () => now, rotationNights: nights });
+      const { result, counters } = await runSync(sb, db, args, { retryBaseMs: 5, now: () => now, rotationNights: nights });
       const cpuS = (() => {
         const u = process.cpuUsage(cpu);
         return (u.user + u.system) / 1e6;

@@ -7,7 +7,7 @@
 //               page size (the refusals counted apart), redirects and expiring links on downloads
 // Args: mode disbursements payoutsPerDisbursement
 import path from 'node:path';
-import { runSyncJob, seconds, stage, tempDir } from '../lib.js';
+import { runSync, seconds, stage, tempDir } from '../lib.js';
 import { startSandboxProcess, type SandboxProcess } from '../sandbox-process.js';
 import type { ChildSelection } from '../sandbox-child.js';
 import { ROTATION_NIGHTS } from '../../src/sync/rotation.js';
@@ -49,14 +49,14 @@ stage(async ([mode = 'backfill', disbursementsArg = '2000', payoutsArg = '60']) 
     if (mode === 'night2') {
       const first = Math.floor(n * 0.99);
       await sb.setDelivered(first);
-      await runSyncJob(sb, db, args, { retryBaseMs: 5 });
+      await runSync(sb, db, args, { retryBaseMs: 5 });
       await sb.setDelivered(n);
       await sb.resetStats(); // the log and counts start again: night 2 alone
       // the re-reads the night needs: of the 7-day window, those whose rotation slot is tonight (#26)
       select = { fromIndex: first, deliveredSinceMs: Date.now() - 7 * DAY, rotation: { nowMs: Date.now(), nights: ROTATION_NIGHTS } };
     }
     const started = performance.now();
-    const { result, counters } = await runSyncJob(sb, db, args, { retryBaseMs: 5 });
+    const { result, counters } = await runSync(sb, db, args, { retryBaseMs: 5 });
     const elapsed = seconds(started);
     const by = await answers(sb);
     const minimum = await sb.minimum(perPage, select);

@@ -5,7 +5,7 @@
 // Args: disbursements payoutsPer
 import path from 'node:path';
 import { runChecks } from '../../src/checks/runner.js';
-import { peakRssMb, runSyncJob, seconds, stage, tempDir } from '../lib.js';
+import { peakRssMb, runSync, seconds, stage, tempDir } from '../lib.js';
 import { startSandboxProcess } from '../sandbox-process.js';
 
 stage(async ([disbursementsArg = '1000', payoutsArg = '100']) => {
@@ -36,7 +36,7 @@ stage(async ([disbursementsArg = '1000', payoutsArg = '100']) => {
     let syncRssMb = 0;
     let checksS = 0;
     let findings = 0;
-    const { result, counters } = await runSyncJob(sb, db, ['--rate-per-minute', '10000000', '--sample-budget', '0'], { retryBaseMs: 5 },
+    const { result, counters } = await runSync(sb, db, ['--rate-per-minute', '10000000', '--sample-budget', '0'], { retryBaseMs: 5 },
       async (ctx) => {
         syncS = seconds(started);
         syncCpuS = cpuS(cpu);

@@ -24,7 +24,7 @@ export function describeSync(s: SyncResult): string {
 
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 
-/** The 429 blocks a sync sat through and their time (#27): a 12-minute night that was 10 minutes of block says so. */
+/** The 429 blocks a sync sat through and their time: a 12-minute night that was 10 minutes of block says so. */
 export function describePauses(pauses: ReadonlyArray<{ from: number; until: number }> | undefined, elapsedMs: number): string | null {
   if (!pauses || pauses.length === 0) return null;
   const total = pauses.reduce((ms, p) => ms + (p.until - p.from), 0);
@@ -69,7 +69,7 @@ export function describeRun(r: NightlyOutcome & { elapsedMs: number; logFile: st
   return `${lines.filter(Boolean).join('\n')}\n`;
 }
 
-/** What the outlets (#29) did, a line each, and what failed (the run's outcome is unchanged either way). */
+/** What the outlets did, a line each, and what failed (the run's outcome is unchanged either way). */
 export function describeOutlets(o: OutletsReport | undefined): string {
   if (!o) return '';
   const lines = [...o.delivered.map((d) => `  ${d}`), ...o.warnings.map((w) => `  warning: ${w} (the outcome is unchanged)`)];

@@ -22,7 +22,7 @@ WITH matched AS (
   WHERE file_line_no IS NOT NULL AND api_line_no IS NOT NULL
   GROUP BY disbursement_id
 ),
--- the parsed files counted only for the disbursements above (#28: every disbursement's were counted)
+-- the parsed files counted only for the disbursements above (every disbursement's were counted)
 parsed AS (
   SELECT disbursement_id, COUNT(*) AS files
   FROM disbursement_files

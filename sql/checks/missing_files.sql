@@ -11,7 +11,7 @@
 -- reconciled, only the independent evidence is missing. Incomplete disbursements are skipped (the file
 -- list may be what could not be read; incomplete_disbursement reports them).
 -- Whether each disbursement has a file is one semi-join (EXISTS), and the recipients' counts one
--- aggregate over it (#28: a DISTINCT of the files, a grouped join and a NOT EXISTS were three).
+-- aggregate over it (a DISTINCT of the files, a grouped join and a NOT EXISTS were three).
 -- Scope all: the detail counts the recipient's disbursements with files, which each new one of the
 -- recipient changes; the pass reads disbursements and files, never a line.
 WITH per_disbursement AS (

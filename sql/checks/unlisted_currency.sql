@@ -8,7 +8,7 @@
 -- A currency code outside the interface's listed ISO 4217 codes (Conventions; the currencies view):
 -- its subunit factor is unknown, so amounts may be shown wrongly. A warning, one per disbursement and
 -- per kind of record × code (not one per line: a whole disbursement in an unlisted code is one problem).
--- Only the codes outside the list are grouped (#28: grouping every line group first, then looking
+-- Only the codes outside the list are grouped (grouping every line group first, then looking
 -- each code up, built a table of every disbursement × kind × code on each run).
 WITH codes AS (
   SELECT disbursement_id, 'disbursement' AS kind, currency, CAST(1 AS BIGINT) AS n

@@ -1,5 +1,5 @@
 -- The close itself: $1 month, $2 version, $3 closed_at, $4 run id, $5 workbook path, $6 accepted_by,
--- $7 accepted_note, $8 accepted (#27: the unaccounted money a person accepted; NULLs when none); who closed it
+-- $7 accepted_note, $8 accepted (the unaccounted money a person accepted; NULLs when none); who closed it
 -- ($9 the person named, $10 operating-system user, $11 host), the acceptance's $12 user and $13 host, $14 its
 -- state (accepted | pending | approved), its approval ($15 by, $16 at, $17 user, $18 host), and $19, $20 the
 -- close's audit-trail entry (seq, hash). Its count and total from the disbursements just recorded for it

@@ -1,5 +1,5 @@
 -- finding_stake(check_id, currency, expected, actual, difference) → the money a finding puts at stake, in
--- its own currency (integer subunits, never negative), #27: the difference where the finding is about one
+-- its own currency (integer subunits, never negative): the difference where the finding is about one
 -- (a total that disagrees, a credit short); the whole amount where the finding puts all of it in question
 -- and has no difference, or a difference of 0 (a credit on another account, a line in another currency,
 -- an adjustment of an unknown type); NULL for a finding without a currency (a count, a missing file) or

@@ -5,7 +5,7 @@
 -- it many times per row and DuckDB expands macros inline: a CASE on currency_factor(code) would copy
 -- currency_factor's CASE into every branch, and preparing those trees cost tens of ms per check. The codes
 -- are looked up with list_contains, not IN (…): DuckDB plans an IN list of five constants as a join
--- against a little table, one per call, and a check calling this six times ran six more joins (#28).
+-- against a little table, one per call, and a check calling this six times ran six more joins.
 CREATE OR REPLACE MACRO format_amount(amt, ccy) AS
   CASE
     WHEN amt IS NULL THEN 'n/a'

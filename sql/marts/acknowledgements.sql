@@ -1,4 +1,4 @@
--- Every acknowledgement ever recorded, every withdrawal and approval (#27), oldest first per finding: who,
+-- Every acknowledgement ever recorded, every withdrawal and approval, oldest first per finding: who,
 -- when, why, the numbers the entry covered, and whether it is the finding's current acknowledgement.
 --   SELECT * FROM acknowledgements WHERE finding_key = '…' ORDER BY seq
 CREATE OR REPLACE VIEW acknowledgements AS

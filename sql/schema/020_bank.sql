@@ -1,4 +1,4 @@
--- Bank statements (#17): every entry of every imported statement, identified by its statement and its
+-- Bank statements: every entry of every imported statement, identified by its statement and its
 -- entry reference (the bank's own, or a hash of its content), so importing a statement twice adds
 -- nothing. The account is stored masked (all but its last four characters), as the payments service
 -- masks bank_account_number; account_tail holds its last four digits for matching.

@@ -1,4 +1,4 @@
--- Bank statements as banks send them (#25).
+-- Bank statements as banks send them.
 --
 -- Identity: an entry is identified within its account (account_key, a hash of the full account) by
 -- entry_key (day, direction, amount, currency, the bank's reference or what the entry says, occurrence

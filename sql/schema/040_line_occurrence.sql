@@ -1,4 +1,4 @@
--- #28: the n-th time a reference appears among a disbursement's lines of one kind (payouts by reference,
+-- the n-th time a reference appears among a disbursement's lines of one kind (payouts by reference,
 -- refunds by refund_id, adjustments by reference), and among one file's lines of one kind, counted in line
 -- order. file_line_disagreements pairs the n-th file line of a reference with its n-th API line; numbered
 -- once when the lines are written (src/store/writer.ts) instead of by two window sorts over every line at

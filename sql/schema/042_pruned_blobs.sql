@@ -1,4 +1,4 @@
--- #26: downloaded files (files/<ab>/<sha256>) that `recon prune` removed under the retention
+-- downloaded files (files/<ab>/<sha256>) that `recon prune` removed under the retention
 -- (--keep-days): the sync reads a disbursement again when one of its files is missing from files/, but
 -- not for one pruned on purpose.
 CREATE TABLE pruned_blobs (

@@ -1,4 +1,4 @@
--- #27: acknowledgements are an append-only history. Every `recon ack` adds a row (a second note never
+-- acknowledgements are an append-only history. Every `recon ack` adds a row (a second note never
 -- replaces the first), and `recon ack --withdraw` adds a 'withdraw' row: who, when, why, and the numbers
 -- the entry covered. findings.ack_* stay the current acknowledgement (what insert_exceptions.sql compares
 -- against, what the workbook shows); this table is what happened. Acknowledgements made before the

@@ -1,4 +1,4 @@
--- A batch credit by its references (#25): a credit naming two or more disbursements of its currency, on
+-- A batch credit by its references: a credit naming two or more disbursements of its currency, on
 -- its account and in its window, whose amounts add up to it exactly (a camt.053 batch booking whose
 -- transactions name the disbursements, or a remittance listing them). A disbursement two such credits
 -- claim is left to the findings.

@@ -1,4 +1,4 @@
--- The third leg (#17, #25): which credits could settle which disbursements. The matching itself is in
+-- The third leg: which credits could settle which disbursements. The matching itself is in
 -- bank_matches.sql, what became of every credit and disbursement in bank_credits.sql, bank_status.sql and
 -- bank_unmatched_credits.sql.
 --

@@ -1,4 +1,4 @@
--- What became of every credit and every disbursement (#17, #25), for the bank_* checks and the Bank sheets.
+-- What became of every credit and every disbursement, for the bank_* checks and the Bank sheets.
 -- Every credit with what became of it: the disbursement it settled (the first, for a batch credit, and how
 -- many it settled), and the one it names (matched or not).
 CREATE OR REPLACE VIEW bank_credits AS

@@ -1,5 +1,5 @@
 -- materialised: per check run (computed once when two or more checks read it, directly or through views built on it)
--- Which bank credit settled which disbursement (#17, #25), in this order, each step among what the
+-- Which bank credit settled which disbursement, in this order, each step among what the
 -- steps before it left:
 --   batch (reference)  a credit naming several disbursements that add up to it (bank_batch_by_reference.sql)
 --   single             a credit of the disbursement's amount: one credit settles one disbursement; a
@@ -21,7 +21,7 @@ by_ref AS MATERIALIZED (
   SELECT disbursement_id, statement_id, entry_ref, by_reference, days_after FROM bank_batch_by_reference
 ),
 -- Round 1 runs over every candidate on an agreeing account at once; later rounds only over what it left
--- (#28); at least one pair is taken per round while any is left (the best pair overall is first on both
+-- at least one pair is taken per round while any is left (the best pair overall is first on both
 -- sides), at most 8 rounds.
 -- the one-to-one candidates left once the batches by reference took theirs
 cand AS MATERIALIZED (

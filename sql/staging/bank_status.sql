@@ -1,4 +1,4 @@
--- Per disbursement, what the bank statements say of its money (#27: one vocabulary, the same words in
+-- Per disbursement, what the bank statements say of its money (one vocabulary, the same words in
 -- the Bank sheets, the close, this view and the bank_* findings):
 --   settled                 one credit of its amount settled it
 --   fee deducted            a credit short by at most the bank-fee tolerance settled it (`fee` kept by the bank)

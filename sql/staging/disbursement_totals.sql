@@ -2,7 +2,7 @@
 -- Per disbursement in the store: counts and sums of its lines, by the sign they take in the total
 -- identity, and the computed amount. From line_groups (each line table aggregated on its own by
 -- disbursement, currency and entry type), so a disbursement with many payouts and many adjustments is
--- never multiplied out, and no line is joined to its disbursement: its few groups are, in one aggregate (#28).
+-- never multiplied out, and no line is joined to its disbursement: its few groups are, in one aggregate.
 -- Sums are HUGEINT (schema 001) and take only the lines in the disbursement's own currency: a line in
 -- another currency is never added to it (currency_mismatch reports it, currency_suspense lists it in its
 -- own currency). Counts are of every line received. Adjustments with another entry type are counted

@@ -5,7 +5,7 @@
 -- occurrence), the n-th time a reference appears in a file against its n-th time in the API (payouts by
 -- reference, refunds by refund_id, adjustments by reference; api_lines says which is which). The
 -- occurrence is numbered when the lines are written (migration 040, src/store/writer.ts), so this is one
--- hash join (#28: numbering every line here by two window sorts was most of a check run). The join is on
+-- hash join (numbering every line here by two window sorts was most of a check run). The join is on
 -- two 64-bit hashes of that key (a line whose kind, reference or occurrence is NULL pairs with nothing, as
 -- under `=`), carrying only each line's rowid, amount and entry type: with the strings themselves in its
 -- hash table the join outgrew the checks' memory limit and spilled (1M lines: 4.4–7 s against 0.9–1.8 s on
@@ -14,7 +14,7 @@
 -- is expected to hold every line of its disbursement, so each API line is offered to each parsed file.
 -- file_line_no NULL: an API line missing from the file; api_line_no NULL: a file line with no API line.
 -- Lines that agree are left out (a disagreement is rare; every line agreeing is the normal case).
--- Only files that can disagree are paired line by line (#28: pairing every line of every file was half of
+-- Only files that can disagree are paired line by line (pairing every line of every file was half of
 -- a check run, while a night's files nearly all agree). A parsed file whose fingerprint (file_line_groups)
 -- equals its disbursement's API lines' (line_groups, summed) — as many lines, none that pairs with nothing,
 -- the same two sums of hashes of each line's key and compared values — holds exactly its API lines: the

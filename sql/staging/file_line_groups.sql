@@ -4,7 +4,7 @@
 -- (line_groups, the same expressions): how many lines can pair with nothing (a NULL in kind, reference
 -- or occurrence), and two sums of 64-bit hashes of kind, reference, occurrence, amount and, for an
 -- adjustment, its entry type (a payout's or refund's entry type is not compared, so not hashed). One
--- hash aggregate over the file lines (#28).
+-- hash aggregate over the file lines.
 CREATE OR REPLACE VIEW file_line_groups AS
 SELECT
   disbursement_id,

@@ -11,7 +11,7 @@ WITH quarantined AS (
   GROUP BY disbursement_id, resource
 ),
 -- one branch per kind (a filter on kind, as each count_* check has, keeps only its branch): a LATERAL
--- VALUES over the disbursement's columns was planned as a delim join, the dearest step of the view (#28)
+-- VALUES over the disbursement's columns was planned as a delim join, the dearest step of the view
 counted AS (
   SELECT d.disbursement_id, d.recipient_id, d.number_of_payments, d.number_of_refunds, d.number_of_adjustments,
     t.payouts_count, t.refunds_count, t.adjustments_count

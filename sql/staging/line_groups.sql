@@ -1,7 +1,7 @@
 -- materialised: per check run (computed once when two or more checks read it, directly or through views built on it)
 -- The API lines of each disbursement in groups of one kind, currency and (adjustments) entry type: their
 -- count and sum, and a fingerprint of the group for pairing with settlement files. One hash aggregate
--- per line table, as a bare GROUP BY disbursement_id would be (#28): what the checks ask of the lines per
+-- per line table, as a bare GROUP BY disbursement_id would be: what the checks ask of the lines per
 -- disbursement (disbursement_totals, unlisted_currency, file_line_disagreements) reads these few rows
 -- instead of every line again, and no line is joined to its disbursement. Sums are HUGEINT (schema 001).
 -- Lines of every disbursement_id, stored or not: the readers join.

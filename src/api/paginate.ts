@@ -13,7 +13,7 @@ import { NotFoundError, ResponseShapeError, TerminalApiError, type ApiError } fr
 const SERVICE_DEFAULT_PER_PAGE = 10;
 
 /**
- * The page size asked for when none is configured or remembered (issue #26): the interface does not show
+ * The page size asked for when none is configured or remembered: the interface does not show
  * the maximum of per_page, so recon asks large once — 1000, then 500, then 100 — and keeps the largest the
  * service accepted. A larger page is fewer requests, and requests are what a night costs.
  */

@@ -1,4 +1,4 @@
-// One plain GET against the service for `recon doctor` (#27): the answer's status, its Date header (the
+// One plain GET against the service for `recon doctor`: the answer's status, its Date header (the
 // service's clock) and, when it failed, the error class the client would have raised. No retries and no
 // budget: the doctor sends a handful of requests, and says what a night would meet instead of riding it out.
 import { Agent, request } from 'undici';

@@ -2,7 +2,7 @@
 // each with its Id, Acct/Id (IBAN or Othr/Id) and its Ntry elements (Amt with its Ccy attribute,
 // CdtDbtInd CRDT | DBIT, BookgDt and ValDt as Dt or DtTm, NtryRef / AcctSvcrRef, and in NtryDtls/TxDtls
 // the Refs/EndToEndId, RmtInf/Ustrd and the other party's name). Entries not booked (Sts other than
-// BOOK) are left out: they are not money on the account yet. A batch booking (#25: NtryDtls/Btch, several
+// BOOK) are left out: they are not money on the account yet. A batch booking (NtryDtls/Btch, several
 // TxDtls) stays one entry, the bank credit, carrying each transaction's references so the credit can
 // settle the several disbursements it pays. camt.052 (intraday report) and camt.054 (notification) are
 // refused with a sentence: their entries reach the day's camt.053 booked. A DOCTYPE (entity

@@ -2,7 +2,7 @@
 // layouts): the header row names the layout; each row is an entry. Amounts are signed (negative: a debit)
 // unless the layout has a direction column, and written with the layout's decimal separator (and its
 // thousands separator, if any): anything else in the amount column refuses the file, naming the line,
-// never guessed (#25: a "1000.00" in a decimal-comma export is not 100,000.00). A file that is not UTF-8
+// never guessed (a "1000.00" in a decimal-comma export is not 100,000.00). A file that is not UTF-8
 // is read as Latin-1 when its layout says so, and refused otherwise.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -124,7 +124,7 @@ export function parseCsvStatement(file: string, content: string, layout: BankLay
 }
 
 /**
- * The identity #17 gave CSV rows: the export's own reference, or a hash of what the row says with its
+ * The identity recon first gave CSV rows: the export's own reference, or a hash of what the row says with its
  * occurrence among identical rows of the account.
  */
 function withLegacy(layout: BankLayout, account: string, rows: Row[]): BankEntry[] {

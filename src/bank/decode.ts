@@ -1,4 +1,4 @@
-// The bytes of a statement file as text (#25): a byte-order mark says UTF-8 or UTF-16 (little or big
+// The bytes of a statement file as text: a byte-order mark says UTF-8 or UTF-16 (little or big
 // endian); an XML statement's declared encoding is honoured (ISO-8859-1, Windows-1252, UTF-16, …); text
 // that is not valid UTF-8 is read as Windows-1252 (Latin-1) and marked so, for the formats that allow it
 // to decide (a CSV layout names its encoding; MT940 and BAI2 predate UTF-8 and are read so).

@@ -1,4 +1,4 @@
-// The bank charges recon accepts on a provider's credit (#25): a credit short of the disbursement it
+// The bank charges recon accepts on a provider's credit: a credit short of the disbursement it
 // settles by at most the currency's limit is classified bank_fee, not "amount differs". The setting is a
 // list of CCY:AMOUNT:PERCENT% entries (the amount in major units of that currency), '*' for every other
 // currency; both limits must hold. Without an entry for a currency (and no '*'), any shortfall is a finding.

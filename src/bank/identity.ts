@@ -1,4 +1,4 @@
-// Identity of statements and entries (#25). A statement is named by its format, its account and the
+// Identity of statements and entries. A statement is named by its format, its account and the
 // bank's own statement id, so two accounts' statements never share a name. An entry is identified within
 // its account by what it is, never by its position in a file: its day, direction, amount and currency,
 // the bank's reference of it (or, without one, what it says), and its occurrence among identical entries

@@ -1,4 +1,4 @@
-// SWIFT MT940 (customer statement message) as banks write it (#25). Tagged fields, one message per
+// SWIFT MT940 (customer statement message) as banks write it. Tagged fields, one message per
 // statement, several per file: :20: (transaction reference), :25: (account), :28:/:28C: (statement
 // number, any form), :60F:/:60M: (opening balance, which gives the currency; else a closing balance or
 // the :25: suffix), each :61: statement line with the :86: fields after it (information.ts), and balances.

@@ -1,7 +1,7 @@
 // A bank statement as recon reads it, whatever format the bank sent: the account, and its entries with
 // amounts in integer subunits. Parsers (camt053.ts, mt940.ts, bai2.ts, csv.ts) either return whole
 // statements or refuse the whole file with the line or element that is wrong: nothing half-read is ever
-// imported. Identity (#25) is given here, once per file, the same way for every format (identity.ts).
+// imported. Identity is given here, once per file, the same way for every format (identity.ts).
 import { TerminalError } from '../errors.js';
 import { LISTED_CURRENCIES, parseMajor } from '../money.js';
 import { isCalendarDate } from '../month.js';
@@ -29,7 +29,7 @@ export interface BankEntry {
   batch: string[] | null;
   /** The entry as it stood in the file (cut at MAX_RAW characters), with any note of recon's on how it was read. */
   raw: string;
-  /** The identity recon ≤ #17 gave the entry (statement id, entry ref), so a store migrated by 021 knows its rows. */
+  /** The identity recon first gave the entry (statement id, entry ref), so a store migrated by 021 knows its rows. */
   legacy: { statementId: string; entryRef: string } | null;
 }
 

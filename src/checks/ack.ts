@@ -1,6 +1,6 @@
 // Acknowledging a finding: a person accepts it with a note, and it stays out of "new" for as long as its
 // numbers (expected, actual, difference) stay what they were when it was acknowledged. Every
-// acknowledgement, withdrawal and approval is appended to the finding's history (finding_acks, #27) and to
+// acknowledgement, withdrawal and approval is appended to the finding's history (finding_acks) and to
 // the audit trail in the same transaction: a second note never replaces the first, and the history says who
 // accepted what, when, why, and from which operating-system account and host.
 //

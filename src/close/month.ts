@@ -36,7 +36,7 @@ async function provisionalReasons(c: DuckDBConnection, month: string, lines: rea
 }
 
 /**
- * The month's money that is unaccounted for (#27), per currency and in the bank's words: not arrived,
+ * The month's money that is unaccounted for, per currency and in the bank's words: not arrived,
  * short (or over), on another account, credited on an unbalanced statement (bank_month_split), the
  * month's bank credits that settled nothing by reason — credited twice, from the provider matching
  * nothing, from others (bank_month_movement) — and lines held in currency suspense. Whatever its findings'

@@ -137,7 +137,7 @@ export interface WaitOptions {
 }
 
 /**
- * Takes the lock, waiting up to `waitMs` for the run that holds it to finish (#27: an acknowledgement
+ * Takes the lock, waiting up to `waitMs` for the run that holds it to finish (an acknowledgement
  * made during a 45-minute run waits for it instead of being refused). Past the wait, the holder's
  * LockHeldError (exit 3) as without waiting.
  */

@@ -1,7 +1,7 @@
 // What recon does to keep its resident memory close to what it uses (figures: docs/performance.md).
 //
 // - DuckDB's own memory is capped per job (`--memory-mb`, `--sync-memory-mb` during the sync), applied
-//   where the store is opened for a job (pipelines/job.ts, src/sync/step.ts) with setMemoryLimit (src/store/db.ts).
+//   where the store is opened for a job (pipelines/run.ts, src/sync/stage.ts) with setMemoryLimit (src/store/db.ts).
 // - DuckDB allocates through its bundled jemalloc (Linux builds), which keeps freed pages for a while and
 //   then frees them lazily (MADV_FREE): the kernel takes them back only under memory pressure, so they
 //   stay in RSS. The bin asks it to return freed pages at once, before DuckDB is loaded; the environment

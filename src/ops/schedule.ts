@@ -1,7 +1,7 @@
 // The nightly scheduler behind `recon schedule`. Fire times follow nextRun (cron-time.ts). In
 // production node-cron does the firing; tests inject a clock and timers and drive time by hand.
 // Overlap is prevented twice: node-cron's noOverlap, and our own in-flight flag (which also covers the
-// catch-up run node-cron does not know about). The file lock is the job's own business (runJob).
+// catch-up run node-cron does not know about). The file lock is the job's own business (runNight).
 import cron, { type ScheduledTask } from 'node-cron';
 import { isOverdue, nextRun, validateSchedule } from './cron-time.js';
 
@@ -27,7 +27,7 @@ export interface SchedulerOptions {
   cron: string;
   timeZone: string;
   /** One whole run (it takes the file lock itself); resolves to the run's exit code. */
-  runJob: () => Promise<number>;
+  runNight: () => Promise<number>;
   lastSuccess: () => Promise<Date | null>;
   clock?: Clock;
   timers?: Timers;
@@ -76,7 +76,7 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
       return;
     }
     logger.info({ reason }, 'starting recon run');
-    inFlight = opts.runJob()
+    inFlight = opts.runNight()
       .then(
         (exitCode) => logger.info({ reason, exitCode }, 'recon run finished'),
         (err: unknown) => logger.error({ reason, err }, 'recon run failed'),

@@ -30,7 +30,7 @@ export function demoOutlets(layout: Pick<StoreLayout, 'dir' | 'outbox'>, reports
     night: { mail, onDocument, metricsFile: path.join(layout.dir, 'metrics', 'recon.prom'), junitFile: path.join(reportsDir, 'junit.xml') },
     close: { mail, onDocument },
     describe(reports) {
-      const lines = ['', `What finance and operations receive (#29; here written under ${outbox} instead of sent):`];
+      const lines = ['', `What finance and operations receive (here written under ${outbox} instead of sent):`];
       for (const r of reports) for (const d of r.outlets?.delivered ?? []) lines.push(`  ${r.label.padEnd(8)} ${d}`);
       for (const r of reports) for (const w of r.outlets?.warnings ?? []) lines.push(`  ${r.label.padEnd(8)} warning: ${w}`);
       const last = documents.filter((d) => d.kind === 'run').at(-1);

@@ -1,4 +1,4 @@
-// The Bank sheets (#17, #25, #27): for each disbursement what the statements say of its money, in the one
+// The Bank sheets: for each disbursement what the statements say of its money, in the one
 // vocabulary of bank_status.sql (settled, fee deducted, part of a batch credit, short by, over by, credited in
 // another currency, on another account, credited on an unbalanced statement, awaiting statement with the
 // first day no statement covers, not arrived, no statements), the provider's credits that settled nothing, with what they most
@@ -12,7 +12,7 @@ import type { BankCreditRow, BankRow, BankSheets } from './types.js';
 import type { StreamingWorkbook } from './workbook-file.js';
 
 /**
- * A disbursement's bank status in the words of bank_status.sql (#27), with the amount where the words
+ * A disbursement's bank status in the words of bank_status.sql, with the amount where the words
  * need one: "short by 29.06 EUR", "over by 1.00 EUR", "fee deducted (15.00 EUR)". The Bank sheets of the
  * exceptions workbook and of the close both write it through here.
  */

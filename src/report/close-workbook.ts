@@ -96,7 +96,7 @@ const FIELDS_START = 3;
 const FIELD_COUNT = 5;
 const LINES_HEADER_ROW = FIELDS_START + FIELD_COUNT + 1;
 
-/** The close's status in one line: final, final with unaccounted money accepted by name (#27), or provisional and why. */
+/** The close's status in one line: final, final with unaccounted money accepted by name, or provisional and why. */
 export function closeStatus(input: Pick<CloseInput, 'provisional' | 'acceptance'>): string {
   const a = input.acceptance;
   const approval = a?.state === 'pending' ? ', waiting for a second person\'s approval'

@@ -13,7 +13,7 @@ export const DISBURSEMENTS_SHEET = 'Disbursements';
  * rest (recipient, key, dates, acknowledgement) are on screen only.
  */
 /**
- * The finding columns; with the user's rates (#27) an "At stake (<reporting currency>)" column follows the
+ * The finding columns; with the user's rates an "At stake (<reporting currency>)" column follows the
  * money at stake in the finding's own currency.
  */
 export function findingColumns(reporting: string | null, controls = false): ReadonlyArray<ColumnSpec<FindingRow>> {
@@ -87,7 +87,7 @@ const BASE_FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
   { header: 'Acknowledged by', width: 16, print: false, write: (c, f) => setText(c, f.ackBy) },
   { header: 'Acknowledged at', width: 17, print: false, write: (c, f) => (f.ackAt ? setDate(c, f.ackAt) : undefined) },
   { header: 'Note', width: 30, wrap: true, print: false, write: (c, f) => setText(c, f.ackNote) },
-  // #27: the history behind the current acknowledgement (SELECT * FROM acknowledgements WHERE finding_key = …)
+  // the history behind the current acknowledgement (SELECT * FROM acknowledgements WHERE finding_key = …)
   { header: 'Ack history', numeric: true, width: 9, print: false, write: (c, f) => (f.ackEntries ? setCount(c, f.ackEntries) : undefined) },
 ];
 

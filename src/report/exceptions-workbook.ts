@@ -249,7 +249,7 @@ function listedFields(count: number | null, listed: ListedDisbursements | undefi
 type StakeRow = CurrencyStake & { converted: bigint | null; rate: Rates['rates'][number] | undefined };
 
 /**
- * Per currency, money at stake now, not yet in the bank and in suspense (#27), each in its own currency.
+ * Per currency, money at stake now, not yet in the bank and in suspense, each in its own currency.
  * With rates, the at-stake amounts converted, their total in the reporting currency and which rates were
  * used; without, a line saying nothing is added across currencies.
  */

@@ -84,7 +84,7 @@ export function writeHeaderRow(sheet: ExcelJS.Worksheet, rowNumber: number, head
  * takes at most `bound.capacity` rows; with `bound.whole` every row goes there as well, and the rest only
  * there (without it, a row past the capacity is an error: the caller counts its rows first).
  *
- * The header goes through exceljs; the data rows are rendered here (#28), as exceljs 4.4 renders a row
+ * The header goes through exceljs; the data rows are rendered here, as exceljs 4.4 renders a row
  * whose cells were written by writeCell, byte for byte (test/unit/report/table-sheet.test.ts holds it to
  * a plain exceljs write): each column writes into one reused TableCell, each distinct style of a column is
  * given its id once, and the row's XML goes to the sheet through xlsx-parts.ts's sheetRows. exceljs's
@@ -197,7 +197,7 @@ const MAX_ROW_LINES = 8;
 export function wrappedLines(value: ExcelJS.CellValue, width: number): number {
   if (typeof value !== 'string' || value.length === 0) return 1;
   const perLine = Math.max(1, Math.floor(width * 1.15));
-  // most cells (ids, short subjects) fit on their first line: no splitting for them (#28)
+  // most cells (ids, short subjects) fit on their first line: no splitting for them
   if (value.length <= perLine && !value.includes('\n')) return 1;
   let lines = 0;
   for (const paragraph of value.split('\n')) {

@@ -47,7 +47,7 @@ export interface RunSummary {
     credits?: bigint;
     debits?: bigint;
   }>;
-  /** Per currency: money at stake, not yet in the bank, in suspense (#27); left out when absent. */
+  /** Per currency: money at stake, not yet in the bank, in suspense; left out when absent. */
   stakes?: CurrencyStake[];
   /** The user's rates (--rates): the Summary converts and totals with them and says which they were. */
   rates?: Rates | null;
@@ -108,7 +108,7 @@ export interface CloseInput {
   /** Why the close is provisional (open error findings, a variance, lines in suspense); empty when final. */
   provisional: string[];
   /**
-   * Unaccounted money a person accepted by name with a note (#27); it no longer makes the close provisional
+   * Unaccounted money a person accepted by name with a note; it no longer makes the close provisional
    * unless it waits for a second person's approval (state 'pending': four eyes).
    */
   acceptance?: {

@@ -1,5 +1,5 @@
 // What exceljs's streaming writer cannot write on its own: links inside the workbook and native charts,
-// and (#28) table rows written as XML without an exceljs Row and Cell object per cell. All reach into
+// and table rows written as XML without an exceljs Row and Cell object per cell. All reach into
 // exceljs 4.x internals (the sheet's relationship writer, the zip, the sheet's row bookkeeping and the
 // workbook's style registry), kept in this one module; test/unit/report/links-and-month.test.ts and
 // table-sheet.test.ts read the written parts back, and the LibreOffice test renders them, so a change in

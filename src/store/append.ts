@@ -71,7 +71,7 @@ export interface ColumnSlice {
  * Append slices of rows to `table` through one appender, each slice read as soon as it is given (the
  * iterator may refill the same arrays for the next one). Builders that produce a chunk's worth of rows
  * at a time (src/store/writer.ts) hold no column as long as a batch: a batch's 122 880 lines as 12
- * arrays were large-object allocations, grown by push, for every table of every batch (#28). Runs
+ * arrays were large-object allocations, grown by push, for every table of every batch. Runs
  * inside the caller's transaction.
  */
 export async function appendSlices(

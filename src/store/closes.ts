@@ -6,7 +6,7 @@ import { closeContent } from './trail-content.js';
 import { inTransaction } from './transaction.js';
 import { sqlText } from './sql.js';
 
-/** Unaccounted money a person accepted for a close (#27): who, why, and what (the workbook's words). */
+/** Unaccounted money a person accepted for a close: who, why, and what (the workbook's words). */
 export interface CloseAcceptance {
   by: string;
   note: string;
@@ -118,7 +118,7 @@ export async function standingEntries(c: DuckDBConnection, month: string, format
 }
 
 /**
- * The books' time zone (#27): month_of counts calendar months in it, so the close, monthly_summary,
+ * The books' time zone: month_of counts calendar months in it, so the close, monthly_summary,
  * currency_suspense and bank_month_split agree on where a month ends. `tz` is an IANA zone the caller
  * validated; DuckDB refusing it is an error here, before anything is written.
  */

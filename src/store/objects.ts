@@ -1,4 +1,4 @@
-// The SQL objects recon keeps as code: one macro or view per file, the file name its name (STYLE.md).
+// The SQL objects recon keeps as code: one macro or view per file, the file name its name.
 //   sql/macros/   functions the views and checks call (currency factors, business days, …)
 //   sql/staging/  views over the synced tables, which the checks read
 //   sql/marts/    views the workbooks and accountants read, some over the checks' findings

@@ -33,7 +33,7 @@ export interface RunCounters {
   requests?: number;
   retries?: number;
   rate_limited?: number;
-  /** Time the sync sat in 429 blocks (#27). */
+  /** Time the sync sat in 429 blocks. */
   paused_ms?: number;
 }
 

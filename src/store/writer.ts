@@ -53,7 +53,7 @@ export interface WriterOptions {
   /**
    * A second connection to the same store (the caller closes it): a batch is then written on it while
    * the one before commits on the other, DuckDB's COMMIT running off the main thread while JavaScript
-   * appends the next batch (#28: a third of a backfill's write time was COMMITs awaited with nothing
+   * appends the next batch (a third of a backfill's write time was COMMITs awaited with nothing
    * else to do). Commits stay in order, each batch is still one transaction, and a batch fails when an
    * earlier one failed. Without it, a batch begins after the one before committed.
    */

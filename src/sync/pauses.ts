@@ -1,4 +1,4 @@
-// The 429 blocks a sync sat through (#27): the run's summary names them and their time, and the progress
+// The 429 blocks a sync sat through: the run's summary names them and their time, and the progress
 // bar says "paused … until HH:MM" instead of freezing. Observed from the request budget's gate (when it
 // is closed, and until when) as it closes, on every progress event and once a second.
 

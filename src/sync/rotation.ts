@@ -1,4 +1,4 @@
-// Which already-read disbursements a night reads again in depth (issue #26). Re-reading every
+// Which already-read disbursements a night reads again in depth. Re-reading every
 // disbursement of the lookback window every night was ~85 % of a night's requests; instead one is read
 // again when
 //   - its list record changed (the fingerprint of its list fields, recordHash in src/store/bundle.ts), or

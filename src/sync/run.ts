@@ -61,7 +61,7 @@ export interface SyncResult {
   interrupted: boolean;
   listComplete: boolean;
   reasons: ReadReasons;
-  /** The 429 blocks the sync sat through (#27; set by the sync step). */
+  /** The 429 blocks the sync sat through (set by the sync step). */
   pauses?: Pause[];
   /** What the run should say though nothing failed (totals that lagged behind their list, a small page size …). */
   warnings: string[];
@@ -136,7 +136,7 @@ function deliveredOutside(record: Disbursement, nowMs: number): string | null {
   return why === null ? null : `delivered_at: ${why} (got ${JSON.stringify(record.delivered_at)})`;
 }
 
-export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResult> {
+export async function syncDisbursements(deps: SyncDeps, o: SyncOptions): Promise<SyncResult> {
   const { connection, client, logger } = deps;
   const stored = await loadStoredState(connection);
   const deepReads = await loadDeepReads(connection);

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { parseCommandArgs, COMMAND_OPTIONS } from '../../pipelines/config.js';
 import { silentLogger } from '../../src/log.js';
-import type { SyncTuning } from '../../src/sync/step.js';
-import { runSyncJob } from '../../pipelines/sync.js';
+import type { SyncTuning } from '../../src/sync/stage.js';
+import { runSync } from '../../pipelines/sync.js';
 import type { SyncResult } from '../../src/sync/run.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import type { ExitCode } from '../../src/errors.js';
@@ -32,7 +32,7 @@ export async function syncOnce(sb: Sandbox, dbPath: string, args: string[] = [],
     {},
     {},
   );
-  const out = await runSyncJob(config, silentLogger, { tuning: { retryBaseMs: 5, ...tuning }, handleSignals: false });
+  const out = await runSync(config, silentLogger, { tuning: { retryBaseMs: 5, ...tuning }, handleSignals: false });
   return { code: out.code, runId: out.runId, result: out.result };
 }
 

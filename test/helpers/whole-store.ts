@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import type { Sandbox } from '../../sandbox/index.js';
-import type { SyncTuning } from '../../src/sync/step.js';
+import type { SyncTuning } from '../../src/sync/stage.js';
 import { afterEach } from 'vitest';
 import { syncOnce, tempDir, type Fingerprints } from './recon.js';
 import { ROOT } from './child.js';

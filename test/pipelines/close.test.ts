@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { silentLogger } from '../../src/log.js';
-import { runMonthlyClose } from '../../pipelines/monthly-close.js';
+import { runClose } from '../../pipelines/monthly-close.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { nightlyOnce } from '../helpers/nightly.js';
 import type { Config } from '../../pipelines/config.js';
@@ -34,7 +34,7 @@ function monthOf(iso: string): string {
 
 describe('recon close', () => {
   it('writes a close whose figures equal the sum of the month\'s disbursements and whose journal balances per currency', async () => {
-    const out = await runMonthlyClose(config, silentLogger, { month: MONTH, reissue: false, handleSignals: false });
+    const out = await runClose(config, silentLogger, { month: MONTH, reissue: false, handleSignals: false });
     expect(out.code).toBe(0);
     expect(path.basename(out.workbook!)).toBe(`close-${MONTH}.xlsx`);
     const truth = [...sb.truth.disbursements()].filter((t) => monthOf(t.delivered_at) === MONTH);
@@ -68,7 +68,7 @@ describe('recon close', () => {
   });
 
   it('refuses to close a closed month again without --reissue', async () => {
-    const out = await runMonthlyClose(config, silentLogger, { month: MONTH, reissue: false, handleSignals: false });
+    const out = await runClose(config, silentLogger, { month: MONTH, reissue: false, handleSignals: false });
     expect(out.code).toBe(2);
   });
 
@@ -81,7 +81,7 @@ describe('recon close', () => {
     expect(night.outcome.code).toBe(1);
     const f = await query(path.join(d, 'recon.duckdb'), `SELECT disbursement_id FROM exceptions WHERE run_id = '${night.outcome.runId}' AND check_id = 'post_close_change'`);
     expect(f.map((r) => r.disbursement_id)).toEqual([restated.disbursement_id]);
-    const again = await runMonthlyClose(config, silentLogger, { month, reissue: true, handleSignals: false });
+    const again = await runClose(config, silentLogger, { month, reissue: true, handleSignals: false });
     expect(again.version).toBe(2);
     expect(path.basename(again.workbook!)).toBe(`close-${month}-v2.xlsx`);
   });

@@ -4,7 +4,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCommandArgs, COMMAND_OPTIONS } from '../../pipelines/config.js';
-import { bankSettings, jobSettings, layoutOf, outletSettings, storableOptions, syncSettings } from '../../pipelines/settings.js';
+import { bankSettings, runSettings, layoutOf, outletSettings, storableOptions, syncSettings } from '../../pipelines/settings.js';
 import { tempDir } from '../helpers/recon.js';
 
 describe('outlet settings', () => {
@@ -47,7 +47,7 @@ describe('one list of secrets, one layout', () => {
   it('hands every stage the same secrets: the API key and the SMTP password', () => {
     const config = parse(['--api-url', 'http://127.0.0.1:9', '--api-key', 'k3y-value'], { RECON_SMTP_URL: 'smtps://u:s3cret-pw@mail.example.com' });
     const expected = ['k3y-value', 's3cret-pw'];
-    expect(jobSettings(config).secrets).toEqual(expected);
+    expect(runSettings(config).secrets).toEqual(expected);
     expect(syncSettings(config).secrets).toEqual(expected);
     expect(bankSettings(config).secrets).toEqual(expected);
     expect(outletSettings(config).secrets).toEqual(expected);

@@ -78,7 +78,7 @@ describe('a budget file whose lock is held', () => {
     const { Writable } = await import('node:stream');
     const { pino } = await import('pino');
     const { parseCommandArgs, COMMAND_OPTIONS } = await import('../../pipelines/config.js');
-    const { runSyncJob } = await import('../../pipelines/sync.js');
+    const { runSync } = await import('../../pipelines/sync.js');
     const { bootId, processStart } = await import('../../src/api/budget-lock.js');
     const sb = await service();
     const budgetFile = path.join(dir(), 'recon-budget.json');
@@ -95,7 +95,7 @@ describe('a budget file whose lock is held', () => {
     const { config } = parseCommandArgs(['--api-url', sb.url, '--api-key', sb.apiKey, '--db', path.join(dir(), 'recon.duckdb'), '--budget-file', budgetFile,
       '--sample-budget', '0'], COMMAND_OPTIONS.sync, {}, {});
     const waits: string[] = [];
-    const out = await runSyncJob(config, logger, { handleSignals: false, tuning: { retryBaseMs: 5 }, onProgress: (p) => {
+    const out = await runSync(config, logger, { handleSignals: false, tuning: { retryBaseMs: 5 }, onProgress: (p) => {
       if (p.waitingFor && !waits.includes(p.waitingFor)) {
         waits.push(p.waitingFor);
         holder.kill(); // the holder ends: the lock is its leftover now, and is taken over

@@ -7,8 +7,8 @@ import { query, tempDir, syncOnce } from '../helpers/recon.js';
 import { nightlyOnce } from '../helpers/nightly.js';
 import { openStore } from '../../src/store/db.js';
 import { startRun } from '../../src/store/runs.js';
-import { withJob } from '../../pipelines/job.js';
-import { jobSettings } from '../../pipelines/settings.js';
+import { withRun } from '../../pipelines/run.js';
+import { runSettings } from '../../pipelines/settings.js';
 import { parseCommandArgs } from '../../pipelines/config.js';
 import { silentLogger } from '../../src/log.js';
 
@@ -63,7 +63,7 @@ describe('housekeeping', () => {
     store.close();
     writeFileSync(`${db}.failed-run.json`, JSON.stringify({ runId: 'r-disk-full', error: 'IO Error: No space left on device' }));
     const { config } = parseCommandArgs(['--db', db], ['db'], {}, {});
-    expect(await withJob('check', jobSettings(config), silentLogger, async () => 0, { handleSignals: false })).toBe(0);
+    expect(await withRun('check', runSettings(config), silentLogger, async () => 0, { handleSignals: false })).toBe(0);
     expect(await query(db, `SELECT status, error FROM runs WHERE run_id = 'r-disk-full'`)).toEqual([{ status: 'failed', error: 'IO Error: No space left on device' }]);
     expect(existsSync(`${db}.failed-run.json`)).toBe(false);
   });

@@ -9,8 +9,8 @@ import { logCount, startCli, waitFor } from '../helpers/child.js';
 import { buildDisbursement, startFakeService, type FakeService } from '../helpers/fake-service.js';
 import { syncFake } from '../helpers/whole-store.js';
 import { parseCommandArgs, COMMAND_OPTIONS } from '../../pipelines/config.js';
-import { withJob } from '../../pipelines/job.js';
-import { jobSettings } from '../../pipelines/settings.js';
+import { withRun } from '../../pipelines/run.js';
+import { runSettings } from '../../pipelines/settings.js';
 import { silentLogger } from '../../src/log.js';
 
 const open: Array<() => Promise<void> | void> = [];
@@ -62,7 +62,7 @@ describe('succeeded only once published', () => {
     const dir = folder();
     const { config } = parseCommandArgs(['--db', path.join(dir, 'recon.duckdb')], COMMAND_OPTIONS.run, {}, {});
     let during = '';
-    const ok = await withJob('run', jobSettings(config), silentLogger, async () => 0, {
+    const ok = await withRun('run', runSettings(config), silentLogger, async () => 0, {
       handleSignals: false,
       afterSuccess: async (ctx) => {
         during = String((await ctx.store.connection.runAndReadAll(`SELECT status FROM runs WHERE run_id = '${ctx.runId}'`)).getRows()[0]![0]);
@@ -70,7 +70,7 @@ describe('succeeded only once published', () => {
     });
     expect(ok).toBe(0);
     expect(during).toBe('publishing');
-    const failed = await withJob('run', jobSettings(config), silentLogger, async () => 0, {
+    const failed = await withRun('run', runSettings(config), silentLogger, async () => 0, {
       handleSignals: false,
       afterSuccess: async () => {
         throw new Error('ENOSPC: no space left on device, copy');

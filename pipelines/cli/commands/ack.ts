@@ -43,7 +43,7 @@ ${optionsHelp(KEYS)}`,
     const action = extra.withdraw === true ? 'withdraw' : extra.approve === true ? 'approve' : 'ack';
     const note = typeof extra.note === 'string' ? extra.note : '';
     if (action !== 'approve' && note.trim() === '') throw new UsageError('recon ack needs --note "…" saying why');
-    // never silently the OS user (#27): an accountant's name is a statement, so it is given (the OS user is
+    // never silently the OS user: an accountant's name is a statement, so it is given (the OS user is
     // recorded beside it)
     if (!config.ackBy) throw new UsageError('who acknowledges must be named: pass --by NAME, or set RECON_ACK_BY (or "ackBy" in the --config file)');
     const out = await runAck(config, openTerminal(config).logger, { key, note, by: config.ackBy, action, notice });

@@ -1,7 +1,7 @@
 // `recon bank import FILE…`: bank statements (camt.053, MT940, BAI2, CSV exports) into the store. Every
 // file is read and checked first, before the store is touched; one malformed file refuses the whole
 // import (exit 2, the file and the line or element named), nothing half-imported. Importing the same
-// statement again adds nothing. On first use the store is created (#25: a new user imports the statements
+// statement again adds nothing. On first use the store is created (a new user imports the statements
 // they already have before the first night).
 import type { Command } from '../command.js';
 import { UsageError } from '../../../src/errors.js';

@@ -2,7 +2,7 @@ import type { Command } from '../command.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, COMMAND_OPTIONS } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { notice } from '../notice.js';
-import { runCheckJob } from '../../check.js';
+import { runCheck } from '../../check.js';
 import type { CheckRunResult } from '../../../src/checks/index.js';
 
 const KEYS = COMMAND_OPTIONS.check;
@@ -22,7 +22,7 @@ ${optionsHelp(KEYS)}`,
     const { config, extra } = parseCommandArgs(argv, KEYS, { only: { type: 'string' }, full: { type: 'boolean' } });
     requireExistingStore(config);
     const only = typeof extra.only === 'string' ? extra.only.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
-    const out = await runCheckJob(config, openTerminal(config).logger, { only, full: extra.full === true, notice });
+    const out = await runCheck(config, openTerminal(config).logger, { only, full: extra.full === true, notice });
     const result = out.result;
     if (result) {
       for (const b of result.byCheck) process.stdout.write(`${b.checkId.padEnd(24)} ${b.severity.padEnd(8)} ${b.count}\n`);

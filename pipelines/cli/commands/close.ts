@@ -3,7 +3,7 @@ import { UsageError } from '../../../src/errors.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, COMMAND_OPTIONS } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { notice } from '../notice.js';
-import { runMonthlyClose, type CloseOutcome } from '../../monthly-close.js';
+import { runClose, type CloseOutcome } from '../../monthly-close.js';
 import { describeOutlets } from '../summary.js';
 import { terminalText } from '../../../src/report/safe-text.js';
 
@@ -48,7 +48,7 @@ ${optionsHelp(KEYS)}`,
     requireExistingStore(config);
     const logger = openTerminal(config).logger;
     const reissue = extra.reissue === true;
-    const out = await runMonthlyClose(config, logger, { month: extra.month, reissue, accept, approve, notice });
+    const out = await runClose(config, logger, { month: extra.month, reissue, accept, approve, notice });
     if (out.workbook) {
       process.stdout.write(`close ${out.month} v${out.version}: ${out.disbursements} disbursements → ${out.workbook}\n`);
       process.stdout.write(out.provisional.length === 0 ? 'final: no open error findings, no variance, no money unaccounted for\n'

@@ -2,7 +2,7 @@ import type { Command } from '../command.js';
 import { optionsHelp, parseCommandArgs, requireExistingStore, COMMAND_OPTIONS } from '../../config.js';
 import { openTerminal } from '../progress.js';
 import { notice } from '../notice.js';
-import { runReportJob } from '../../report.js';
+import { runReport } from '../../report.js';
 
 const KEYS = COMMAND_OPTIONS.report;
 
@@ -12,7 +12,7 @@ export const command: Command = {
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { run: { type: 'string' } });
     requireExistingStore(config);
-    const out = await runReportJob(config, openTerminal(config).logger, { checkRunId: typeof extra.run === 'string' ? extra.run : undefined, notice });
+    const out = await runReport(config, openTerminal(config).logger, { checkRunId: typeof extra.run === 'string' ? extra.run : undefined, notice });
     if (out.workbook) process.stdout.write(`${out.workbook}\n`);
     return out.code;
   },

@@ -4,7 +4,7 @@ import { optionsHelp, parseCommandArgs, COMMAND_OPTIONS } from '../../config.js'
 import { openTerminal } from '../progress.js';
 import { describePauses, describeSync } from '../summary.js';
 import { notice } from '../notice.js';
-import { runSyncJob } from '../../sync.js';
+import { runSync } from '../../sync.js';
 
 const KEYS = COMMAND_OPTIONS.sync;
 
@@ -17,7 +17,7 @@ export const command: Command = {
     const terminal = openTerminal(config);
     let out;
     try {
-      out = await runSyncJob(config, terminal.logger, { notice, onProgress: (p) => terminal.progress.update(p) });
+      out = await runSync(config, terminal.logger, { notice, onProgress: (p) => terminal.progress.update(p) });
     } finally {
       terminal.progress.done();
     }

@@ -1,4 +1,4 @@
--- A generic check (STYLE.md: a repeated shape written once): the number of lines the disbursement
+-- A generic check (a repeated shape written once): the number of lines the disbursement
 -- announces (number_of_payments, _refunds, _adjustments) must equal the lines received of the kind the
 -- check names, stored and quarantined (the line_counts view). A check uses it with `-- uses: line_count(kind = …)`.
 SELECT

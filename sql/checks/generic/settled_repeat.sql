@@ -1,4 +1,4 @@
--- A generic check (STYLE.md: a repeated shape written once): the same payment, refund or adjustment
+-- A generic check (a repeated shape written once): the same payment, refund or adjustment
 -- reference settled more than once, in one disbursement or across disbursements, of the kind the check
 -- names. The first occurrence (by delivered_at, disbursement_id, line_no) is legitimate; every later one
 -- is flagged with its amount as the overpayment (expected 0). The ranking and the detail (first and

@@ -35,7 +35,7 @@ export function ageInDays(firstSeen: Date, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - firstSeen.getTime()) / DAY_MS));
 }
 
-// Order, as an accountant works through them (#27): new, then still open, then acknowledged (then
+// Order, as an accountant works through them: new, then still open, then acknowledged (then
 // resolved); errors before warnings; the most money at stake first — converted to the reporting currency
 // when rates are given, else within each currency, the currencies one after another (never ranked across
 // currencies by raw subunits) and findings without money last —; then by check, disbursement and subject.
@@ -45,7 +45,7 @@ const SORT = 'k1, k2, k3, k4, k5, k6, k7, k8, k9, k10';
 const CURSOR = '($1::INTEGER, $2, $3, $4::HUGEINT, $5, $6, $7, $8, $9::INTEGER, $10)';
 const RATE_STEP = 10n ** BigInt(RATE_SCALE_DIGITS / 2);
 
-/** How many acknowledgements and withdrawals the finding's history holds (#27, finding_acks). */
+/** How many acknowledgements and withdrawals the finding's history holds (finding_acks). */
 const ACK_ENTRIES = '(SELECT count(*) FROM finding_acks AS a WHERE a.finding_key = f.finding_key) AS ack_entries';
 
 /** Who owns a finding, by when, and four eyes (finding_controls.sql). */

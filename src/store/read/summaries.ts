@@ -142,7 +142,7 @@ export const ACK_HISTORY_SHOWN = 5;
 /**
  * The findings open at the close (on the month's disbursements, or on none), aged to `now`, one cause after
  * another (finding_groups): the cause's root first with the cause's money counted once, its other findings
- * below it without money; causes ordered as before (#27: errors first, the most at stake first within each
+ * below it without money; causes ordered as before (errors first, the most at stake first within each
  * currency, never ranked across currencies). A cause whose root is no longer open is led by its largest
  * open finding. Each finding carries its acknowledgement history (finding_acks), latest first.
  */
@@ -202,7 +202,7 @@ export async function* openFindingsOfMonth(c: DuckDBConnection, month: string, n
 }
 
 /**
- * Per currency, what the bank statements say of the month's disbursements (#17, #25; bank_month_split),
+ * Per currency, what the bank statements say of the month's disbursements (bank_month_split),
  * each disbursement in one place: settled by a credit (what arrived, and what the bank kept as its charge
  * within the tolerance); a credit naming it for less beyond the tolerance (the credit, and what it fell
  * short by); credited on another account; not yet covered by a statement; not arrived.

@@ -53,7 +53,7 @@ export interface LatestFinding {
   awaitingApprovalOf?: string | null;
 }
 
-/** What a finding carries beyond its check's columns (#27): money at stake and its cause's grouping. */
+/** What a finding carries beyond its check's columns: money at stake and its cause's grouping. */
 type GroupFields = 'stake' | 'stakeConverted' | 'rootKey' | 'isRoot' | 'groupSize';
 
 /**
@@ -145,14 +145,14 @@ export interface BankRow {
   currency: string;
   amount: bigint;
   account: string | null;
-  /** What the statements say of it, in the one vocabulary of bank_status.sql (#27). */
+  /** What the statements say of it, in the one vocabulary of bank_status.sql. */
   status: BankStatus;
   /** For short and over: what the credits naming it add up to, less its amount (negative: short). */
   bankDifference: bigint | null;
   creditedOn: Date | null;
   statementId: string | null;
   byReference: boolean | null;
-  /** How the credit settled it (#25): one credit, a batch credit of several disbursements, or short by a bank fee. */
+  /** How the credit settled it: one credit, a batch credit of several disbursements, or short by a bank fee. */
   matchKind: 'single' | 'batch' | 'fee' | null;
   /** The credit's own amount (for a batch, the whole credit). */
   creditAmount: bigint | null;

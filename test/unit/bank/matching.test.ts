@@ -9,7 +9,7 @@ import { importStatements } from '../../../src/bank/import.js';
 import { runChecks } from '../../../src/checks/runner.js';
 import { openStore } from '../../../src/store/db.js';
 import { nightBeforeAll } from '../../helpers/nightly.js';
-import { applyBankSettings as setBankSettings } from '../../../src/bank/step.js';
+import { applyBankSettings as setBankSettings } from '../../../src/bank/stage.js';
 import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 
 const night = nightBeforeAll({ seed: 17, disbursements: 120, payoutsPerDisbursement: 6, rateLimit: { limit: 1_000_000 }, anomalies: { plant: plantEveryKind(24) } }, 1);

@@ -1,4 +1,4 @@
-// A check carries its own words (STYLE.md): its file's header names it, gives its severity, a title,
+// A check carries its own words: its file's header names it, gives its severity, a title,
 // what it means and what to do next. The runner holds the rows to the header, the Checks sheet and the
 // check table of docs/checks.md are read from it, and the repeated shapes are generic checks.
 import { mkdtemp, mkdir, writeFile, readFile } from 'node:fs/promises';

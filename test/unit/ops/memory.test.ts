@@ -10,11 +10,11 @@ import { parseCommandArgs } from '../../../pipelines/config.js';
 import { silentLogger } from '../../../src/log.js';
 import { appendColumns } from '../../../src/store/append.js';
 import { DUCKDB_ALLOCATOR_CONF, DUCKDB_ALLOCATOR_ENV, NODE_FLAGS, returnFreedMemoryPromptly } from '../../../src/ops/memory.js';
-import { memoryHint, withJob } from '../../../pipelines/job.js';
-import { jobSettings, syncSettings } from '../../../pipelines/settings.js';
+import { memoryHint, withRun } from '../../../pipelines/run.js';
+import { runSettings, syncSettings } from '../../../pipelines/settings.js';
 import { startSandbox } from '../../../sandbox/index.js';
 import { tempDir } from '../../helpers/recon.js';
-import { syncStep } from '../../../src/sync/step.js';
+import { syncStage } from '../../../src/sync/stage.js';
 
 const open: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -43,7 +43,7 @@ describe('DuckDB memory limits', () => {
     const seen: string[] = [];
     for (const args of [[], ['--memory-mb', '512']]) {
       const { config } = parseCommandArgs(['--db', db, ...args], ['db', 'memoryMb'], {}, {});
-      const code = await withJob('check', jobSettings(config), silentLogger, async (ctx) => {
+      const code = await withRun('check', runSettings(config), silentLogger, async (ctx) => {
         seen.push(String((await ctx.store.connection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRowsJS()[0]![0]));
         return 0;
       }, { handleSignals: false });
@@ -66,7 +66,7 @@ describe('DuckDB memory limits', () => {
     let during = '';
     let after = '';
     let walBytes = -1;
-    const code = await withJob('sync', jobSettings(config), silentLogger, async (ctx) => {
+    const code = await withRun('sync', runSettings(config), silentLogger, async (ctx) => {
       const original = ctx.store.connection.run.bind(ctx.store.connection);
       // observe the limit while the sync writes: the first statement after the SET runs under it
       let sawSyncLimit = false;
@@ -78,7 +78,7 @@ describe('DuckDB memory limits', () => {
         }
         return result;
       }) as typeof ctx.store.connection.run;
-      await syncStep({ store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, syncSettings(config), silentLogger, { retryBaseMs: 5 });
+      await syncStage({ store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, syncSettings(config), silentLogger, { retryBaseMs: 5 });
       // what the sync wrote is checkpointed under its own limit (#28): the WAL is empty before the checks
       walBytes = existsSync(`${db}.wal`) ? statSync(`${db}.wal`).size : 0;
       after = String((await ctx.store.connection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRowsJS()[0]![0]);

@@ -68,7 +68,7 @@ describe('startScheduler with an injected clock', () => {
     scheduler = startScheduler({
       cron: opts.cron ?? '30 2 * * *',
       timeZone: opts.tz,
-      runJob: async () => { fired.push(time.clock.now().toISOString()); return 0; },
+      runNight: async () => { fired.push(time.clock.now().toISOString()); return 0; },
       lastSuccess: async () => (opts.lastSuccess === null ? null : new Date(opts.lastSuccess)),
       clock: time.clock,
       timers: time,
@@ -124,30 +124,30 @@ describe('startScheduler with an injected clock', () => {
     const time = new FakeTime('2026-06-01T12:00:00Z');
     const logger = recordingLogger();
     const finishers: Array<() => void> = [];
-    const runJob = vi.fn(() => new Promise<number>((resolve) => { finishers.push(() => resolve(0)); }));
+    const runNight = vi.fn(() => new Promise<number>((resolve) => { finishers.push(() => resolve(0)); }));
     scheduler = startScheduler({
-      cron: '30 2 * * *', timeZone: 'UTC', runJob, lastSuccess: async () => new Date('2026-06-01T03:00:00Z'),
+      cron: '30 2 * * *', timeZone: 'UTC', runNight, lastSuccess: async () => new Date('2026-06-01T03:00:00Z'),
       clock: time.clock, timers: time, logger,
     });
     await time.advanceTo('2026-06-03T12:00:00Z'); // the 06-02 run is still going at 06-03 02:30
-    expect(runJob).toHaveBeenCalledTimes(1);
+    expect(runNight).toHaveBeenCalledTimes(1);
     expect(logger.lines).toContain('warn previous recon run is still in progress; skipping this one');
     finishers[0]!();
     await time.advanceTo('2026-06-04T12:00:00Z');
-    expect(runJob).toHaveBeenCalledTimes(2);
+    expect(runNight).toHaveBeenCalledTimes(2);
     finishers[1]!();
   });
 
   it('stop() waits for the in-flight run and fires nothing afterwards', async () => {
     const time = new FakeTime('2026-06-01T12:00:00Z');
     let finish!: () => void;
-    const runJob = vi.fn(() => new Promise<number>((resolve) => { finish = () => resolve(1); }));
+    const runNight = vi.fn(() => new Promise<number>((resolve) => { finish = () => resolve(1); }));
     const s = startScheduler({
-      cron: '30 2 * * *', timeZone: 'UTC', runJob, lastSuccess: async () => new Date('2026-06-01T03:00:00Z'),
+      cron: '30 2 * * *', timeZone: 'UTC', runNight, lastSuccess: async () => new Date('2026-06-01T03:00:00Z'),
       clock: time.clock, timers: time,
     });
     await time.advanceTo('2026-06-02T02:31:00Z');
-    expect(runJob).toHaveBeenCalledTimes(1);
+    expect(runNight).toHaveBeenCalledTimes(1);
 
     let stopped = false;
     const stopping = s.stop().then(() => { stopped = true; });
@@ -158,24 +158,24 @@ describe('startScheduler with an injected clock', () => {
     await s.done;
     expect(time.pendingCount).toBe(0);
     await time.advanceTo('2026-06-05T00:00:00Z');
-    expect(runJob).toHaveBeenCalledTimes(1);
+    expect(runNight).toHaveBeenCalledTimes(1);
   });
 
   it('logs a failed run and keeps the schedule', async () => {
     const time = new FakeTime('2026-06-01T12:00:00Z');
     const logger = recordingLogger();
-    const runJob = vi.fn(async () => { throw new Error('boom'); });
+    const runNight = vi.fn(async () => { throw new Error('boom'); });
     scheduler = startScheduler({
-      cron: '30 2 * * *', timeZone: 'UTC', runJob, lastSuccess: async () => new Date('2026-06-01T03:00:00Z'),
+      cron: '30 2 * * *', timeZone: 'UTC', runNight, lastSuccess: async () => new Date('2026-06-01T03:00:00Z'),
       clock: time.clock, timers: time, logger,
     });
     await time.advanceTo('2026-06-03T12:00:00Z');
-    expect(runJob).toHaveBeenCalledTimes(2);
+    expect(runNight).toHaveBeenCalledTimes(2);
     expect(logger.lines.filter((l) => l === 'error recon run failed')).toHaveLength(2);
   });
 
   it('rejects a bad RECON_CRON or RECON_TZ at start', () => {
-    const base = { runJob: async () => 0, lastSuccess: async () => null, clock: { now: () => new Date() }, timers: new FakeTime('2026-01-01T00:00:00Z') };
+    const base = { runNight: async () => 0, lastSuccess: async () => null, clock: { now: () => new Date() }, timers: new FakeTime('2026-01-01T00:00:00Z') };
     expect(() => startScheduler({ ...base, cron: '30 25 * * *', timeZone: 'UTC' })).toThrow(/RECON_CRON/);
     expect(() => startScheduler({ ...base, cron: '30 2 * * *', timeZone: 'Berlin' })).toThrow(/RECON_TZ/);
   });
@@ -192,7 +192,7 @@ describe('startScheduler with node-cron firing', () => {
     const fired: string[] = [];
     const s = startScheduler({
       cron: '30 2 * * *', timeZone: tz,
-      runJob: async () => { fired.push(new Date().toISOString()); return 0; },
+      runNight: async () => { fired.push(new Date().toISOString()); return 0; },
       lastSuccess: async () => new Date(start),
     });
     await s.started;

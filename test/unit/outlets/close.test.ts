@@ -14,7 +14,7 @@ import { parseChartOfAccounts } from '../../../src/close/chart.js';
 import { NotifyDocument } from '../../../src/outlets/notify-schema.js';
 import { writeStatements } from '../../../sandbox/statements.js';
 import { startSandbox, type Sandbox } from '../../../sandbox/index.js';
-import { runMonthlyClose, type CloseOutcome } from '../../../pipelines/monthly-close.js';
+import { runClose, type CloseOutcome } from '../../../pipelines/monthly-close.js';
 import { tempDir } from '../../helpers/recon.js';
 import { nightlyOnce } from '../../helpers/nightly.js';
 import { mimePart, startReceiver, startSmtp, subjectOf, type Receiver, type SmtpStub } from '../../helpers/outlets.js';
@@ -49,7 +49,7 @@ beforeAll(async () => {
     '--xero-tax-rate', 'No VAT', '--netsuite-subsidiary', 'Parent Company',
     '--mail-to', 'controller@example.com', '--smtp-url', `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, '--notify-url', `${hooks.url}/close`],
   ['db', 'reports', 'journalFormat', 'accounts', 'provisionalJournal', 'xeroTaxRate', 'netsuiteSubsidiary', 'mailTo', 'smtpUrl', 'notifyUrl'], {}, {});
-  out = await runMonthlyClose(config, silentLogger, { month: MONTH, reissue: false, handleSignals: false });
+  out = await runClose(config, silentLogger, { month: MONTH, reissue: false, handleSignals: false });
 }, 180_000);
 afterAll(async () => {
   await Promise.all([sb?.close(), smtp?.close(), hooks?.close()]);

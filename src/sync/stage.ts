@@ -15,7 +15,7 @@ import { checkpoint, setMemoryLimit, type Store } from '../store/db.js';
 import { PAGE_SIZE_FLOOR, rememberPageSize, rememberedPageSize } from '../store/service-settings.js';
 import type { RunCounters } from '../store/runs.js';
 import { loadLayouts } from './layouts.js';
-import { runSync, type ListProgress, type SyncResult } from './run.js';
+import { syncDisbursements, type ListProgress, type SyncResult } from './run.js';
 import { PauseWatch } from './pauses.js';
 
 /** What the sync stage needs to know, and nothing else. */
@@ -87,7 +87,7 @@ export interface SyncTarget {
   counters: RunCounters;
 }
 
-export async function syncStep(
+export async function syncStage(
   target: SyncTarget,
   settings: SyncSettings,
   logger: Logger,
@@ -160,7 +160,7 @@ export async function syncStep(
   let second: DuckDBConnection | null = null;
   try {
     second = await target.store.instance.connect();
-    const result = await runSync(
+    const result = await syncDisbursements(
       {
         connection: c,
         second,
@@ -215,7 +215,7 @@ export async function syncStep(
     }
     // What the sync wrote goes into the store file under the sync's own limit, not at the next checkpoint
     // (the publish's, or the close's) under the run's larger one: a 1M-payout run's peak RSS was that
-    // checkpoint's, 434–442 MB against the sync's 384 (#28). A failure here leaves it to that checkpoint.
+    // checkpoint's, 434–442 MB against the sync's 384. A failure here leaves it to that checkpoint.
     await checkpoint(c).catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'checkpoint after the sync failed; the next one writes it'));
     await setMemoryLimit(c, settings.memoryMb);
     // what the client did is recorded on the run, a failed one too

@@ -17,7 +17,7 @@ import { guardOutputs, type OutputPath } from '../src/access/own-files.js';
 import { applyFailureNote, noteFailure } from '../src/store/runs.js';
 import { setMemoryLimit } from '../src/store/db.js';
 
-export interface JobContext {
+export interface RunContext {
   store: Store;
   runId: string;
   logger: Logger;
@@ -35,7 +35,7 @@ export interface Notices {
 }
 
 /** What every store-writing command needs: the store, its memory, and what must never be recorded. */
-export interface JobSettings {
+export interface RunSettings {
   layout: StoreLayout;
   memoryMb: number;
   /** Redacted from every message the run records or shows. */
@@ -53,17 +53,17 @@ export interface JobSettings {
  * Run `fn` as one recorded run. Returns the exit code fn chose; LockHeldError → 3; any other error →
  * the run is recorded as failed and 2 is returned with the message on stderr.
  */
-export async function withJob(
+export async function withRun(
   command: string,
-  job: JobSettings,
+  job: RunSettings,
   logger: Logger,
-  fn: (ctx: JobContext) => Promise<ExitCode>,
+  fn: (ctx: RunContext) => Promise<ExitCode>,
   opts: Notices & {
     serviceUrl?: string | null;
     handleSignals?: boolean;
     /** Publishing the snapshot: runs under the lock while the run is recorded as publishing; only when it ends is the run succeeded. */
-    afterSuccess?: (ctx: JobContext) => Promise<void>;
-    /** Told the line shown when the run does not complete (exit 2 or 3), for the outlets (#29). */
+    afterSuccess?: (ctx: RunContext) => Promise<void>;
+    /** Told the line shown when the run does not complete (exit 2 or 3), for the outlets. */
     onStopped?: (message: string) => void;
     /** How long to wait for another run's lock before exit 3 (recon ack --wait); 0: refuse at once. */
     lockWaitMs?: number;
@@ -113,7 +113,7 @@ export async function withJob(
       runId, command, serviceUrl: opts.serviceUrl ?? null, options: job.options, startedAt: new Date(),
       actor: job.actor ?? { by: null, osUser: null, host: null },
     });
-    const ctx: JobContext = { store, runId, logger, signal: controller.signal, counters: {}, status: 'succeeded', notice };
+    const ctx: RunContext = { store, runId, logger, signal: controller.signal, counters: {}, status: 'succeeded', notice };
     try {
       const code = await fn(ctx);
       const status = controller.signal.aborted ? 'interrupted' : ctx.status;
@@ -166,7 +166,7 @@ export async function withJob(
  * What a failed command says, on one line. recon's own errors already name the file and the setting; a
  * DuckDB error about room or rights is about the store (or the snapshot copy), so it says where to look.
  */
-function failureMessage(err: unknown, job: JobSettings): string {
+function failureMessage(err: unknown, job: RunSettings): string {
   const message = oneLine(redact(err instanceof Error ? err.message : String(err), job.secrets));
   if (err instanceof ReconError) return message;
   return memoryHint(storageHint(message, job.layout.db), job.memoryMb);

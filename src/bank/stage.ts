@@ -35,7 +35,7 @@ export async function applyBankSettings(c: DuckDBConnection, settings: Pick<Bank
   await setBankSettings(c, settings.windowDays, limits);
 }
 
-export async function bankStep(c: DuckDBConnection, settings: BankSettings, runId: string, logger: Logger): Promise<BankStepResult | null> {
+export async function bankStage(c: DuckDBConnection, settings: BankSettings, runId: string, logger: Logger): Promise<BankStepResult | null> {
   await applyBankSettings(c, settings);
   if (!settings.bankDir) return null;
   const out: BankStepResult = { files: 0, statements: 0, entries: 0, added: 0, refused: [] };
