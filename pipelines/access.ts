@@ -11,7 +11,9 @@ import { exportParquet, type ParquetExport } from '../src/store/export.js';
 import { requireWritableFolder } from '../src/files.js';
 import { accessSettings } from './settings.js';
 
-/** Runs `sql` and writes its rows to `outFile` (whole or not at all) or, as text, to `stdout`; returns the row count. */
+/**
+ * Runs `sql` and writes its rows to `outFile` (whole or not at all) or, as text, to `stdout`; returns the row count.
+ */
 export async function runAccountantQuery(
   config: Config, sql: string, format: Format, outFile: string | undefined, stdout: Writable,
 ): Promise<number> {
@@ -20,9 +22,17 @@ export async function runAccountantQuery(
     await refuseOwnFile(outFile, own, '--out');
     await requireWritableFolder(path.dirname(path.resolve(outFile)), '--out');
   }
-  return withSnapshot(own, (db) => runGuardedQuery(db, sql, limits, (result) =>
-    (outFile ? writeRowsFile(result, format, outFile) : writeTextRows(result, format as Exclude<Format, 'xlsx'>, stdout))),
-  async () => accountantSession(limits, await sessionTempDir(own.published)), true);
+  return withSnapshot(
+    own,
+    (db) =>
+      runGuardedQuery(db, sql, limits, (result) =>
+        outFile
+          ? writeRowsFile(result, format, outFile)
+          : writeTextRows(result, format as Exclude<Format, 'xlsx'>, stdout),
+      ),
+    async () => accountantSession(limits, await sessionTempDir(own.published)),
+    true,
+  );
 }
 
 /**

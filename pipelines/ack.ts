@@ -16,25 +16,39 @@ export interface AckOutcome {
 }
 
 export async function runAck(
-  config: Config, logger: Logger, opts: Notices & { key: string; note: string; by: string; action?: AckAction; now?: Date },
+  config: Config,
+  logger: Logger,
+  opts: Notices & { key: string; note: string; by: string; action?: AckAction; now?: Date },
 ): Promise<AckOutcome> {
   const { published } = layoutOf(config);
   const out: AckOutcome = { code: EXIT.FAILED, ack: null, published: null };
   const actor = actorOf(config);
   const command = opts.action === 'withdraw' ? 'ack --withdraw' : opts.action === 'approve' ? 'ack --approve' : 'ack';
-  out.code = await withRun(command, runSettings(config), logger, async (ctx) => {
-    out.ack = await ackFinding(ctx.store.connection, {
-      key: opts.key, note: opts.note, by: opts.by, action: opts.action, now: opts.now,
-      osUser: actor.osUser, host: actor.host, fourEyes: config.fourEyes ?? [],
-    });
-    return EXIT.OK;
-  }, {
-    notice: opts.notice,
-    lockWaitMs: config.ackWaitS * 1000,
-    afterSuccess: async (ctx) => {
-      await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
-      out.published = published;
+  out.code = await withRun(
+    command,
+    runSettings(config),
+    logger,
+    async (ctx) => {
+      out.ack = await ackFinding(ctx.store.connection, {
+        key: opts.key,
+        note: opts.note,
+        by: opts.by,
+        action: opts.action,
+        now: opts.now,
+        osUser: actor.osUser,
+        host: actor.host,
+        fourEyes: config.fourEyes ?? [],
+      });
+      return EXIT.OK;
     },
-  });
+    {
+      notice: opts.notice,
+      lockWaitMs: config.ackWaitS * 1000,
+      afterSuccess: async (ctx) => {
+        await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
+        out.published = published;
+      },
+    },
+  );
   return out;
 }

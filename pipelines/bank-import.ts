@@ -15,7 +15,12 @@ export interface BankImportOutcome {
   result: BankImportResult | null;
 }
 
-export async function runBankImport(config: Config, logger: Logger, files: readonly string[], opts: Notices = {}): Promise<BankImportOutcome> {
+export async function runBankImport(
+  config: Config,
+  logger: Logger,
+  files: readonly string[],
+  opts: Notices = {},
+): Promise<BankImportOutcome> {
   const { secrets } = bankSettings(config);
   const { published } = layoutOf(config);
   const out: BankImportOutcome = { code: EXIT.FAILED, result: null };
@@ -29,14 +34,20 @@ export async function runBankImport(config: Config, logger: Logger, files: reado
     return out;
   }
   for (const n of notesOf(read)) logger.info(n, 'bank statement read');
-  out.code = await withRun('bank', runSettings(config), logger, async (ctx) => {
-    out.result = await storeStatements(ctx.store.connection, read, ctx.runId, secrets);
-    return EXIT.OK;
-  }, {
-    notice: opts.notice,
-    afterSuccess: async (ctx) => {
-      await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
+  out.code = await withRun(
+    'bank',
+    runSettings(config),
+    logger,
+    async (ctx) => {
+      out.result = await storeStatements(ctx.store.connection, read, ctx.runId, secrets);
+      return EXIT.OK;
     },
-  });
+    {
+      notice: opts.notice,
+      afterSuccess: async (ctx) => {
+        await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
+      },
+    },
+  );
   return out;
 }

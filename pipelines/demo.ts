@@ -38,12 +38,20 @@ export interface DemoOutcome {
 
 /** What the demo tells as it goes (the CLI prints it). */
 export interface DemoEvents {
-  sandbox?: (s: { url: string; seed: number; disbursements: number; anomalies: number; timeCompression: number }) => void;
+  sandbox?: (s: {
+    url: string;
+    seed: number;
+    disbursements: number;
+    anomalies: number;
+    timeCompression: number;
+  }) => void;
   night?: (n: number, outcome: NightlyOutcome) => void;
   statements?: (s: { files: number; dir: string; planted: number }) => void;
 }
 
-/** A chart of accounts as a small company's books might have it: one account per journal role, a USD bank of its own. */
+/**
+ * A chart of accounts as a small company's books might have it: one account per journal role, a USD bank of its own.
+ */
 const DEMO_CHART = `role,currency,code,name
 bank,*,1010,Operating bank
 bank,USD,1020,Bank USD
@@ -67,11 +75,21 @@ const markerOf = (db: string) => `${db}.demo`;
  */
 async function freshDemoStore(config: Config): Promise<void> {
   if (existsSync(config.db) && !existsSync(markerOf(config.db))) {
-    throw new UsageError(`${path.resolve(config.db)} is a store the demo did not make; give the demo its own: --db data/demo/recon.duckdb`);
+    throw new UsageError(
+      `${path.resolve(config.db)} is a store the demo did not make; give the demo its own: --db data/demo/recon.duckdb`,
+    );
   }
   // the statements too: the sandbox writes new ones each demo, and yesterday's would be imported beside them
   const layout = layoutOf(config);
-  const gone = [layout.db, `${layout.db}.wal`, layout.published, `${layout.published}.wal`, layout.files, layout.statements, layout.outbox];
+  const gone = [
+    layout.db,
+    `${layout.db}.wal`,
+    layout.published,
+    `${layout.published}.wal`,
+    layout.files,
+    layout.statements,
+    layout.outbox,
+  ];
   for (const p of gone) await rm(p, { recursive: true, force: true });
   await makeFolder(layout.dir);
   await writeFile(markerOf(config.db), 'made by recon demo: the next demo starts this store afresh\n');
@@ -85,7 +103,12 @@ export function lastFullMonth(endDate: string): string {
   return month.toISOString().slice(0, 7);
 }
 
-export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, events: DemoEvents & Notices = {}): Promise<DemoOutcome> {
+export async function runDemo(
+  settings: Config,
+  logger: Logger,
+  o: DemoOptions,
+  events: DemoEvents & Notices = {},
+): Promise<DemoOutcome> {
   await freshDemoStore(settings);
   const endDate = '2026-10-31T22:00:00Z';
   const windowMs = Math.round(60_000 / o.timeCompression);
@@ -99,7 +122,13 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
     rateLimit: { limit: 500, windowMs, blockMs: Math.round(600_000 / o.timeCompression) },
   });
   try {
-    events.sandbox?.({ url: sb.url, seed: o.seed, disbursements: o.disbursements, anomalies: sb.truth.anomalies().length, timeCompression: o.timeCompression });
+    events.sandbox?.({
+      url: sb.url,
+      seed: o.seed,
+      disbursements: o.disbursements,
+      anomalies: sb.truth.anomalies().length,
+      timeCompression: o.timeCompression,
+    });
     const config: Config = { ...settings, apiUrl: sb.url, apiKey: sb.apiKey };
     const tuning = { intervalMs: windowMs, blockMs: Math.round(600_000 / o.timeCompression) };
     const nights: NightlyOutcome[] = [];
@@ -107,7 +136,12 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
     const layout = layoutOf(config);
     const outlets = demoOutlets(layout, config.reports);
     // Each night samples the same payments on every demo, so `make run` twice tells the same story.
-    const night = (c: Config) => runNightly(c, logger, { notice: events.notice, tuning: { ...tuning, sampleSeed: `demo-${o.seed}-night-${nights.length + 1}` }, outlets: outlets.night });
+    const night = (c: Config) =>
+      runNightly(c, logger, {
+        notice: events.notice,
+        tuning: { ...tuning, sampleSeed: `demo-${o.seed}-night-${nights.length + 1}` },
+        outlets: outlets.night,
+      });
     nights.push(await night(config));
     events.night?.(1, nights[0]!);
     sb.setGeneration(1); // the service restates a few disbursements after delivery
@@ -127,16 +161,26 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
       // so its files are written only as --provisional-journal writes them: marked PROVISIONAL
       const accounts = path.join(layout.dir, 'accounts-demo.csv');
       await writeFile(accounts, DEMO_CHART);
-      const closing: Config = { ...config, journalFormat: 'generic,quickbooks,xero,netsuite', accounts, provisionalJournal: true };
+      const closing: Config = {
+        ...config,
+        journalFormat: 'generic,quickbooks,xero,netsuite',
+        accounts,
+        provisionalJournal: true,
+      };
       close = await runClose(closing, logger, { month, reissue: true, notice: events.notice, outlets: outlets.close });
     }
     const outcome: DemoOutcome = {
       code: close && close.code !== EXIT.OK ? close.code : last.code,
-      nights, close, month,
+      nights,
+      close,
+      month,
       db: path.resolve(config.db),
       published: path.resolve(config.published),
       anomaliesPlanted: sb.truth.anomalies().length,
-      outlets: outlets.describe([...nights.map((n, i) => ({ label: `night ${i + 1}`, outlets: n.outlets })), { label: 'close', outlets: close?.outlets }]),
+      outlets: outlets.describe([
+        ...nights.map((n, i) => ({ label: `night ${i + 1}`, outlets: n.outlets })),
+        { label: 'close', outlets: close?.outlets },
+      ]),
     };
     return outcome;
   } finally {

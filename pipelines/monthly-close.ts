@@ -61,8 +61,19 @@ export async function runClose(config: Config, logger: Logger, opts: CloseOption
 async function monthlyClose(
   config: Config, settings: CloseSettings, logger: Logger, opts: CloseOptions,
 ): Promise<CloseOutcome> {
-  const out: CloseOutcome = { code: EXIT.FAILED, month: opts.month, version: null, workbook: null, disbursements: 0, provisional: [],
-    runId: null, journal: null, journalFiles: [], journalNotes: [], error: null };
+  const out: CloseOutcome = {
+    code: EXIT.FAILED,
+    month: opts.month,
+    version: null,
+    workbook: null,
+    disbursements: 0,
+    provisional: [],
+    runId: null,
+    journal: null,
+    journalFiles: [],
+    journalNotes: [],
+    error: null,
+  };
   const { published, archive: archiveDir } = layoutOf(config);
   out.code = await withRun('close', runSettings(config), logger, async (ctx) => {
     out.runId = ctx.runId;
@@ -95,8 +106,17 @@ async function monthlyClose(
       throw err;
     }
     Object.assign(out, closed);
-    logger.info({ month: opts.month, version: closed.version, workbook: closed.workbook, disbursements: closed.disbursements,
-      provisional: closed.provisional, journalFiles: closed.journalFiles }, 'month closed');
+    logger.info(
+      {
+        month: opts.month,
+        version: closed.version,
+        workbook: closed.workbook,
+        disbursements: closed.disbursements,
+        provisional: closed.provisional,
+        journalFiles: closed.journalFiles,
+      },
+      'month closed',
+    );
     for (const n of closed.journalNotes) logger.warn({ month: opts.month }, `journal: ${n}`);
     // a provisional close is written and recorded, but it needs a person: exit 1, like a run with findings
     return closed.provisional.length > 0 ? EXIT.EXCEPTIONS : EXIT.OK;

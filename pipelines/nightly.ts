@@ -42,20 +42,33 @@ export interface NightlyOutcome {
   export?: { warning: string | null; result: PostgresExportResult | null };
 }
 
-type NightlyOptions = Notices & { tuning?: SyncTuning; handleSignals?: boolean; onProgress?: SyncProgressListener; outlets?: Partial<OutletSettings> };
+type NightlyOptions = Notices & {
+  tuning?: SyncTuning;
+  handleSignals?: boolean;
+  onProgress?: SyncProgressListener;
+  outlets?: Partial<OutletSettings>;
+};
 
 export async function runNightly(config: Config, logger: Logger, opts: NightlyOptions = {}): Promise<NightlyOutcome> {
   const pg = warehouseSettings(config); // a URL that cannot work stops the run before the night, not after
-  const out: NightlyOutcome = await withNightOutlets(outletSettings(config, opts.outlets), logger, (hooks) => nightly(config, logger, opts, hooks));
+  const out: NightlyOutcome = await withNightOutlets(outletSettings(config, opts.outlets), logger, (hooks) =>
+    nightly(config, logger, opts, hooks),
+  );
   // the night's outcome is settled: a failed export is a warning on it, never its exit code
   if (pg && out.runId && out.published && (out.code === EXIT.OK || out.code === EXIT.EXCEPTIONS)) {
     out.export = await exportAfterNight(config, pg, logger, out.runId);
-    if (out.export.warning) opts.notice?.(`recon run: warning: ${out.export.warning} (the night's outcome is unchanged)`);
+    if (out.export.warning)
+      opts.notice?.(`recon run: warning: ${out.export.warning} (the night's outcome is unchanged)`);
   }
   return out;
 }
 
-async function nightly(config: Config, logger: Logger, opts: NightlyOptions, outlets: NightHooks): Promise<NightlyOutcome> {
+async function nightly(
+  config: Config,
+  logger: Logger,
+  opts: NightlyOptions,
+  outlets: NightHooks,
+): Promise<NightlyOutcome> {
   const sync = syncSettings(config);
   const bank = bankSettings(config);
   const report = reportSettings(config);
@@ -63,7 +76,16 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
   // found now, not after a two-hour sync
   await requireWritableFolder(report.reportsDir, '--reports / RECON_REPORTS_DIR');
   if (bank.bankDir) await requireReadableFolder(bank.bankDir, '--bank-dir / RECON_BANK_DIR');
-  const outcome: NightlyOutcome = { code: EXIT.FAILED, runId: null, sync: null, checks: null, bank: null, workbook: null, published: null, error: null };
+  const outcome: NightlyOutcome = {
+    code: EXIT.FAILED,
+    runId: null,
+    sync: null,
+    checks: null,
+    bank: null,
+    workbook: null,
+    published: null,
+    error: null,
+  };
   outcome.code = await withRun(
     'run',
     runSettings(config),
@@ -74,7 +96,13 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
       const c = ctx.store.connection;
       const stale = await removeStaleTemporaries(report.reportsDir);
       if (stale > 0) logger.info({ removed: stale }, 'removed temp workbooks left by killed runs');
-      outcome.sync = await syncStage({ store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, sync, logger, opts.tuning, opts.onProgress);
+      outcome.sync = await syncStage(
+        { store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters },
+        sync,
+        logger,
+        opts.tuning,
+        opts.onProgress,
+      );
       if (ctx.signal.aborted) return EXIT.FAILED; // interrupted: no checks on a partial night
       outcome.bank = await bankStage(c, bank, ctx.runId, logger);
       for (const refused of outcome.bank?.refused ?? []) ctx.notice(`recon: bank statement refused: ${refused}`);
@@ -82,13 +110,26 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
       // what changed since the last check run, by each check's scope (src/checks/scope.ts); full when nothing
       // before it shares its basis. `recon check --full` checks the whole store.
       outcome.checks = await runChecks(c, { runId: ctx.runId, mode: 'incremental' });
-      const written = await writeRunWorkbook(c, { runId: ctx.runId, reportsDir: report.reportsDir, serviceUrl: sync.apiUrl, checks: outcome.checks, rates: report.rates });
+      const written = await writeRunWorkbook(c, {
+        runId: ctx.runId,
+        reportsDir: report.reportsDir,
+        serviceUrl: sync.apiUrl,
+        checks: outcome.checks,
+        rates: report.rates,
+      });
       outcome.workbook = written.path;
       await markShown(c, ctx.runId);
-      await outlets.collect(c, { runId: ctx.runId, checks: outcome.checks, counters: ctx.counters, workbook: written.path });
+      await outlets.collect(c, {
+        runId: ctx.runId,
+        checks: outcome.checks,
+        counters: ctx.counters,
+        workbook: written.path,
+      });
       const { findings, actionable, mode, fullReason, scope } = outcome.checks;
-      logger.info({ runId: ctx.runId, findings, actionable, workbook: written.path, checks: mode, fullReason, scope },
-        'checks done, workbook written');
+      logger.info(
+        { runId: ctx.runId, findings, actionable, workbook: written.path, checks: mode, fullReason, scope },
+        'checks done, workbook written',
+      );
       await archiveStep(ctx, config, logger);
       return outcome.checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
     },
@@ -101,11 +142,24 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
       },
       afterSuccess: async (ctx) => {
         const { archiveDir } = archiveSettings(config);
-        const snap = await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published,
-          runId: ctx.runId, archiveDir });
+        const snap = await publishSnapshot({
+          sourceConnection: ctx.store.connection,
+          publishedPath: published,
+          runId: ctx.runId,
+          archiveDir,
+        });
         outcome.published = snap.path;
-        logger.info({ runId: ctx.runId, published: snap.path, bytes: snap.bytes, monthFilesWritten: snap.filesWritten,
-          monthBytesWritten: snap.bytesWritten, monthFilesRemoved: snap.filesRemoved }, 'snapshot published');
+        logger.info(
+          {
+            runId: ctx.runId,
+            published: snap.path,
+            bytes: snap.bytes,
+            monthFilesWritten: snap.filesWritten,
+            monthBytesWritten: snap.bytesWritten,
+            monthFilesRemoved: snap.filesRemoved,
+          },
+          'snapshot published',
+        );
       },
     },
   );

@@ -61,7 +61,10 @@ export async function withRun(
   opts: Notices & {
     serviceUrl?: string | null;
     handleSignals?: boolean;
-    /** Publishing the snapshot: runs under the lock while the run is recorded as publishing; only when it ends is the run succeeded. */
+    /**
+     * Publishing the snapshot: runs under the lock while the run is recorded as publishing; only when it ends is the
+     * run succeeded.
+     */
     afterSuccess?: (ctx: RunContext) => Promise<void>;
     /** Told the line shown when the run does not complete (exit 2 or 3), for the outlets. */
     onStopped?: (message: string) => void;
@@ -75,10 +78,18 @@ export async function withRun(
   try {
     // The lock file lives beside the store, so its folder must exist before the lock can be taken.
     await makeFolder(job.layout.dir);
-    lock = await acquireLockWaiting(job.layout.lock, { command: `recon ${command}` }, {
-      waitMs: opts.lockWaitMs ?? 0,
-      onWait: (held) => notice(`recon ${command}: waiting up to ${Math.round((opts.lockWaitMs ?? 0) / 1000)} s: ${held.message.replace(/; it exits 3 — .*$/, '')}`),
-    });
+    lock = await acquireLockWaiting(
+      job.layout.lock,
+      { command: `recon ${command}` },
+      {
+        waitMs: opts.lockWaitMs ?? 0,
+        onWait: (held) =>
+          notice(
+            `recon ${command}: waiting up to ${Math.round((opts.lockWaitMs ?? 0) / 1000)} s: ` +
+              `${held.message.replace(/; it exits 3 — .*$/, '')}`,
+          ),
+      },
+    );
   } catch (err) {
     if (err instanceof LockHeldError) {
       notice(`recon ${command}: ${err.message}`);
@@ -94,7 +105,10 @@ export async function withRun(
   }
   const controller = new AbortController();
   const onSignal = (sig: NodeJS.Signals) => {
-    logger.warn({ signal: sig }, 'stopping: finishing the disbursements in progress, then recording the run as interrupted');
+    logger.warn(
+      { signal: sig },
+      'stopping: finishing the disbursements in progress, then recording the run as interrupted',
+    );
     controller.abort();
   };
   if (opts.handleSignals !== false) {
@@ -113,12 +127,26 @@ export async function withRun(
       runId, command, serviceUrl: opts.serviceUrl ?? null, options: job.options, startedAt: new Date(),
       actor: job.actor ?? { by: null, osUser: null, host: null },
     });
-    const ctx: RunContext = { store, runId, logger, signal: controller.signal, counters: {}, status: 'succeeded', notice };
+    const ctx: RunContext = {
+      store,
+      runId,
+      logger,
+      signal: controller.signal,
+      counters: {},
+      status: 'succeeded',
+      notice,
+    };
     try {
       const code = await fn(ctx);
       const status = controller.signal.aborted ? 'interrupted' : ctx.status;
       if (!(status === 'succeeded' && opts.afterSuccess)) {
-        await finishRun(store.connection, runId, status, ctx.counters, status === 'interrupted' ? 'stopped by a signal' : undefined);
+        await finishRun(
+          store.connection,
+          runId,
+          status,
+          ctx.counters,
+          status === 'interrupted' ? 'stopped by a signal' : undefined,
+        );
       }
       if (status === 'interrupted') return EXIT.FAILED;
       if (status === 'succeeded' && opts.afterSuccess) {
@@ -135,7 +163,9 @@ export async function withRun(
     } catch (err) {
       if (controller.signal.aborted) {
         // a stop signal ended a wait or a request: the run is interrupted, not failed
-        await finishRun(store.connection, runId, 'interrupted', ctx.counters, 'stopped by a signal').catch(() => undefined);
+        await finishRun(store.connection, runId, 'interrupted', ctx.counters, 'stopped by a signal').catch(
+          () => undefined,
+        );
         logger.warn({ runId }, `recon ${command} stopped by a signal; recorded as interrupted`);
         notice(`recon ${command}: stopped by a signal; the run is recorded as interrupted`);
         opts.onStopped?.('stopped by a signal; the run is recorded as interrupted');
@@ -143,7 +173,9 @@ export async function withRun(
       }
       const message = redact(err instanceof Error ? err.message : String(err), job.secrets);
       // a store DuckDB has invalidated (a full disk) cannot record its own failure: a note beside it does
-      await finishRun(store.connection, runId, 'failed', ctx.counters, message).catch(() => noteFailure(job.layout.db, runId, message));
+      await finishRun(store.connection, runId, 'failed', ctx.counters, message).catch(() =>
+        noteFailure(job.layout.db, runId, message),
+      );
       throw err;
     }
   } catch (err) {
@@ -174,9 +206,11 @@ function failureMessage(err: unknown, job: RunSettings): string {
 
 /** A write that failed for lack of room or rights says where to look (DuckDB's own text does not). */
 function storageHint(message: string, dbPath: string): string {
-  if (!/No space left|File too large|Read-only file system|Permission denied|ENOSPC|EFBIG|EROFS|EACCES/i.test(message)) return message;
+  if (!/No space left|File too large|Read-only file system|Permission denied|ENOSPC|EFBIG|EROFS|EACCES/i.test(message))
+    return message;
   if (/check free space/.test(message)) return message;
-  return `${message}; check free space and write permission where the store (${dbPath}) and the published snapshot live`;
+  return `${message}; check free space and write permission where the store (${dbPath}) and the published snapshot ` +
+           `live`;
 }
 
 

@@ -57,7 +57,11 @@ function smtpPasswordOf(url: string): string | undefined {
 /** What every store-writing command needs: the store, its memory, and what must never be recorded. */
 export function runSettings(config: Config): RunSettings {
   return {
-    layout: layoutOf(config), memoryMb: config.memoryMb, secrets: secretsOf(config), options: storableOptions(config), outputs: outputsOf(config),
+    layout: layoutOf(config),
+    memoryMb: config.memoryMb,
+    secrets: secretsOf(config),
+    options: storableOptions(config),
+    outputs: outputsOf(config),
     actor: actorOf(config),
   };
 }
@@ -160,7 +164,11 @@ export function bankSettings(config: Config): BankSettings {
 }
 
 export function reportSettings(config: Config): ReportSettings {
-  return { reportsDir: config.reports, serviceUrl: config.apiUrl, rates: config.rates ? readRates(config.rates) : null };
+  return {
+    reportsDir: config.reports,
+    serviceUrl: config.apiUrl,
+    rates: config.rates ? readRates(config.rates) : null,
+  };
 }
 
 /**
@@ -171,9 +179,14 @@ export function closeSettings(config: Config): CloseSettings {
   const formats = config.journalFormat ? parseJournalFormats(config.journalFormat) ?? [] : [];
   const ledgers = formats.filter((f) => LEDGER_FORMATS.includes(f));
   if (ledgers.length > 0 && !config.accounts) {
-    throw new UsageError(`--journal-format ${ledgers.join(',')} needs your chart of accounts: --accounts FILE (or RECON_ACCOUNTS), a CSV `
-      + `with the header ${CHART_HEADER.join(',')} and one line per journal role (${JOURNAL_ROLES.join(', ')}), currency a code or * `
-      + 'for every currency, e.g. "bank,*,1010,Operating bank" (docs/close-and-journal.md); the generic format needs none');
+    throw new UsageError(
+      `--journal-format ${ledgers.join(',')} needs your chart of accounts: --accounts FILE (or RECON_ACCOUNTS), a ` +
+        `CSV ` +
+        `with the header ${CHART_HEADER.join(',')} and one line per journal role (${JOURNAL_ROLES.join(', ')}), ` +
+          `currency a code or * ` +
+        'for every currency, e.g. "bank,*,1010,Operating bank" (docs/close-and-journal.md); the generic format ' +
+          'needs none',
+    );
   }
   return {
     reportsDir: config.reports, serviceUrl: config.apiUrl, booksTz: config.booksTz, fourEyes: config.fourEyes ?? [],
@@ -229,7 +242,9 @@ export function doctorSettings(config: Config): DoctorSettings {
 function mailSettings(config: Config): MailSettings | null {
   if (!config.mailTo) return null;
   if (!config.smtpUrl) {
-    throw new UsageError('--mail-to needs an SMTP server: set RECON_SMTP_URL (smtp://user:password@host:587, or smtps://…:465)');
+    throw new UsageError(
+      '--mail-to needs an SMTP server: set RECON_SMTP_URL (smtp://user:password@host:587, or smtps://…:465)',
+    );
   }
   return {
     to: config.mailTo.split(',').map((a) => a.trim()).filter(Boolean),

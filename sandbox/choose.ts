@@ -27,7 +27,9 @@ function whyNotApplicable(kind: AnomalyKind, ctx: Context): string | null {
       return ctx.recipient.netting ? null : 'its recipient does not collect refunds by netting';
     case 'duplicate_payout':
     case 'bank_account_changed':
-      return ctx.index >= ctx.recipients ? null : 'it has no earlier disbursement of the same recipient (index < recipients)';
+      return ctx.index >= ctx.recipients
+        ? null
+        : 'it has no earlier disbursement of the same recipient (index < recipients)';
     case 'payout_missing_from_api':
     case 'payout_missing_from_file':
     case 'file_amount_differs':
@@ -43,7 +45,12 @@ function whyNotApplicable(kind: AnomalyKind, ctx: Context): string | null {
 export function chooseAnomalies(ds: AnomalySource, opts: Resolved['anomalies']): Int8Array {
   const out = new Int8Array(ds.n).fill(-1);
   const R = ds.recipients.length;
-  const ctx = (index: number): Context => ({ index, recipient: ds.recipientOf(index), recipients: R, disbursements: ds.n });
+  const ctx = (index: number): Context => ({
+    index,
+    recipient: ds.recipientOf(index),
+    recipients: R,
+    disbursements: ds.n,
+  });
   if (opts.rate > 0) {
     for (let i = R; i < ds.n; i += 1) {
       const rng = rngFor(ds.seed, 'anomaly', i);

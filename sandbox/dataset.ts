@@ -178,7 +178,8 @@ export class Dataset {
       out.push({
         j,
         paymentId: this.paymentId(i, j),
-        reference: `PO-${this.tag.toUpperCase()}${b36(i).toUpperCase().padStart(5, '0')}-${String(j + 1).padStart(3, '0')}`,
+        reference:
+          `PO-${this.tag.toUpperCase()}${b36(i).toUpperCase().padStart(5, '0')}-${String(j + 1).padStart(3, '0')}`,
         amount,
         currency,
         fx: fromCcy ? { currency: fromCcy, amount: convert(amount, currency, fromCcy, rng.float(0.005, 0.03)) } : null,

@@ -31,16 +31,37 @@ export function fileLines(m: Model): FileLine[] {
   const out: FileLine[] = [];
   for (const p of m.payouts) {
     if (!p.inFile) continue;
-    out.push({ type: 'P', reference: p.reference, paymentId: p.paymentId, amount: p.fileAmount, currency: p.currency, description: `Payout ${p.reference}` });
+    out.push({
+      type: 'P',
+      reference: p.reference,
+      paymentId: p.paymentId,
+      amount: p.fileAmount,
+      currency: p.currency,
+      description: `Payout ${p.reference}`,
+    });
   }
   for (const r of m.refunds) {
-    out.push({ type: 'R', reference: r.refundId, paymentId: r.paymentId, amount: r.amount, currency: r.currency, description: `Refund of ${r.paymentId}` });
+    out.push({
+      type: 'R',
+      reference: r.refundId,
+      paymentId: r.paymentId,
+      amount: r.amount,
+      currency: r.currency,
+      description: `Refund of ${r.paymentId}`,
+    });
   }
   for (const a of m.adjustments) {
     const description = a.category === 'chargeback_fee'
       ? `Chargeback fee, case "${a.reference.slice(-6)}"` // needs CSV quoting on purpose
       : `${a.category.replace(/_/g, ' ')} ${a.entryType}`;
-    out.push({ type: ENTRY_TYPES[a.entryType], reference: a.reference, paymentId: a.paymentId, amount: a.amount, currency: a.currency, description });
+    out.push({
+      type: ENTRY_TYPES[a.entryType],
+      reference: a.reference,
+      paymentId: a.paymentId,
+      amount: a.amount,
+      currency: a.currency,
+      description,
+    });
   }
   return out;
 }
@@ -48,7 +69,8 @@ export function fileLines(m: Model): FileLine[] {
 /** Net total as the disbursement identity computes it: P + AC − R − AD (unknown types count 0). */
 function netTotal(lines: FileLine[]): number {
   let total = 0;
-  for (const l of lines) total += l.type === 'P' || l.type === 'AC' ? l.amount : l.type === 'R' || l.type === 'AD' ? -l.amount : 0;
+  for (const l of lines)
+    total += l.type === 'P' || l.type === 'AC' ? l.amount : l.type === 'R' || l.type === 'AD' ? -l.amount : 0;
   return total;
 }
 
@@ -76,12 +98,19 @@ export function renderFile(layout: Layout, m: Model, deliveredAt: string): strin
     case 'csv': {
       const rows = ['record_type,reference,payment_id,amount,currency,description'];
       for (const l of lines) {
-        rows.push([CSV_TYPES[l.type], l.reference, l.paymentId, formatMajor(l.amount, l.currency), l.currency, l.description].map(csvField).join(','));
+        rows.push(
+          [CSV_TYPES[l.type], l.reference, l.paymentId, formatMajor(l.amount, l.currency), l.currency, l.description]
+            .map(csvField)
+            .join(','),
+        );
       }
       return `${rows.join('\r\n')}\r\n`;
     }
     case 'txt': {
-      const rows = ['TYPE|REF|PAYMENT_ID|AMOUNT_MINOR|CCY', ...lines.map((l) => `${l.type}|${l.reference}|${l.paymentId}|${l.amount}|${l.currency}`)];
+      const rows = [
+        'TYPE|REF|PAYMENT_ID|AMOUNT_MINOR|CCY',
+        ...lines.map((l) => `${l.type}|${l.reference}|${l.paymentId}|${l.amount}|${l.currency}`),
+      ];
       return `\uFEFF${rows.join('\n')}\n`;
     }
     case 'dat': {
@@ -116,7 +145,13 @@ export class LinkSigner {
     return `${baseUrl}${path}?issued=${issuedS}&expiry=${seconds}&signature=${this.sign(path, issuedS + seconds)}`;
   }
 
-  verifyDuration(path: string, issued: string | null, expiry: string | null, signature: string | null, nowMs: number): 'ok' | 'expired' | 'bad' {
+  verifyDuration(
+    path: string,
+    issued: string | null,
+    expiry: string | null,
+    signature: string | null,
+    nowMs: number,
+  ): 'ok' | 'expired' | 'bad' {
     if (!issued || !/^\d+$/.test(issued) || !expiry || !/^-?\d+$/.test(expiry)) return 'bad';
     return this.verify(path, String(Number(issued) + Number(expiry)), signature, nowMs);
   }

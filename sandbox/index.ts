@@ -95,7 +95,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setGeneration,
     setFaults: (f) => faults.set(f),
     setDelivered(count) {
-      if (!Number.isInteger(count) || count < 0 || count > ds.n) throw new RangeError(`delivered must be an integer in [0, ${ds.n}], got ${count}`);
+      if (!Number.isInteger(count) || count < 0 || count > ds.n)
+        throw new RangeError(`delivered must be an integer in [0, ${ds.n}], got ${count}`);
       delivered = count;
     },
     stats: () => app.stats(),

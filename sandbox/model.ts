@@ -37,7 +37,8 @@ export function buildModel(ds: Dataset, index: number, generation: number): Mode
     payouts,
     refunds,
     adjustments,
-    amount: gross - refunds.reduce((s, r) => s + r.amount, 0) + adjustments.reduce((s, a) => s + signedAdjustment(a), 0),
+    amount:
+      gross - refunds.reduce((s, r) => s + r.amount, 0) + adjustments.reduce((s, a) => s + signedAdjustment(a), 0),
     numberOfPayments: payouts.length,
     numberOfRefunds: refunds.length,
     numberOfAdjustments: adjustments.length,

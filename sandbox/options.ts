@@ -38,13 +38,24 @@ export interface FaultOptions {
 export interface RealismOptions {
   /** Child lists and /files in another order on each read (§ Conventions: no order is promised). */
   shuffleOrder?: boolean;
-  /** Object fields in another order in every answer (§ Conventions: "Parameters in responses can appear in any order"). */
+  /**
+   * Object fields in another order in every answer (§ Conventions: "Parameters in responses can appear in any order").
+   */
   shuffleFields?: boolean;
-  /** per_page above this answered 422 with an errors object naming the maximum (§ Limits: "Maximum value of per_page: not shown"). */
+  /**
+   * per_page above this answered 422 with an errors object naming the maximum (§ Limits: "Maximum value of per_page:
+   * not shown").
+   */
   rejectPerPageAbove?: number;
-  /** Links carry expiry=<seconds from now> (§ Limits: links "expire after the duration in the link's expiry query parameter"). */
+  /**
+   * Links carry expiry=<seconds from now> (§ Limits: links "expire after the duration in the link's expiry query
+   * parameter").
+   */
   durationExpiry?: boolean;
-  /** Share of downloads answered with a 302 to the same file (links are only said to be pre-signed, not where they lead). */
+  /**
+   * Share of downloads answered with a 302 to the same file (links are only said to be pre-signed, not where they
+   * lead).
+   */
   redirectRate?: number;
   /** Share of downloads sent in 8 slices with this pause between them (§ Limits time out requests, not downloads). */
   slowFileRate?: number;
@@ -135,9 +146,16 @@ function fail(message: string): never {
   throw new RangeError(`sandbox options: ${message}`);
 }
 
-function int(name: string, value: number | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+function int(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const v = value ?? fallback;
-  if (!Number.isInteger(v) || v < min || v > max) fail(`${name} must be an integer in [${min}, ${max}], got ${String(value)}`);
+  if (!Number.isInteger(v) || v < min || v > max)
+    fail(`${name} must be an integer in [${min}, ${max}], got ${String(value)}`);
   return v;
 }
 
@@ -209,7 +227,8 @@ export function resolveOptions(options: SandboxOptions = {}): Resolved {
 function resolveRealism(options: SandboxOptions): Required<RealismOptions> {
   const base = options.profile === 'realistic' ? REALISTIC : FRIENDLY;
   const r = { ...base, ...options.realism };
-  if (options.profile !== undefined && options.profile !== 'realistic' && options.profile !== 'friendly') fail(`profile must be 'friendly' or 'realistic', got ${String(options.profile)}`);
+  if (options.profile !== undefined && options.profile !== 'realistic' && options.profile !== 'friendly')
+    fail(`profile must be 'friendly' or 'realistic', got ${String(options.profile)}`);
   return {
     ...r,
     rejectPerPageAbove: int('realism.rejectPerPageAbove', r.rejectPerPageAbove, 0, 0),

@@ -61,7 +61,8 @@ export function makeRecipients(seed: string, count: number): Recipient[] {
 /** '****' + 4 digits, stable per recipient and account version (bank_account_changed bumps the version). */
 export function maskedAccount(seed: string, recipient: number, version: number): string {
   let digits = rngFor(seed, 'account', recipient, version).int(0, 9999);
-  if (version > 0 && digits === rngFor(seed, 'account', recipient, version - 1).int(0, 9999)) digits = (digits + 1) % 10_000;
+  if (version > 0 && digits === rngFor(seed, 'account', recipient, version - 1).int(0, 9999))
+    digits = (digits + 1) % 10_000;
   return `****${String(digits).padStart(4, '0')}`;
 }
 

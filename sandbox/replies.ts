@@ -11,7 +11,17 @@ export interface Reply {
   sliceDelayMs?: number;
 }
 
-const ENDPOINTS = ['list', 'disbursement', 'files', 'payouts', 'refunds', 'adjustments', 'payment', 'download', 'other'] as const;
+const ENDPOINTS = [
+  'list',
+  'disbursement',
+  'files',
+  'payouts',
+  'refunds',
+  'adjustments',
+  'payment',
+  'download',
+  'other',
+] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -44,7 +54,12 @@ export interface ValidationError {
  * The interface's error body {type, title, status, detail, errors}. `status` is a number or a string
  * ("appears in both forms"); which one is a deterministic function of status and path.
  */
-export function errorReply(status: number, path: string, detail: string, errors: ValidationError[] | null = null): Reply {
+export function errorReply(
+  status: number,
+  path: string,
+  detail: string,
+  errors: ValidationError[] | null = null,
+): Reply {
   const title = TITLES[status] ?? 'Error';
   const asString = (fnv1a(`${status}:${path}`) & 1) === 1;
   return json(status, {
@@ -74,14 +89,37 @@ function positiveInt(raw: string | null): number | null {
  * page/per_page (interface: Pagination parameters); anything but a positive integer → 422. A per_page
  * above `rejectAbove` (when set) is refused with 422 naming the maximum instead of being capped.
  */
-export function parsePaging(query: URLSearchParams, path: string, maxPerPage: number, defaultPerPage = 10, rejectAbove = 0): Paging | Reply {
+export function parsePaging(
+  query: URLSearchParams,
+  path: string,
+  maxPerPage: number,
+  defaultPerPage = 10,
+  rejectAbove = 0,
+): Paging | Reply {
   const page = positiveInt(query.get('page'));
   const perPage = positiveInt(query.get('per_page'));
   const errors: ValidationError[] = [];
-  if (Number.isNaN(page)) errors.push({ source: path, param: 'page', type: 'invalid_param', message: `page must be a positive integer, got '${query.get('page') ?? ''}'` });
-  if (Number.isNaN(perPage)) errors.push({ source: path, param: 'per_page', type: 'invalid_param', message: `per_page must be a positive integer, got '${query.get('per_page') ?? ''}'` });
+  if (Number.isNaN(page))
+    errors.push({
+      source: path,
+      param: 'page',
+      type: 'invalid_param',
+      message: `page must be a positive integer, got '${query.get('page') ?? ''}'`,
+    });
+  if (Number.isNaN(perPage))
+    errors.push({
+      source: path,
+      param: 'per_page',
+      type: 'invalid_param',
+      message: `per_page must be a positive integer, got '${query.get('per_page') ?? ''}'`,
+    });
   if (errors.length === 0 && rejectAbove > 0 && perPage !== null && perPage > rejectAbove) {
-    errors.push({ source: path, param: 'per_page', type: 'invalid_param', message: `per_page must be at most ${rejectAbove}` });
+    errors.push({
+      source: path,
+      param: 'per_page',
+      type: 'invalid_param',
+      message: `per_page must be at most ${rejectAbove}`,
+    });
   }
   if (errors.length > 0) return errorReply(422, path, 'Invalid pagination parameters', errors);
   const wanted = perPage ?? defaultPerPage;

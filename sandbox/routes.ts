@@ -6,7 +6,16 @@ import { CONTENT_TYPES, fileName, renderFile, s3Error, type LinkSigner } from '.
 import type { Model, ModelCache } from './model.js';
 import type { Resolved } from './options.js';
 import { errorReply, isReply, json, parsePaging, type Endpoint, type Reply } from './replies.js';
-import { adjustmentJson, disbursementJson, envelopeJson, iso, payoutJson, paymentJson, refundJson, type JsonObject } from './resources.js';
+import {
+  adjustmentJson,
+  disbursementJson,
+  envelopeJson,
+  iso,
+  payoutJson,
+  paymentJson,
+  refundJson,
+  type JsonObject,
+} from './resources.js';
 import { rngFor } from './rng.js';
 
 export interface ApiContext {
@@ -32,7 +41,15 @@ function notFound(path: string, what: string): Reply {
  * a child list (`shuffled`) is served in another order on each read, the same order on every page of
  * one read. With faults.lagTotals the envelope counts fewer than it serves ("the list can lag").
  */
-function pageOf(ctx: ApiContext, name: string, path: string, query: URLSearchParams, total: number, item: (k: number) => JsonObject, shuffled = false): Reply {
+function pageOf(
+  ctx: ApiContext,
+  name: string,
+  path: string,
+  query: URLSearchParams,
+  total: number,
+  item: (k: number) => JsonObject,
+  shuffled = false,
+): Reply {
   const paging = parsePaging(query, path, ctx.opts.maxPerPage, 10, ctx.opts.realism.rejectPerPageAbove);
   if (isReply(paging)) return paging;
   let order: number[] | null = null;
@@ -44,8 +61,10 @@ function pageOf(ctx: ApiContext, name: string, path: string, query: URLSearchPar
   const from = (paging.page - 1) * paging.perPage;
   for (let k = from; k < Math.min(total, from + paging.perPage); k += 1) items.push(item(order ? order[k]! : k));
   const counted = Math.max(0, total - ctx.faults.lagTotals);
-  return json(200, envelopeJson(ctx.opts.seed, name, { total: counted, page: paging.page, perPage: paging.perPage },
-    items));
+  return json(
+    200,
+    envelopeJson(ctx.opts.seed, name, { total: counted, page: paging.page, perPage: paging.perPage }, items),
+  );
 }
 
 function visibleModel(ctx: ApiContext, id: string): Model | null {
@@ -62,7 +81,9 @@ export function routeApi(ctx: ApiContext, endpoint: Endpoint, path: string, quer
     case 'list': {
       const visible = ctx.visibleCount();
       // newest first: position k is index visible − 1 − k (index order is delivered_at order)
-      return pageOf(ctx, 'disbursements', path, query, visible, (k) => disbursementJson(seed, ctx.models.get(visible - 1 - k, ctx.generation())));
+      return pageOf(ctx, 'disbursements', path, query, visible, (k) =>
+        disbursementJson(seed, ctx.models.get(visible - 1 - k, ctx.generation())),
+      );
     }
     case 'disbursement': {
       const m = visibleModel(ctx, id);
@@ -76,17 +97,41 @@ export function routeApi(ctx: ApiContext, endpoint: Endpoint, path: string, quer
       const m = visibleModel(ctx, id);
       if (!m) return notFound(path, `Disbursement ${id}`);
       const served = m.payouts.filter((p) => p.inApi);
-      return pageOf(ctx, 'payouts', path, query, served.length, (k) => payoutJson(seed, m, served[k] as (typeof served)[number]), true);
+      return pageOf(
+        ctx,
+        'payouts',
+        path,
+        query,
+        served.length,
+        (k) => payoutJson(seed, m, served[k] as (typeof served)[number]),
+        true,
+      );
     }
     case 'refunds': {
       const m = visibleModel(ctx, id);
       if (!m) return notFound(path, `Disbursement ${id}`);
-      return pageOf(ctx, 'refunds', path, query, m.refunds.length, (k) => refundJson(seed, m, m.refunds[k] as (typeof m.refunds)[number]), true);
+      return pageOf(
+        ctx,
+        'refunds',
+        path,
+        query,
+        m.refunds.length,
+        (k) => refundJson(seed, m, m.refunds[k] as (typeof m.refunds)[number]),
+        true,
+      );
     }
     case 'adjustments': {
       const m = visibleModel(ctx, id);
       if (!m) return notFound(path, `Disbursement ${id}`);
-      return pageOf(ctx, 'adjustments', path, query, m.adjustments.length, (k) => adjustmentJson(seed, m, m.adjustments[k] as (typeof m.adjustments)[number]), true);
+      return pageOf(
+        ctx,
+        'adjustments',
+        path,
+        query,
+        m.adjustments.length,
+        (k) => adjustmentJson(seed, m, m.adjustments[k] as (typeof m.adjustments)[number]),
+        true,
+      );
     }
     case 'payment': {
       const pid = decodeURIComponent(parts[3] ?? '');
@@ -104,7 +149,10 @@ export function routeApi(ctx: ApiContext, endpoint: Endpoint, path: string, quer
 
 /** Payments whose details the sandbox refuses (realism.refusePaymentRate), fixed per payment. */
 function refusesPayment(ctx: { opts: Resolved }, paymentId: string): boolean {
-  return ctx.opts.realism.refusePaymentRate > 0 && rngFor(ctx.opts.seed, 'refuse-payment', paymentId).chance(ctx.opts.realism.refusePaymentRate);
+  return (
+    ctx.opts.realism.refusePaymentRate > 0 &&
+    rngFor(ctx.opts.seed, 'refuse-payment', paymentId).chance(ctx.opts.realism.refusePaymentRate)
+  );
 }
 
 function filesJson(ctx: ApiContext, m: Model): JsonObject[] {
@@ -135,7 +183,12 @@ export function download(ctx: ApiContext, path: string, query: URLSearchParams):
     ? ctx.signer.verifyDuration(path, query.get('issued'), query.get('expiry'), query.get('signature'), ctx.opts.now())
     : ctx.signer.verify(path, query.get('expires'), query.get('signature'), ctx.opts.now());
   if (verdict === 'expired') return xml(403, 'AccessDenied', 'Request has expired');
-  if (verdict === 'bad') return xml(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
+  if (verdict === 'bad')
+    return xml(
+      403,
+      'SignatureDoesNotMatch',
+      'The request signature we calculated does not match the signature you provided.',
+    );
   const [, , rawId, rawN] = path.split('/');
   const i = ctx.ds.parseDisbursementId(decodeURIComponent(rawId ?? ''));
   const m = i === null ? null : ctx.models.get(i, ctx.generation());
@@ -144,7 +197,11 @@ export function download(ctx: ApiContext, path: string, query: URLSearchParams):
   const name = fileName(layout, m.id);
   const realism = ctx.opts.realism;
   // a CDN-style hop: the same signed URL again, marked so the second request is served
-  if (!query.has('hop') && realism.redirectRate > 0 && rngFor(ctx.opts.seed, 'redirect', path).chance(realism.redirectRate)) {
+  if (
+    !query.has('hop') &&
+    realism.redirectRate > 0 &&
+    rngFor(ctx.opts.seed, 'redirect', path).chance(realism.redirectRate)
+  ) {
     return { status: 302, headers: { location: `${path}?${query.toString()}&hop=1` }, body: '' };
   }
   const slow = realism.slowFileRate > 0 && rngFor(ctx.opts.seed, 'slow-file', path).chance(realism.slowFileRate);

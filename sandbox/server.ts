@@ -20,7 +20,9 @@ import { download, routeApi, type ApiContext } from './routes.js';
 import { bigintAsString, type Truth } from './truth.js';
 import { rngFor } from './rng.js';
 
-const HTML_502 = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+const HTML_502 =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1>' +
+    '</center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
 export interface ControlHooks {
   truth: Truth;
@@ -35,7 +37,10 @@ export class SandboxServer {
   private rateLimited = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
 
-  constructor(private readonly ctx: ApiContext, private readonly hooks: ControlHooks) {
+  constructor(
+    private readonly ctx: ApiContext,
+    private readonly hooks: ControlHooks,
+  ) {
     const { limit, windowMs, blockMs } = ctx.opts.rateLimit;
     this.limiter = new RateLimiter(limit, windowMs, blockMs);
     this.log = new RequestLog(ctx.opts.requestLogSize);
@@ -65,7 +70,8 @@ export class SandboxServer {
 
   handle = (req: IncomingMessage, res: ServerResponse): void => {
     this.dispatch(req, res).catch((err: unknown) => {
-      if (!res.headersSent) send(res, errorReply(500, req.url ?? '', `sandbox bug: ${err instanceof Error ? err.message : String(err)}`));
+      if (!res.headersSent)
+        send(res, errorReply(500, req.url ?? '', `sandbox bug: ${err instanceof Error ? err.message : String(err)}`));
     });
   };
 
@@ -78,14 +84,23 @@ export class SandboxServer {
     }
     const endpoint = classify(path);
     const now = this.ctx.opts.now();
-    const entry = this.log.add({ t: now, ip: req.socket.remoteAddress ?? 'unknown', method: req.method ?? 'GET', endpoint, path, status: 0 });
+    const entry = this.log.add({
+      t: now,
+      ip: req.socket.remoteAddress ?? 'unknown',
+      method: req.method ?? 'GET',
+      endpoint,
+      path,
+      status: 0,
+    });
     this.total += 1;
     this.byEndpoint[endpoint] += 1;
     const admission = this.limiter.admit(entry.ip, now);
     if (!admission.ok) return this.finish(res, entry, this.tooMany(path, admission.retryAfterMs));
-    if (req.method !== 'GET' && req.method !== 'HEAD') return this.finish(res, entry, errorReply(405, path, `${req.method ?? ''} is not supported here`));
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return this.finish(res, entry, errorReply(405, path, `${req.method ?? ''} is not supported here`));
     if (endpoint === 'download') return this.finish(res, entry, download(this.ctx, path, url.searchParams));
-    if (!path.startsWith('/payments/v1/')) return this.finish(res, entry, errorReply(404, path, `No resource at ${path}`));
+    if (!path.startsWith('/payments/v1/'))
+      return this.finish(res, entry, errorReply(404, path, `No resource at ${path}`));
     if (req.headers['x-authentication-key'] !== this.ctx.opts.apiKey) {
       const status = this.ctx.opts.authFailureStatus;
       return this.finish(res, entry, errorReply(status, path, 'Missing or invalid X-Authentication-Key'));
@@ -93,7 +108,13 @@ export class SandboxServer {
     await this.serveApi(res, entry, endpoint, path, url.searchParams);
   }
 
-  private async serveApi(res: ServerResponse, entry: RequestLogEntry, endpoint: Endpoint, path: string, query: URLSearchParams): Promise<void> {
+  private async serveApi(
+    res: ServerResponse,
+    entry: RequestLogEntry,
+    endpoint: Endpoint,
+    path: string,
+    query: URLSearchParams,
+  ): Promise<void> {
     const fault = this.ctx.faults.draw();
     if (fault === '429') {
       this.limiter.block(entry.ip, entry.t);
@@ -111,7 +132,8 @@ export class SandboxServer {
     const injected = injectedReply(fault, path);
     if (injected) return this.finish(res, entry, injected);
     let reply = routeApi(this.ctx, endpoint, path, query);
-    if (this.ctx.opts.realism.shuffleFields && reply.status === 200) reply = { ...reply, body: shuffleFields(reply.body, this.ctx.opts.seed, this.total) };
+    if (this.ctx.opts.realism.shuffleFields && reply.status === 200)
+      reply = { ...reply, body: shuffleFields(reply.body, this.ctx.opts.seed, this.total) };
     if (fault === 'truncated' || fault === 'reset') return this.breakReply(res, entry, reply, fault);
     if (endpoint === 'list' && reply.status === 200) this.ctx.faults.listPageServed();
     this.finish(res, entry, reply);
@@ -134,7 +156,8 @@ export class SandboxServer {
   private tooMany(path: string, retryAfterMs: number): Reply {
     this.rateLimited += 1;
     const reply = errorReply(429, path, 'Rate limit exceeded; this address is blocked for a while');
-    if (this.ctx.opts.rateLimit.retryAfter) reply.headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+    if (this.ctx.opts.rateLimit.retryAfter)
+      reply.headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
     return reply;
   }
 
@@ -176,8 +199,15 @@ export class SandboxServer {
         const total = this.hooks.truth.disbursementCount;
         const items = [];
         const from = (paging.page - 1) * paging.perPage;
-        for (let i = from; i < Math.min(total, from + paging.perPage); i += 1) items.push(this.hooks.truth.disbursement(i));
-        const envelope = { total_entries: total, total_pages: Math.ceil(total / paging.perPage), page: paging.page, per_page: paging.perPage, disbursements: items };
+        for (let i = from; i < Math.min(total, from + paging.perPage); i += 1)
+          items.push(this.hooks.truth.disbursement(i));
+        const envelope = {
+          total_entries: total,
+          total_pages: Math.ceil(total / paging.perPage),
+          page: paging.page,
+          per_page: paging.perPage,
+          disbursements: items,
+        };
         return json(200, envelope, bigintAsString);
       }
       case 'GET /__sandbox/anomalies':

@@ -28,21 +28,30 @@ export interface StatementPeriod {
   to: string;
 }
 
-const net = (entries: StatementEntry[]) => entries.reduce((t, e) => t + (e.direction === 'credit' ? e.amount : -e.amount), 0n);
+const net = (entries: StatementEntry[]) =>
+  entries.reduce((t, e) => t + (e.direction === 'credit' ? e.amount : -e.amount), 0n);
 
-const esc = (t: string) => t.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+const esc = (t: string) =>
+  t.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 function camtTransactions(e: StatementEntry): string {
-  const party = (name: string) => (e.direction === 'credit' ? `<Dbtr><Pty><Nm>${esc(name)}</Nm></Pty></Dbtr>` : `<Cdtr><Pty><Nm>${esc(name)}</Nm></Pty></Cdtr>`);
+  const party = (name: string) =>
+    e.direction === 'credit'
+      ? `<Dbtr><Pty><Nm>${esc(name)}</Nm></Pty></Dbtr>`
+      : `<Cdtr><Pty><Nm>${esc(name)}</Nm></Pty></Cdtr>`;
   if (e.batch) {
     return `<NtryDtls>
           <Btch><NbOfTxs>${e.batch.length}</NbOfTxs><TtlAmt Ccy="${e.currency}">${formatMajor(e.amount, e.currency)}</TtlAmt><CdtDbtInd>CRDT</CdtDbtInd></Btch>
-${e.batch.map((t) => `          <TxDtls>
+${e.batch
+  .map(
+    (t) => `          <TxDtls>
             <Refs><EndToEndId>${esc(t.endToEnd)}</EndToEndId></Refs>
             <Amt Ccy="${e.currency}">${formatMajor(t.amount, e.currency)}</Amt>
             <RltdPties>${party(e.counterparty)}</RltdPties>
             <RmtInf><Ustrd>${esc(t.remittance)}</Ustrd></RmtInf>
-          </TxDtls>`).join('\n')}
+          </TxDtls>`,
+  )
+  .join('\n')}
         </NtryDtls>`;
   }
   return `<NtryDtls><TxDtls>
@@ -53,12 +62,23 @@ ${e.batch.map((t) => `          <TxDtls>
 }
 
 function camtBalance(code: 'OPBD' | 'CLBD', amount: bigint, currency: string, day: string): string {
-  return `<Bal><Tp><CdOrPrtry><Cd>${code}</Cd></CdOrPrtry></Tp><Amt Ccy="${currency}">${formatMajor(amount < 0n ? -amount : amount, currency)}</Amt>`
-    + `<CdtDbtInd>${amount < 0n ? 'DBIT' : 'CRDT'}</CdtDbtInd><Dt><Dt>${day}</Dt></Dt></Bal>`;
+  return (
+    `<Bal><Tp><CdOrPrtry><Cd>${code}</Cd></CdOrPrtry></Tp><Amt ` +
+      `Ccy="${currency}">${formatMajor(amount < 0n ? -amount : amount, currency)}</Amt>` +
+    `<CdtDbtInd>${amount < 0n ? 'DBIT' : 'CRDT'}</CdtDbtInd><Dt><Dt>${day}</Dt></Dt></Bal>`
+  );
 }
 
-function camt(account: string, currency: string, entries: StatementEntry[], id: string, period: StatementPeriod): string {
-  const ntry = entries.map((e) => `      <Ntry>
+function camt(
+  account: string,
+  currency: string,
+  entries: StatementEntry[],
+  id: string,
+  period: StatementPeriod,
+): string {
+  const ntry = entries
+    .map(
+      (e) => `      <Ntry>
         <NtryRef>${esc(e.ref)}</NtryRef>
         <Amt Ccy="${e.currency}">${formatMajor(e.amount, e.currency)}</Amt>
         <CdtDbtInd>${e.direction === 'credit' ? 'CRDT' : 'DBIT'}</CdtDbtInd>
@@ -67,7 +87,9 @@ function camt(account: string, currency: string, entries: StatementEntry[], id: 
         <ValDt><Dt>${e.date}</Dt></ValDt>
         <BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>${e.batch ? 'BOOK' : 'ESCT'}</SubFmlyCd></Fmly></Domn></BkTxCd>
         ${camtTransactions(e)}${e.batch ? `\n        <AddtlNtryInf>${esc(e.remittance)}</AddtlNtryInf>` : ''}
-      </Ntry>`).join('\n');
+      </Ntry>`,
+    )
+    .join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">
   <BkToCstmrStmt>
@@ -88,12 +110,20 @@ ${ntry}
 
 const yymmdd = (d: string) => d.slice(2).replace(/-/g, '');
 
-function mt940(account: string, currency: string, entries: StatementEntry[], id: string, period: StatementPeriod): string {
+function mt940(
+  account: string,
+  currency: string,
+  entries: StatementEntry[],
+  id: string,
+  period: StatementPeriod,
+): string {
   const amount = (e: StatementEntry) => formatMajor(e.amount, e.currency).replace('.', ',');
   const balance = (v: bigint) => `${v < 0n ? 'D' : 'C'}${formatMajor(v < 0n ? -v : v, currency).replace('.', ',')}`;
   const lines = [`:20:${id.slice(0, 16)}`, `:25:${account}`, ':28C:1/1', `:60F:C${yymmdd(period.from)}${currency}0,00`];
   for (const e of entries) {
-    lines.push(`:61:${yymmdd(e.date)}${e.date.slice(5, 7)}${e.date.slice(8, 10)}${e.direction === 'credit' ? 'C' : 'D'}${amount(e)}NTRFNONREF//${e.ref}`);
+    lines.push(
+      `:61:${yymmdd(e.date)}${e.date.slice(5, 7)}${e.date.slice(8, 10)}${e.direction === 'credit' ? 'C' : 'D'}${amount(e)}NTRFNONREF//${e.ref}`,
+    );
     lines.push(`:86:${e.endToEnd ? `/EREF/${e.endToEnd}` : ''}/REMI/${e.remittance}/NAME/${e.counterparty}`);
   }
   const closing = balance(net(entries));
@@ -104,10 +134,24 @@ function mt940(account: string, currency: string, entries: StatementEntry[], id:
 function csv(account: string, entries: StatementEntry[]): string {
   const q = (t: string) => (/[;"\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t);
   const day = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}.${d.slice(0, 4)}`;
-  const rows = ['Account;Booking date;Value date;Amount;Currency;Counterparty;Remittance information;End-to-end ID;Transaction ID'];
+  const rows = [
+    'Account;Booking date;Value date;Amount;Currency;Counterparty;Remittance information;End-to-end ID;Transaction ID',
+  ];
   for (const e of entries) {
     const major = formatMajor(e.amount, e.currency).replace('.', ',');
-    rows.push([account, day(e.date), day(e.date), `${e.direction === 'debit' ? '-' : ''}${major}`, e.currency, q(e.counterparty), q(e.remittance), q(e.endToEnd ?? ''), e.ref].join(';'));
+    rows.push(
+      [
+        account,
+        day(e.date),
+        day(e.date),
+        `${e.direction === 'debit' ? '-' : ''}${major}`,
+        e.currency,
+        q(e.counterparty),
+        q(e.remittance),
+        q(e.endToEnd ?? ''),
+        e.ref,
+      ].join(';'),
+    );
   }
   return `${rows.join('\n')}\n`;
 }
@@ -133,34 +177,60 @@ function reportingDays(period: StatementPeriod, entries: StatementEntry[]): stri
  * balances and its details (165 ACH credit, 195 incoming transfer, 699 debit); the account control total
  * adds the summaries' amounts and the details'.
  */
-function bai2(account: string, currency: string, entries: StatementEntry[], id: string, period: StatementPeriod): string {
+function bai2(
+  account: string,
+  currency: string,
+  entries: StatementEntry[],
+  id: string,
+  period: StatementPeriod,
+): string {
   const days = reportingDays(period, entries);
-  const records = [`01,RCONBANK,RECON,${yymmdd(days[days.length - 1] ?? '2026-01-01')},1800,${id.replace(/\D/g, '').slice(-6) || '1'},,,2/`];
+  const records = [
+    `01,RCONBANK,RECON,${yymmdd(days[days.length - 1] ?? '2026-01-01')},1800,${id.replace(/\D/g, '').slice(-6) || '1'},,,2/`,
+  ];
   let fileTotal = 0n;
   let balance = 0n;
   for (const day of days) {
-    const details = entries.filter((e) => e.date === day).map((e) => {
-      const type = e.direction === 'debit' ? '699' : e.counterparty === 'A CUSTOMER LTD' ? '195' : '165';
-      const text = [e.remittance, e.counterparty].join(' ');
-      return { units: bai2Units(e.amount, e.currency)!, record: `16,${type},${bai2Units(e.amount, e.currency)},0,${e.ref},${e.endToEnd ?? ''},${text}/` };
-    });
+    const details = entries
+      .filter((e) => e.date === day)
+      .map((e) => {
+        const type = e.direction === 'debit' ? '699' : e.counterparty === 'A CUSTOMER LTD' ? '195' : '165';
+        const text = [e.remittance, e.counterparty].join(' ');
+        return {
+          units: bai2Units(e.amount, e.currency)!,
+          record: `16,${type},${bai2Units(e.amount, e.currency)},0,${e.ref},${e.endToEnd ?? ''},${text}/`,
+        };
+      });
     const opening = balance;
     balance += net(entries.filter((e) => e.date === day));
     const [open, close] = [bai2Units(opening, currency)!, bai2Units(balance, currency)!];
     const total = details.reduce((s, d) => s + d.units, 0n) + open + close;
     fileTotal += total;
-    records.push(`02,RECON,RCONBANK,1,${yymmdd(day)},,${currency},2/`, `03,${account},${currency},010,${open},,,015,${close},,/`, ...details.map((d) => d.record),
-      `49,${total},${details.length + 2}/`, `98,${total},1,${details.length + 4}/`);
+    records.push(
+      `02,RECON,RCONBANK,1,${yymmdd(day)},,${currency},2/`,
+      `03,${account},${currency},010,${open},,,015,${close},,/`,
+      ...details.map((d) => d.record),
+      `49,${total},${details.length + 2}/`,
+      `98,${total},1,${details.length + 4}/`,
+    );
   }
   records.push(`99,${fileTotal},${days.length},${records.length + 1}/`);
   return `${records.join('\n')}\n`;
 }
 
-/** Whether every amount of these entries can be written in BAI2 (VND's subunits are tenths the ISO code has none of). */
+/**
+ * Whether every amount of these entries can be written in BAI2 (VND's subunits are tenths the ISO code has none of).
+ */
 export const bai2Fits = (entries: StatementEntry[]) => entries.every((e) => bai2Units(e.amount, e.currency) !== null);
 
-export function renderStatement(format: StatementFormat, account: string, currency: string, entries: StatementEntry[], id: string,
-  period: StatementPeriod): [extension: string, text: string] {
+export function renderStatement(
+  format: StatementFormat,
+  account: string,
+  currency: string,
+  entries: StatementEntry[],
+  id: string,
+  period: StatementPeriod,
+): [extension: string, text: string] {
   if (format === 'camt') return ['camt053.xml', camt(account, currency, entries, id, period)];
   if (format === 'mt940') return ['mt940.sta', mt940(account, currency, entries, id, period)];
   if (format === 'bai2') return ['bai2.txt', bai2(account, currency, entries, id, period)];

@@ -20,8 +20,25 @@ import { currencyFactor } from './money.js';
 import { bai2Fits, renderStatement, type StatementEntry, type StatementFormat } from './statement-formats.js';
 import type { Truth, TruthDisbursement } from './truth.js';
 
-export type BankCase = 'missing_credit' | 'fee_deducted' | 'duplicate_credit' | 'other_account' | 'late_credit' | 'no_reference' | 'batch_credit' | 'bank_fee';
-export const BANK_CASES: readonly BankCase[] = ['missing_credit', 'fee_deducted', 'duplicate_credit', 'other_account', 'late_credit', 'no_reference', 'batch_credit', 'bank_fee'];
+export type BankCase =
+  | 'missing_credit'
+  | 'fee_deducted'
+  | 'duplicate_credit'
+  | 'other_account'
+  | 'late_credit'
+  | 'no_reference'
+  | 'batch_credit'
+  | 'bank_fee';
+export const BANK_CASES: readonly BankCase[] = [
+  'missing_credit',
+  'fee_deducted',
+  'duplicate_credit',
+  'other_account',
+  'late_credit',
+  'no_reference',
+  'batch_credit',
+  'bank_fee',
+];
 export const BANK_CASE_CHECKS: Record<BankCase, string | null> = {
   missing_credit: 'bank_missing_credit',
   fee_deducted: 'bank_amount_differs',
@@ -69,8 +86,12 @@ export function fullAccount(masked: string, currency: string): string {
 /** Three clean disbursements of one account delivered within a day (the dataset's busy day), or none. */
 function batchOf(clean: TruthDisbursement[]): TruthDisbursement[] {
   for (const d of clean) {
-    const same = clean.filter((o) => accountOf(o) === accountOf(d) && Date.parse(o.delivered_at) >= Date.parse(d.delivered_at)
-      && Date.parse(o.delivered_at) - Date.parse(d.delivered_at) < DAY);
+    const same = clean.filter(
+      (o) =>
+        accountOf(o) === accountOf(d) &&
+        Date.parse(o.delivered_at) >= Date.parse(d.delivered_at) &&
+        Date.parse(o.delivered_at) - Date.parse(d.delivered_at) < DAY,
+    );
     if (same.length >= 3) return same.slice(0, 3);
   }
   return [];
@@ -85,8 +106,9 @@ function plantCases(clean: TruthDisbursement[]): Map<string, BankCase> {
   const single = BANK_CASES.filter((k) => k !== 'batch_credit');
   single.forEach((kind, k) => {
     // a 15.00 charge is within the default tolerance (1 %) only for an amount of 1,500.00 or more
-    const fits = (d: TruthDisbursement) => !chosen.has(d.disbursement_id)
-      && (kind !== 'bank_fee' || BigInt(d.amount) * 1n >= BigInt(PLANTED_FEE_MAJOR * currencyFactor(d.currency)) * 100n);
+    const fits = (d: TruthDisbursement) =>
+      !chosen.has(d.disbursement_id) &&
+      (kind !== 'bank_fee' || BigInt(d.amount) * 1n >= BigInt(PLANTED_FEE_MAJOR * currencyFactor(d.currency)) * 100n);
     const from = Math.floor((k * free.length) / single.length);
     const d = [...free.slice(from), ...free.slice(0, from)].find(fits);
     if (d) chosen.set(d.disbursement_id, kind);
@@ -100,8 +122,12 @@ export function statementEntries(truth: Truth): { entries: StatementEntry[]; pla
   // planted cases: disbursements without an API anomaly, in the older half (their windows are covered)
   const clean = ds.filter((d) => d.anomaly === null).sort((a, b) => a.delivered_at.localeCompare(b.delivered_at));
   const chosen = plantCases(clean);
-  const planted = [...chosen].map(([id, kind]) => ({ kind, disbursement_id: id, check: BANK_CASE_CHECKS[kind] }))
-    .sort((a, b) => BANK_CASES.indexOf(a.kind) - BANK_CASES.indexOf(b.kind) || a.disbursement_id.localeCompare(b.disbursement_id));
+  const planted = [...chosen]
+    .map(([id, kind]) => ({ kind, disbursement_id: id, check: BANK_CASE_CHECKS[kind] }))
+    .sort(
+      (a, b) =>
+        BANK_CASES.indexOf(a.kind) - BANK_CASES.indexOf(b.kind) || a.disbursement_id.localeCompare(b.disbursement_id),
+    );
   const accounts = [...new Set(ds.map(accountOf))].sort();
   const credit = (d: TruthDisbursement, over: Partial<StatementEntry> = {}): StatementEntry => ({
     account: fullAccount(d.bank_account_number, d.currency), currency: d.currency,
@@ -112,11 +138,19 @@ export function statementEntries(truth: Truth): { entries: StatementEntry[]; pla
   const batch = ds.filter((d) => chosen.get(d.disbursement_id) === 'batch_credit');
   if (batch.length > 0) {
     const last = batch[batch.length - 1]!;
-    entries.push(credit(last, {
-      amount: batch.reduce((s, d) => s + BigInt(d.amount), 0n), remittance: `SETTLEMENT ${batch.map((d) => d.disbursement_id).join(' ')}`,
-      endToEnd: null, ref: `BNK-BATCH-${last.disbursement_id}`,
-      batch: batch.map((d) => ({ endToEnd: `E2E-${d.disbursement_id}`, remittance: `SETTLEMENT ${d.disbursement_id}`, amount: BigInt(d.amount) })),
-    }));
+    entries.push(
+      credit(last, {
+        amount: batch.reduce((s, d) => s + BigInt(d.amount), 0n),
+        remittance: `SETTLEMENT ${batch.map((d) => d.disbursement_id).join(' ')}`,
+        endToEnd: null,
+        ref: `BNK-BATCH-${last.disbursement_id}`,
+        batch: batch.map((d) => ({
+          endToEnd: `E2E-${d.disbursement_id}`,
+          remittance: `SETTLEMENT ${d.disbursement_id}`,
+          amount: BigInt(d.amount),
+        })),
+      }),
+    );
   }
   for (const d of ds) {
     const kind = chosen.get(d.disbursement_id);
@@ -127,11 +161,18 @@ export function statementEntries(truth: Truth): { entries: StatementEntry[]; pla
       entries.push(credit(d, { amount: BigInt(d.amount) - BigInt(PLANTED_FEE_MAJOR * currencyFactor(d.currency)) }));
     } else if (kind === 'duplicate_credit') {
       entries.push(credit(d));
-      entries.push(credit(d, { date: isoDay(businessDaysAfter(Date.parse(d.delivered_at), 2)), ref: `BNK-${d.disbursement_id}-2` }));
+      entries.push(
+        credit(d, {
+          date: isoDay(businessDaysAfter(Date.parse(d.delivered_at), 2)),
+          ref: `BNK-${d.disbursement_id}-2`,
+        }),
+      );
     } else if (kind === 'other_account') {
       // booked on another account of the same currency (or a made-up one when there is none)
       const other = accounts.find((a) => a.endsWith(`|${d.currency}`) && !a.startsWith(`${d.bank_account_number}|`));
-      const masked = other ? other.split('|')[0]! : `****${String((Number(d.bank_account_number.slice(-4)) + 1) % 10_000).padStart(4, '0')}`;
+      const masked = other
+        ? other.split('|')[0]!
+        : `****${String((Number(d.bank_account_number.slice(-4)) + 1) % 10_000).padStart(4, '0')}`;
       entries.push(credit(d, { account: fullAccount(masked, d.currency) }));
     } else if (kind === 'late_credit') {
       entries.push(credit(d, { date: isoDay(businessDaysAfter(Date.parse(d.delivered_at), 3)) }));
@@ -171,7 +212,10 @@ function weekdayOnOrBefore(ms: number): number {
  */
 export function statementPeriod(truth: Truth): { from: string; to: string } {
   const delivered = [...truth.disbursements()].filter((d) => d.visible).map((d) => Date.parse(d.delivered_at));
-  return { from: isoDay(weekdayOnOrBefore(Math.min(...delivered) - 7 * DAY)), to: isoDay(businessDaysAfter(Math.max(...delivered), 5)) };
+  return {
+    from: isoDay(weekdayOnOrBefore(Math.min(...delivered) - 7 * DAY)),
+    to: isoDay(businessDaysAfter(Math.max(...delivered), 5)),
+  };
 }
 
 const FORMATS: readonly StatementFormat[] = ['camt', 'mt940', 'csv', 'bai2'];

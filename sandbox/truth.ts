@@ -81,7 +81,8 @@ export class Truth {
   }
 
   disbursement(index: number): TruthDisbursement {
-    if (!Number.isInteger(index) || index < 0 || index >= this.src.ds.n) throw new RangeError(`no disbursement ${index}`);
+    if (!Number.isInteger(index) || index < 0 || index >= this.src.ds.n)
+      throw new RangeError(`no disbursement ${index}`);
     const m = buildModel(this.src.ds, index, this.src.generation());
     return {
       index,

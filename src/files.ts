@@ -31,8 +31,11 @@ export function plainFsError(err: unknown): string {
 export class WriteError extends TerminalError {
   override readonly name = 'WriteError';
   constructor(readonly target: string, readonly setting: string | null, cause: unknown) {
-    super(`cannot write ${target}: ${oneLine(plainFsError(cause))}; `
-      + `check${setting ? ` ${setting} and` : ''} the folder's permissions and free space (nothing was replaced)`, { cause });
+    super(
+      `cannot write ${target}: ${oneLine(plainFsError(cause))}; ` +
+        `check${setting ? ` ${setting} and` : ''} the folder's permissions and free space (nothing was replaced)`,
+      { cause },
+    );
   }
 }
 
@@ -78,7 +81,10 @@ export async function requireWritableFolder(dir: string, setting: string): Promi
     await makeFolder(dir);
     await writeFile(probe, '');
   } catch (err) {
-    throw new UsageError(`cannot write to ${path.resolve(dir)}: ${plainFsError(err)}; check ${setting} and the folder's permissions and free space`);
+    throw new UsageError(
+      `cannot write to ${path.resolve(dir)}: ${plainFsError(err)}; check ${setting} and the folder's permissions ` +
+        `and free space`,
+    );
   }
   await rm(probe, { force: true });
 }
@@ -106,7 +112,11 @@ export function tempPathFor(target: string): string {
  * when fill returns. On any failure the temp file goes and an existing target is untouched. Errors of the
  * file system become a WriteError naming the target (and `setting`).
  */
-export async function writeFileAtomically<T>(target: string, fill: (tempPath: string) => Promise<T>, setting: string | null = null): Promise<T> {
+export async function writeFileAtomically<T>(
+  target: string,
+  fill: (tempPath: string) => Promise<T>,
+  setting: string | null = null,
+): Promise<T> {
   let temp: string | null = null;
   try {
     await makeFolder(path.dirname(path.resolve(target)));
@@ -125,7 +135,8 @@ export async function writeFileAtomically<T>(target: string, fill: (tempPath: st
     return out;
   } catch (err) {
     if (temp) await rm(temp, { force: true }).catch(() => undefined);
-    if ((err as NodeJS.ErrnoException).code && !(err instanceof TerminalError)) throw new WriteError(target, setting, err);
+    if ((err as NodeJS.ErrnoException).code && !(err instanceof TerminalError))
+      throw new WriteError(target, setting, err);
     throw err;
   }
 }

@@ -15,12 +15,21 @@ export function logFileDestination(file: string, setting = '--log-file / RECON_L
     makeFolderSync(path.dirname(path.resolve(file)));
     return pino.destination({ dest: file, sync: true });
   } catch (err) {
-    throw new UsageError(`cannot write the log ${path.resolve(file)}: ${plainFsError(err)}; check ${setting} and the folder's permissions and free space`);
+    throw new UsageError(
+      `cannot write the log ${path.resolve(file)}: ${plainFsError(err)}; check ${setting} and the folder's ` +
+        `permissions and free space`,
+    );
   }
 }
 
-export function createLogger(opts: { logFile?: string; level?: string; secrets?: readonly string[]; destination?: DestinationStream }): Logger {
-  const destination = opts.destination ?? (opts.logFile ? logFileDestination(opts.logFile) : pino.destination({ fd: 2, sync: true }));
+export function createLogger(opts: {
+  logFile?: string;
+  level?: string;
+  secrets?: readonly string[];
+  destination?: DestinationStream;
+}): Logger {
+  const destination =
+    opts.destination ?? (opts.logFile ? logFileDestination(opts.logFile) : pino.destination({ fd: 2, sync: true }));
   const options: LoggerOptions = {
     level: opts.level ?? 'info',
     base: undefined,

@@ -22,7 +22,10 @@ export function currencyFactor(code: string): number {
   return SPECIAL_FACTORS[code] ?? 100;
 }
 
-/** ISO 4217 minor units where they are not 2 (BAI2 amounts carry them implied; the interface's factors differ for VND and MGA). */
+/**
+ * ISO 4217 minor units where they are not 2 (BAI2 amounts carry them implied; the interface's factors differ for VND
+ * and MGA).
+ */
 const ISO_MINOR_UNITS: Readonly<Record<string, number>> = Object.fromEntries([
   ...'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' ').map((c) => [c, 0]),
   ...'BHD IQD JOD KWD LYD OMR TND'.split(' ').map((c) => [c, 3]),
@@ -51,12 +54,14 @@ export function isoStep(code: string): bigint {
  * to isoStep first): a ledger file never carries a digit the ledger cannot hold.
  */
 export function formatIso(subunits: bigint, code: string): string {
-  if (subunits % isoStep(code) !== 0n) throw new Error(`${subunits} subunits of ${code} is not a whole number of ISO 4217 minor units`);
+  if (subunits % isoStep(code) !== 0n)
+    throw new Error(`${subunits} subunits of ${code} is not a whole number of ISO 4217 minor units`);
   const decimals = isoMinorUnits(code);
   const scale = 10n ** BigInt(decimals);
   const negative = subunits < 0n;
   const scaled = ((negative ? -subunits : subunits) * scale) / BigInt(currencyFactor(code));
-  const text = decimals === 0 ? `${scaled}` : `${scaled / scale}.${(scaled % scale).toString().padStart(decimals, '0')}`;
+  const text =
+    decimals === 0 ? `${scaled}` : `${scaled / scale}.${(scaled % scale).toString().padStart(decimals, '0')}`;
   return negative ? `-${text}` : text;
 }
 

@@ -42,14 +42,23 @@ export function parseRates(text: string, source: string): Rates {
   const where = (line: number) => `--rates ${source} line ${line}`;
   let rows: string[][];
   try {
-    rows = parse(text.replace(/^\uFEFF/, ''), { bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, to: MAX_RATES + 2 }) as string[][];
+    rows = parse(text.replace(/^\uFEFF/, ''), {
+      bom: true,
+      skip_empty_lines: true,
+      trim: true,
+      relax_column_count: true,
+      to: MAX_RATES + 2,
+    }) as string[][];
   } catch (e) {
     throw new UsageError(`--rates ${source}: not readable as CSV (${(e as Error).message.split('\n')[0]})`);
   }
   const header = rows[0];
   const m = header && header.length === 3 ? /^rate_to_([A-Z]{3})$/.exec(header[1]!) : null;
   if (!header || header[0] !== 'currency' || !m || header[2] !== 'as_of') {
-    throw new UsageError(`${where(1)}: expected the header currency,rate_to_XXX,as_of (XXX the reporting currency, e.g. currency,rate_to_USD,as_of)`);
+    throw new UsageError(
+      `${where(1)}: expected the header currency,rate_to_XXX,as_of (XXX the reporting currency, e.g. ` +
+        `currency,rate_to_USD,as_of)`,
+    );
   }
   const reporting = m[1]!;
   if (rows.length > MAX_RATES + 1) throw new UsageError(`--rates ${source}: more than ${MAX_RATES} rates`);
@@ -57,16 +66,28 @@ export function parseRates(text: string, source: string): Rates {
   let latest = '';
   rows.slice(1).forEach((row, i) => {
     const line = i + 2;
-    if (row.length !== 3) throw new UsageError(`${where(line)}: expected 3 fields (currency, rate, as-of day), found ${row.length}`);
+    if (row.length !== 3)
+      throw new UsageError(`${where(line)}: expected 3 fields (currency, rate, as-of day), found ${row.length}`);
     const [currency, rate, asOf] = row as [string, string, string];
-    if (!CODE.test(currency)) throw new UsageError(`${where(line)}: "${currency.slice(0, 12)}" is not a currency code (three capitals, e.g. EUR)`);
+    if (!CODE.test(currency))
+      throw new UsageError(
+        `${where(line)}: "${currency.slice(0, 12)}" is not a currency code (three capitals, e.g. EUR)`,
+      );
     const d = DECIMAL.exec(rate);
-    if (!d) throw new UsageError(`${where(line)}: rate "${rate.slice(0, 24)}" of ${currency} is not a decimal number with a dot and at most ${RATE_SCALE_DIGITS} decimals, e.g. 1.0842`);
+    if (!d)
+      throw new UsageError(
+        `${where(line)}: rate "${rate.slice(0, 24)}" of ${currency} is not a decimal number with a dot and at most ` +
+          `${RATE_SCALE_DIGITS} decimals, e.g. 1.0842`,
+      );
     const scaled = BigInt(d[1]!) * RATE_SCALE + BigInt((d[2] ?? '').padEnd(RATE_SCALE_DIGITS, '0'));
     if (scaled === 0n) throw new UsageError(`${where(line)}: rate of ${currency} is 0`);
-    if (!isCalendarDate(asOf)) throw new UsageError(`${where(line)}: as-of "${asOf.slice(0, 24)}" of ${currency} is not a day YYYY-MM-DD that exists`);
+    if (!isCalendarDate(asOf))
+      throw new UsageError(
+        `${where(line)}: as-of "${asOf.slice(0, 24)}" of ${currency} is not a day YYYY-MM-DD that exists`,
+      );
     if (seen.has(currency)) throw new UsageError(`${where(line)}: ${currency} is listed twice`);
-    if (currency === reporting && scaled !== RATE_SCALE) throw new UsageError(`${where(line)}: ${currency} is the reporting currency; its rate must be 1`);
+    if (currency === reporting && scaled !== RATE_SCALE)
+      throw new UsageError(`${where(line)}: ${currency} is the reporting currency; its rate must be 1`);
     seen.set(currency, { currency, scaled, text: rate, asOf });
     if (asOf > latest) latest = asOf;
   });
@@ -79,11 +100,14 @@ export function parseRates(text: string, source: string): Rates {
 export function readRates(file: string): Rates {
   let text: string;
   try {
-    if (statSync(file).size > MAX_FILE_BYTES) throw new UsageError(`--rates ${file}: larger than ${MAX_FILE_BYTES / 1024} KiB; expected one line per currency`);
+    if (statSync(file).size > MAX_FILE_BYTES)
+      throw new UsageError(`--rates ${file}: larger than ${MAX_FILE_BYTES / 1024} KiB; expected one line per currency`);
     text = readFileSync(file, 'utf8');
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    throw new UsageError(`--rates ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new UsageError(
+      `--rates ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
   }
   return parseRates(text, file);
 }

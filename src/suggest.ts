@@ -8,7 +8,8 @@ function distance(a: string, b: string): number {
     const cur = [i];
     for (let j = 1; j <= b.length; j++) {
       cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cur[j] = Math.min(cur[j]!, before[j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        cur[j] = Math.min(cur[j]!, before[j - 2]! + 1);
     }
     [before, prev] = [prev, cur];
   }
@@ -27,7 +28,11 @@ export function closest(word: string, candidates: Iterable<string>): string | nu
 }
 
 /** " (did you mean X?)" or "". */
-export function didYouMean(word: string, candidates: Iterable<string>, format: (c: string) => string = (c) => c): string {
+export function didYouMean(
+  word: string,
+  candidates: Iterable<string>,
+  format: (c: string) => string = (c) => c,
+): string {
   const c = closest(word, candidates);
   return c ? ` (did you mean ${format(c)}?)` : '';
 }

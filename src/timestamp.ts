@@ -17,7 +17,8 @@ export interface Instant {
   micros: number;
 }
 
-const EXTENDED = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
+const EXTENDED =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 const BASIC = /^(\d{4})(\d{2})(\d{2})[Tt](\d{2})(\d{2})(?:(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2})(\d{2})?)?$/;
 
 /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the store writes four-digit years of the common era. */
@@ -46,12 +47,19 @@ function daysFromCivil(y: number, m: number, d: number): number {
 export function parseServiceTimestamp(text: string): Instant | string {
   const m = EXTENDED.exec(text) ?? BASIC.exec(text);
   if (!m) return 'is not an ISO 8601 timestamp (expected e.g. 2026-10-05T06:00:00Z)';
-  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const second = m[6] === undefined ? 0 : Number(m[6]);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
     return `names a day that does not exist (${m[1]}-${m[2]}-${m[3]})`;
   }
-  if (hour > 23 || minute > 59 || second > 59) return `names a time of day that does not exist (${m[4]}:${m[5]}${m[6] === undefined ? '' : `:${m[6]}`})`;
+  if (hour > 23 || minute > 59 || second > 59)
+    return `names a time of day that does not exist (${m[4]}:${m[5]}${m[6] === undefined ? '' : `:${m[6]}`})`;
   let offsetMinutes = 0;
   if (m[9] !== undefined) {
     const oh = Number(m[10]);
@@ -112,5 +120,6 @@ export function utcText(at: Instant): string {
   const date = new Date(day * 86_400_000);
   const y = date.getUTCFullYear();
   const text = `${pad(y, 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
-  return `${text} ${pad(Math.floor(inDay / 3600))}:${pad(Math.floor((inDay % 3600) / 60))}:${pad(inDay % 60)}.${pad(micros, 6)}+00`;
+  const clock = `${pad(Math.floor(inDay / 3600))}:${pad(Math.floor((inDay % 3600) / 60))}:${pad(inDay % 60)}`;
+  return `${text} ${clock}.${pad(micros, 6)}+00`;
 }

@@ -14,23 +14,59 @@ interface Entry {
 
 const COMMANDS: Record<string, Entry> = {
   run: { summary: 'Nightly job once: sync → checks → workbook → publish', load: () => import('./commands/run.js') },
-  sync: { summary: 'Pull delivered disbursements and their lines and files into DuckDB', load: () => import('./commands/sync.js') },
-  check: { summary: 'Run every SQL check in sql/checks over what changed (--full: the whole store)', load: () => import('./commands/check.js') },
-  report: { summary: 'Write the exception workbook of the latest check run', load: () => import('./commands/report.js') },
+  sync: {
+    summary: 'Pull delivered disbursements and their lines and files into DuckDB',
+    load: () => import('./commands/sync.js'),
+  },
+  check: {
+    summary: 'Run every SQL check in sql/checks over what changed (--full: the whole store)',
+    load: () => import('./commands/check.js'),
+  },
+  report: {
+    summary: 'Write the exception workbook of the latest check run',
+    load: () => import('./commands/report.js'),
+  },
   close: { summary: 'Monthly close workbook: recon close --month YYYY-MM', load: () => import('./commands/close.js') },
-  schedule: { summary: 'Run the nightly job on a cron schedule (RECON_CRON, RECON_TZ)', load: () => import('./commands/schedule.js') },
+  schedule: {
+    summary: 'Run the nightly job on a cron schedule (RECON_CRON, RECON_TZ)',
+    load: () => import('./commands/schedule.js'),
+  },
   sql: { summary: 'Ad-hoc read-only SQL on the published snapshot', load: () => import('./commands/sql.js') },
   ack: { summary: 'Acknowledge a finding: recon ack <key> --note "…"', load: () => import('./commands/ack.js') },
-  assign: { summary: 'Give a finding an owner and a due date: recon assign <key> --to NAME [--due YYYY-MM-DD]',
-    load: () => import('./commands/assign.js') },
-  verify: { summary: 'Recompute the audit trail and compare the store with it: exit 0 intact, 1 naming what differs',
-    load: () => import('./commands/verify.js') },
-  bank: { summary: 'Import bank statements (camt.053, MT940, BAI2, CSV): recon bank import FILE…', load: () => import('./commands/bank.js') },
-  export: { summary: 'Export every table and view as Parquet: recon export --parquet DIR', load: () => import('./commands/export.js') },
-  prune: { summary: 'Remove workbooks, downloaded files and log lines older than --keep-days (never what is still needed)', load: () => import('./commands/prune.js') },
-  sandbox: { summary: 'Serve the embedded sandbox of the payments service on 127.0.0.1', load: () => import('./commands/sandbox.js') },
-  doctor: { summary: 'Before the first night: the key, the clock, the folders, free disk — one line each, exit 2 if a night would fail', load: () => import('./commands/doctor.js') },
-  demo: { summary: 'Start the sandbox in-process, run the nightly job and a monthly close, print a summary', load: () => import('./commands/demo.js') },
+  assign: {
+    summary: 'Give a finding an owner and a due date: recon assign <key> --to NAME [--due YYYY-MM-DD]',
+    load: () => import('./commands/assign.js'),
+  },
+  verify: {
+    summary: 'Recompute the audit trail and compare the store with it: exit 0 intact, 1 naming what differs',
+    load: () => import('./commands/verify.js'),
+  },
+  bank: {
+    summary: 'Import bank statements (camt.053, MT940, BAI2, CSV): recon bank import FILE…',
+    load: () => import('./commands/bank.js'),
+  },
+  export: {
+    summary: 'Export every table and view as Parquet: recon export --parquet DIR',
+    load: () => import('./commands/export.js'),
+  },
+  prune: {
+    summary: 'Remove workbooks, downloaded files and log lines older than --keep-days (never what is still needed)',
+    load: () => import('./commands/prune.js'),
+  },
+  sandbox: {
+    summary: 'Serve the embedded sandbox of the payments service on 127.0.0.1',
+    load: () => import('./commands/sandbox.js'),
+  },
+  doctor: {
+    summary:
+      'Before the first night: the key, the clock, the folders, free disk — one line each, exit 2 if a night would ' +
+        'fail',
+    load: () => import('./commands/doctor.js'),
+  },
+  demo: {
+    summary: 'Start the sandbox in-process, run the nightly job and a monthly close, print a summary',
+    load: () => import('./commands/demo.js'),
+  },
 };
 
 function helpText(): string {

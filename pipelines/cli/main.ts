@@ -17,7 +17,9 @@ let settled = false;
 // that died without a word): recon then claimed a success it never had. Not any more.
 process.once('beforeExit', () => {
   if (settled) return;
-  process.stderr.write('recon: stopped before finishing (a wait inside recon never ended); nothing it would have written is claimed\n');
+  process.stderr.write(
+    'recon: stopped before finishing (a wait inside recon never ended); nothing it would have written is claimed\n',
+  );
   process.exitCode = EXIT.FAILED;
 });
 
@@ -30,7 +32,8 @@ main(argv).then(
     settled = true;
     // recon's own errors are written for the user; anything else is shown on one line too (its stack when debugging)
     const message = err instanceof Error ? err.message : String(err);
-    const shown = debugging && err instanceof Error && !(err instanceof ReconError) ? (err.stack ?? message) : oneLine(message);
+    const shown =
+      debugging && err instanceof Error && !(err instanceof ReconError) ? (err.stack ?? message) : oneLine(message);
     process.stderr.write(`recon: ${shown}\n`);
     process.exitCode = EXIT.FAILED;
   },

@@ -42,7 +42,12 @@ function clock(ms: number): string {
 
 /** HH:MM of an instant in a time zone (the terminal's own by default). */
 export function hourMinute(ms: number, timeZone?: string): string {
-  return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...(timeZone ? { timeZone } : {}) }).format(new Date(ms));
+  return new Intl.DateTimeFormat('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    ...(timeZone ? { timeZone } : {}),
+  }).format(new Date(ms));
 }
 
 export interface LineClock {
@@ -75,10 +80,15 @@ export function progressLine(p: SyncProgress, o: LineClock): string {
     : `${o.windowRequests} req in ${clock(o.windowMs)} (${o.budgetPerMinute}/min budget)`;
   const paused = p.pausedUntil != null && p.pausedUntil > o.now;
   const activeMs = Math.max(0, o.elapsedMs - o.pausedMs);
-  const eta = paused ? `paused: 429 block until ${hourMinute(p.pausedUntil!, o.timeZone)} (${clock(p.pausedUntil! - o.now)} left)`
-    : p.waitingFor ? `waiting: ${p.waitingFor.replace(CONTROL, '')}`
-    : handled >= total ? 'finishing'
-    : handled > 0 && activeMs > 0 ? `ETA ${clock(((total - handled) * activeMs) / handled)}` : 'ETA …';
+  const eta = paused
+    ? `paused: 429 block until ${hourMinute(p.pausedUntil!, o.timeZone)} (${clock(p.pausedUntil! - o.now)} left)`
+    : p.waitingFor
+      ? `waiting: ${p.waitingFor.replace(CONTROL, '')}`
+      : handled >= total
+        ? 'finishing'
+        : handled > 0 && activeMs > 0
+          ? `ETA ${clock(((total - handled) * activeMs) / handled)}`
+          : 'ETA …';
   return `disbursements ${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${handled}/${total}`
     + ` (${p.done} read, ${p.skipped} unchanged)  ${rate}  ${clock(o.elapsedMs)} elapsed, ${eta}`;
 }
@@ -88,7 +98,10 @@ export function progressLine(p: SyncProgress, o: LineClock): string {
  * even when nothing moves, so elapsed time and a pause's countdown keep going. `now` is injected (tests).
  */
 export function progressBar(
-  stream: Pick<NodeJS.WriteStream, 'write' | 'columns'>, budgetPerMinute: number, now: () => number = Date.now, timeZone?: string,
+  stream: Pick<NodeJS.WriteStream, 'write' | 'columns'>,
+  budgetPerMinute: number,
+  now: () => number = Date.now,
+  timeZone?: string,
 ): Progress {
   const start = now();
   const recent: Array<[number, number]> = []; // [time, requests so far], a sample per update of the last minute
@@ -104,8 +117,14 @@ export function progressBar(
     while (recent.length > 1 && recent[1]![0] <= t - MINUTE_MS) recent.shift();
     const [from, base] = recent[0] ?? [start, 0];
     drawn = progressLine(last, {
-      now: t, elapsedMs: t - start, pausedMs, windowRequests: last.requests - base, windowMs: Math.min(t - from, MINUTE_MS),
-      budgetPerMinute, width: 20, timeZone,
+      now: t,
+      elapsedMs: t - start,
+      pausedMs,
+      windowRequests: last.requests - base,
+      windowMs: Math.min(t - from, MINUTE_MS),
+      budgetPerMinute,
+      width: 20,
+      timeZone,
     }).slice(0, (stream.columns ?? 120) - 1);
     stream.write(`\r\x1b[2K${drawn}`);
   };
@@ -158,14 +177,31 @@ export function openTerminal(
   const secrets = secretsOf(config);
   // before a log file is opened (opening one creates it): never onto the store, its lock or its files
   guardOutputs(outputsOf(config), layoutOf(config));
-  if (!tty) return { logger: createLogger({ logFile: config.logFile, secrets, level }), progress: silent, logFile: config.logFile ?? null };
+  if (!tty)
+    return {
+      logger: createLogger({ logFile: config.logFile, secrets, level }),
+      progress: silent,
+      logFile: config.logFile ?? null,
+    };
   const logFile = config.logFile ?? layoutOf(config).log;
-  const file = logFileDestination(logFile, config.logFile ? '--log-file / RECON_LOG_FILE' : '--db / RECON_DB (the log goes to logs/ beside the store) or --log-file');
+  const file = logFileDestination(
+    logFile,
+    config.logFile
+      ? '--log-file / RECON_LOG_FILE'
+      : '--db / RECON_DB (the log goes to logs/ beside the store) or --log-file',
+  );
   const progress = progressBar(stream, config.ratePerMinute);
   const destination = {
     write(line: string) {
       file.write(line);
-      const entry = JSON.parse(line) as { level: number; msg?: string; time?: string; err?: unknown; disbursement_id?: string; path?: string };
+      const entry = JSON.parse(line) as {
+        level: number;
+        msg?: string;
+        time?: string;
+        err?: unknown;
+        disbursement_id?: string;
+        path?: string;
+      };
       const level = LEVELS[entry.level];
       if (!level) return;
       const about = entry.disbursement_id ?? entry.path;

@@ -25,13 +25,22 @@ export function describeSync(s: SyncResult): string {
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 
 /** The 429 blocks a sync sat through and their time: a 12-minute night that was 10 minutes of block says so. */
-export function describePauses(pauses: ReadonlyArray<{ from: number; until: number }> | undefined, elapsedMs: number): string | null {
+export function describePauses(
+  pauses: ReadonlyArray<{ from: number; until: number }> | undefined,
+  elapsedMs: number,
+): string | null {
   if (!pauses || pauses.length === 0) return null;
   const total = pauses.reduce((ms, p) => ms + (p.until - p.from), 0);
-  const shown = pauses.slice(0, 3).map((p) => `${hhmm(p.from)}–${hhmm(p.until)}`).join(', ');
+  const shown = pauses
+    .slice(0, 3)
+    .map((p) => `${hhmm(p.from)}–${hhmm(p.until)}`)
+    .join(', ');
   const more = pauses.length > 3 ? ` and ${pauses.length - 3} more` : '';
-  return `paused: ${pauses.length} 429 block${pauses.length === 1 ? '' : 's'} (${shown}${more} UTC), ${duration(total)} of the run's ${duration(elapsedMs)}`
-    + ' — no request could leave; another program on this IP may share the service\'s 500/min';
+  return (
+    `paused: ${pauses.length} 429 block${pauses.length === 1 ? '' : 's'} (${shown}${more} UTC), ${duration(total)} ` +
+      `of the run's ${duration(elapsedMs)}` +
+    " — no request could leave; another program on this IP may share the service's 500/min"
+  );
 }
 
 function describeFindings(c: CheckRunResult): string[] {
@@ -72,24 +81,35 @@ export function describeRun(r: NightlyOutcome & { elapsedMs: number; logFile: st
 /** What the outlets did, a line each, and what failed (the run's outcome is unchanged either way). */
 export function describeOutlets(o: OutletsReport | undefined): string {
   if (!o) return '';
-  const lines = [...o.delivered.map((d) => `  ${d}`), ...o.warnings.map((w) => `  warning: ${w} (the outcome is unchanged)`)];
+  const lines = [
+    ...o.delivered.map((d) => `  ${d}`),
+    ...o.warnings.map((w) => `  warning: ${w} (the outcome is unchanged)`),
+  ];
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 
 /** What an export to PostgreSQL wrote, on one line. */
 export function describePostgresExport(e: PostgresExportResult): string {
   const unchanged = e.months - e.replaced.length;
-  const months = (list: string[]) => (list.length > 6 ? `${list.slice(0, 5).join(', ')} … ${list.at(-1)}` : list.join(', '));
-  return `postgres: ${e.target}: ${e.replaced.length} month${e.replaced.length === 1 ? '' : 's'} replaced`
-    + `${e.replaced.length ? ` (${months(e.replaced)})` : ''}, ${unchanged} unchanged${e.removed.length ? `, ${e.removed.length} removed` : ''}, ${e.rows} rows written`
-    + `${e.migrations.length ? `; schema migrated: ${e.migrations.join(', ')}` : ''}`;
+  const months = (list: string[]) =>
+    list.length > 6 ? `${list.slice(0, 5).join(', ')} … ${list.at(-1)}` : list.join(', ');
+  return (
+    `postgres: ${e.target}: ${e.replaced.length} month${e.replaced.length === 1 ? '' : 's'} replaced` +
+    `${e.replaced.length ? ` (${months(e.replaced)})` : ''}, ${unchanged} ` +
+      `unchanged${e.removed.length ? `, ${e.removed.length} removed` : ''}, ${e.rows} rows written` +
+    `${e.migrations.length ? `; schema migrated: ${e.migrations.join(', ')}` : ''}`
+  );
 }
 
 /** One line of what a demo night did. */
 export function describeNight(n: NightlyOutcome): string {
   if (!n.sync || !n.checks) return `failed (exit ${n.code}); see the log`;
-  return `${n.sync.listed} disbursements listed, ${n.sync.written} read, ${n.sync.restated} restated, ${n.sync.quarantined} records quarantined; `
-    + `${n.checks.findings} findings (${n.checks.byStatus.new} new, ${n.checks.byStatus.open} open, ${n.checks.byStatus.resolved} resolved)`;
+  return (
+    `${n.sync.listed} disbursements listed, ${n.sync.written} read, ${n.sync.restated} restated, ` +
+      `${n.sync.quarantined} records quarantined; ` +
+    `${n.checks.findings} findings (${n.checks.byStatus.new} new, ${n.checks.byStatus.open} open, ` +
+      `${n.checks.byStatus.resolved} resolved)`
+  );
 }
 
 /** What `recon demo` ends with: findings by check, where everything is, and a first query to try. */
@@ -104,7 +124,9 @@ export function describeDemo(o: DemoOutcome): string {
   }
   const width = Math.max(10, ...[...byCheck.keys()].map((k) => k.length));
   for (const [check, n] of [...byCheck.entries()].sort()) {
-    lines.push(`  ${check.padEnd(width)}  ${String(n.error).padStart(4)} error  ${String(n.warning).padStart(4)} warning`);
+    lines.push(
+      `  ${check.padEnd(width)}  ${String(n.error).padStart(4)} error  ${String(n.warning).padStart(4)} warning`,
+    );
   }
   if (byCheck.size === 0) lines.push('  (none)');
   const row = (label: string, value: string) => lines.push(`${label.padEnd(24)}${value}`);

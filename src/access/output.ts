@@ -17,15 +17,20 @@ const TABLE_ROWS = 10_000;
 function plain(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  if (typeof value === 'object')
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
   return String(value);
 }
 
 function jsonValue(value: unknown): unknown {
-  if (typeof value === 'bigint') return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+  if (typeof value === 'bigint')
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(value)
+      : value.toString();
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map(jsonValue);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonValue(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonValue(v)]));
   return value;
 }
 
@@ -35,12 +40,17 @@ function writerOf(out: Writable): (text: string) => Promise<void> {
   out.on('error', (err: Error) => (failure ??= err));
   return async (text) => {
     if (failure) throw failure;
-    if (!out.write(text)) await Promise.race([once(out, 'drain'), once(out, 'error').then(([err]) => Promise.reject(err as Error))]);
+    if (!out.write(text))
+      await Promise.race([once(out, 'drain'), once(out, 'error').then(([err]) => Promise.reject(err as Error))]);
   };
 }
 
 /** The rows in a text format (table, csv, json) to `out`. Returns the row count. */
-export async function writeTextRows(result: QueryRows, format: Exclude<Format, 'xlsx'>, out: Writable): Promise<number> {
+export async function writeTextRows(
+  result: QueryRows,
+  format: Exclude<Format, 'xlsx'>,
+  out: Writable,
+): Promise<number> {
   const write = writerOf(out);
   const { columns, rows } = result;
   let n = 0;
@@ -55,7 +65,9 @@ export async function writeTextRows(result: QueryRows, format: Exclude<Format, '
   if (format === 'json') {
     await write('[');
     for await (const r of rows) {
-      await write(`${n ? ',' : ''}\n  ${JSON.stringify(Object.fromEntries(columns.map((col, i) => [col, jsonValue(r[i])])))}`);
+      await write(
+        `${n ? ',' : ''}\n  ${JSON.stringify(Object.fromEntries(columns.map((col, i) => [col, jsonValue(r[i])])))}`,
+      );
       n += 1;
     }
     await write(n ? '\n]\n' : ']\n');
@@ -68,10 +80,14 @@ export async function writeTextRows(result: QueryRows, format: Exclude<Format, '
   }
   const heads = columns.map(terminalText);
   const widths = heads.map((col, i) => Math.min(60, Math.max(col.length, ...shown.map((r) => r[i]!.length))));
-  const line = (cells: string[]) => cells.map((v, i) => (v.length > widths[i]! ? `${v.slice(0, widths[i]! - 1)}…` : v.padEnd(widths[i]!))).join(' │ ');
+  const line = (cells: string[]) =>
+    cells.map((v, i) => (v.length > widths[i]! ? `${v.slice(0, widths[i]! - 1)}…` : v.padEnd(widths[i]!))).join(' │ ');
   await write(`${line(heads)}\n${widths.map((w) => '─'.repeat(w)).join('─┼─')}\n`);
+  const FOR_ALL = 'use --format csv --out FILE for all';
   for (const r of shown) await write(`${line(r)}\n`);
-  await write(`(${n} row${n === 1 ? '' : 's'}${n > shown.length ? `, first ${shown.length} shown; use --format csv --out FILE for all` : ''})\n`);
+  await write(
+    `(${n} row${n === 1 ? '' : 's'}${n > shown.length ? `, first ${shown.length} shown; ${FOR_ALL}` : ''})\n`,
+  );
   return n;
 }
 

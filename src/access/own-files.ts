@@ -80,7 +80,8 @@ function* pathPrefixes(p: string): Generator<string> {
   for (let d = path.dirname(p); d !== path.dirname(d); d = path.dirname(d)) yield d;
 }
 
-const sameFamilyDir = (dir: string, file: string) => path.dirname(dir) === path.dirname(file) && path.basename(dir).startsWith(`${path.basename(file)}.`);
+const sameFamilyDir = (dir: string, file: string) =>
+  path.dirname(dir) === path.dirname(file) && path.basename(dir).startsWith(`${path.basename(file)}.`);
 
 /**
  * Refuses an output path that is one of recon's own files (a UsageError naming the file and the flag);
@@ -111,9 +112,13 @@ export function guardOutputs(outputs: readonly OutputPath[], own: OwnFiles): voi
  */
 export async function refuseLiveStore(own: OwnFiles): Promise<void> {
   const snapshot = resolvePath(own.published);
-  const live = snapshot === resolvePath(own.db) || (await exists(`${snapshot}.lock`)) || (await exists(`${snapshot}.wal`));
+  const live =
+    snapshot === resolvePath(own.db) || (await exists(`${snapshot}.lock`)) || (await exists(`${snapshot}.wal`));
   if (live) {
-    throw new UsageError(`--published ${own.published} is a live store, not a published snapshot: reading it would lock out the nightly run; `
-      + `recon sql reads the copy each run publishes (default <db folder>/published/recon.duckdb)`);
+    throw new UsageError(
+      `--published ${own.published} is a live store, not a published snapshot: reading it would lock out the ` +
+        `nightly run; ` +
+        `recon sql reads the copy each run publishes (default <db folder>/published/recon.duckdb)`,
+    );
   }
 }

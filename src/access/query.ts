@@ -27,7 +27,12 @@ export interface QueryRows {
  * Checks and runs one accountant's statement under the session's limits and hands its complete result to
  * `write`. Any failure of the query — at any row — is a UsageError before `write` is called.
  */
-export async function runGuardedQuery<T>(db: Snapshot, sql: string, limits: SessionLimits, write: (result: QueryRows) => Promise<T>): Promise<T> {
+export async function runGuardedQuery<T>(
+  db: Snapshot,
+  sql: string,
+  limits: SessionLimits,
+  write: (result: QueryRows) => Promise<T>,
+): Promise<T> {
   const c = db.connection;
   const kind = await checkStatement(c, sql);
   const guard = startGuard(db, limits);
@@ -36,7 +41,11 @@ export async function runGuardedQuery<T>(db: Snapshot, sql: string, limits: Sess
     if (!materialised) {
       // EXPLAIN, PIVOT, SUMMARIZE, SHOW …: small answers that cannot be a table's source; computed whole
       const result = await guard.watch(c.run(sql));
-      return await write({ columns: result.deduplicatedColumnNames(), rows: rowsOf(result, result.rowCount, guard), count: result.rowCount });
+      return await write({
+        columns: result.deduplicatedColumnNames(),
+        rows: rowsOf(result, result.rowCount, guard),
+        count: result.rowCount,
+      });
     }
     const count = await guard.watch(resultCount(c));
     const result = await guard.watch(streamResult(c));
@@ -57,7 +66,10 @@ async function* rowsOf(result: DuckDBResult, expected: number, guard: Guard): As
       yield row;
     }
   }
-  if (n !== expected) throw new UsageError(`query failed: the result could not be read whole (${n} of ${expected} rows); nothing was written`);
+  if (n !== expected)
+    throw new UsageError(
+      `query failed: the result could not be read whole (${n} of ${expected} rows); nothing was written`,
+    );
 }
 
 interface Guard {

@@ -52,13 +52,17 @@ export async function sessionTempDir(publishedPath: string, kind: 'sql' | 'expor
   const parent = leasesDirOf(publishedPath);
   for (const name of await readdir(parent).catch(() => [] as string[])) {
     const pid = Number(/^[a-z]+-(\d+)-/.exec(name)?.[1]);
-    if (Number.isInteger(pid) && pid !== process.pid && !pidIsAlive(pid)) await rm(path.join(parent, name), { recursive: true, force: true }).catch(() => undefined);
+    if (Number.isInteger(pid) && pid !== process.pid && !pidIsAlive(pid))
+      await rm(path.join(parent, name), { recursive: true, force: true }).catch(() => undefined);
   }
   const own = `${kind}-${process.pid}-${randomUUID().slice(0, 8)}`;
   for (const dir of [path.join(parent, own), path.join(tmpdir(), `recon-${own}`)]) {
     if (await makeFolder(dir).then(() => true, () => false)) return dir;
   }
-  throw new UsageError(`cannot create a temporary folder beside ${publishedPath} or in ${tmpdir()}; check their permissions and free space`);
+  throw new UsageError(
+    `cannot create a temporary folder beside ${publishedPath} or in ${tmpdir()}; check their permissions and free ` +
+      `space`,
+  );
 }
 
 /**

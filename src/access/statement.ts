@@ -10,16 +10,28 @@ import { queryFailed } from './errors.js';
 const READING = new Set<StatementType>([StatementType.SELECT, StatementType.EXPLAIN]);
 
 const WHY: Array<[StatementType[], string]> = [
-  [[StatementType.COPY, StatementType.EXPORT, StatementType.COPY_DATABASE],
-    'COPY and EXPORT are refused: recon sql writes only the file --out names (--format csv|json|xlsx --out FILE)'],
-  [[StatementType.LOAD, StatementType.EXTENSION, StatementType.UPDATE_EXTENSIONS],
-    'INSTALL and LOAD are refused: the session uses DuckDB\'s built-in functions only'],
-  [[StatementType.ATTACH, StatementType.DETACH],
-    'ATTACH and DETACH are refused: the session reads the published snapshot only'],
-  [[StatementType.CREATE],
-    'CREATE is refused: one statement runs per call, so a temporary table or view would be gone before it is used; write it as WITH name AS (…) SELECT …'],
-  [[StatementType.SET, StatementType.VARIABLE_SET, StatementType.PRAGMA, StatementType.CALL],
-    'SET, PRAGMA and CALL are refused: the session\'s settings are fixed (query pragma_* and duckdb_* table functions with SELECT instead)'],
+  [
+    [StatementType.COPY, StatementType.EXPORT, StatementType.COPY_DATABASE],
+    'COPY and EXPORT are refused: recon sql writes only the file --out names (--format csv|json|xlsx --out FILE)',
+  ],
+  [
+    [StatementType.LOAD, StatementType.EXTENSION, StatementType.UPDATE_EXTENSIONS],
+    "INSTALL and LOAD are refused: the session uses DuckDB's built-in functions only",
+  ],
+  [
+    [StatementType.ATTACH, StatementType.DETACH],
+    'ATTACH and DETACH are refused: the session reads the published snapshot only',
+  ],
+  [
+    [StatementType.CREATE],
+    'CREATE is refused: one statement runs per call, so a temporary table or view would be gone before it is used; ' +
+      'write it as WITH name AS (…) SELECT …',
+  ],
+  [
+    [StatementType.SET, StatementType.VARIABLE_SET, StatementType.PRAGMA, StatementType.CALL],
+    "SET, PRAGMA and CALL are refused: the session's settings are fixed (query pragma_* and duckdb_* table " +
+      "functions with SELECT instead)",
+  ],
 ];
 
 const READ_ONLY = 'the snapshot is read-only; recon sql runs queries (SELECT, WITH, FROM, EXPLAIN, PIVOT …)';

@@ -41,11 +41,11 @@ export interface BudgetOptions {
   limit: number;
   intervalMs: number;
   /**
-   * Tokens that may be spent at once. The service's window is sliding, so in any interval we may send
-   * burst + limit. The default is what the service's 500 leaves above the budget, up to a fifteenth of it
-   * (30 at the default 450: at most 480 in any sliding minute, 20 left for jitter), and at least a thirtieth: requests that
-   * could not leave while the workers were busy elsewhere (a retry's back-off, a commit) catch up instead
-   * of being lost to the night (pacing at the budget).
+   * Tokens that may be spent at once. The service's window is sliding, so in any interval we may send burst + limit.
+   * The default is what the service's 500 leaves above the budget, up to a fifteenth of it (30 at the default 450: at
+   * most 480 in any sliding minute, 20 left for jitter), and at least a thirtieth: requests that could not leave while
+   * the workers were busy elsewhere (a retry's back-off, a commit) catch up instead of being lost to the night (pacing
+   * at the budget).
    */
   burst?: number;
   /** The host-wide schedule every recon process on the host shares (--budget-file, src/api/shared-budget.ts). */

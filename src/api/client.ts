@@ -98,7 +98,10 @@ export class PaymentsClient {
     // as many as the connections allow, several times over, are expected (not a leak)
     if (options.signal) setMaxListeners(Math.max(10, (options.connections ?? 16) * 4), options.signal);
     const apiHost = new URL(options.baseUrl).hostname.replace(/^\[|\]$/g, '');
-    this.linkPolicy = { apiIsLoopback: apiHost === 'localhost' || isLoopbackAddress(apiHost), insecureHttp: options.insecureHttp ?? false };
+    this.linkPolicy = {
+      apiIsLoopback: apiHost === 'localhost' || isLoopbackAddress(apiHost),
+      insecureHttp: options.insecureHttp ?? false,
+    };
     this.downloads = new Agent({
       keepAliveTimeout: 30_000,
       connections: 4,
@@ -121,7 +124,10 @@ export class PaymentsClient {
   acceptPageSize(size: number, refusal: string): void {
     if (this.acceptedPageSize !== null && this.acceptedPageSize <= size) return;
     this.acceptedPageSize = size;
-    this.options.logger.warn({ perPage: size, refusal }, `the service refused the page size asked for; asking for ${size} per page from now on`);
+    this.options.logger.warn(
+      { perPage: size, refusal },
+      `the service refused the page size asked for; asking for ${size} per page from now on`,
+    );
   }
 
   /** Set when a page size was negotiated (or remembered from an earlier run); null while none was needed. */
@@ -133,7 +139,10 @@ export class PaymentsClient {
    */
   learnPageSize = false;
 
-  /** The service answered a first page at this size (a size it caps is still accepted: the envelope says what it applied). */
+  /**
+   * The service answered a first page at this size (a size it caps is still accepted: the envelope says what it
+   * applied).
+   */
   pageSizeServed(size: number): void {
     if (this.learnPageSize && this.acceptedPageSize === null) this.acceptedPageSize = size;
   }
@@ -142,7 +151,11 @@ export class PaymentsClient {
    * GET an API path (relative to /payments/v1) and return its parsed JSON, retrying transient failures. A
    * number a double cannot hold comes back as an InexactNumber with its digits (src/api/json.ts).
    */
-  async getJson(path: string, query?: Record<string, string | number>, o: { maxAttempts?: number } = {}): Promise<unknown> {
+  async getJson(
+    path: string,
+    query?: Record<string, string | number>,
+    o: { maxAttempts?: number } = {},
+  ): Promise<unknown> {
     const url = new URL(`${this.options.baseUrl.replace(/\/+$/, '')}${API_PREFIX}${path}`);
     for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, String(v));
     return this.withRetries(path, o.maxAttempts, async () => {
@@ -153,11 +166,14 @@ export class PaymentsClient {
         return parseJsonExact(text);
       } catch (cause) {
         // Truncated JSON, an HTML page with status 200, …: the same GET may come back whole.
-        throw new TransientApiError(`GET ${path} → ${res.status} with a body that is not JSON (${text.slice(0, 60).replace(/\s+/g, ' ')}…)`, {
-          status: res.status,
-          path,
-          cause,
-        });
+        throw new TransientApiError(
+          `GET ${path} → ${res.status} with a body that is not JSON (${text.slice(0, 60).replace(/\s+/g, ' ')}…)`,
+          {
+            status: res.status,
+            path,
+            cause,
+          },
+        );
       }
     });
   }
@@ -189,11 +205,18 @@ export class PaymentsClient {
       });
       const location = res.headers.location;
       if (res.status >= 300 && res.status < 400 && typeof location === 'string') {
-        if (hop >= MAX_REDIRECTS) throw new TerminalApiError(`file download redirected more than ${MAX_REDIRECTS} times`, { path: label, status: res.status });
+        if (hop >= MAX_REDIRECTS)
+          throw new TerminalApiError(`file download redirected more than ${MAX_REDIRECTS} times`, {
+            path: label,
+            status: res.status,
+          });
         try {
           target = new URL(location, target);
         } catch {
-          throw new TerminalApiError('file download redirected to something that is not a URL', { path: label, status: res.status });
+          throw new TerminalApiError('file download redirected to something that is not a URL', {
+            path: label,
+            status: res.status,
+          });
         }
         continue;
       }
@@ -205,7 +228,11 @@ export class PaymentsClient {
     await Promise.all([this.dispatcher.close(), this.downloads.close()]);
   }
 
-  private async withRetries<T>(label: string, maxAttempts: number | undefined, attemptOnce: () => Promise<T>): Promise<T> {
+  private async withRetries<T>(
+    label: string,
+    maxAttempts: number | undefined,
+    attemptOnce: () => Promise<T>,
+  ): Promise<T> {
     const policy = maxAttempts === undefined ? this.retry : { ...this.retry, maxAttempts };
     let attempt = 0;
     for (;;) {
@@ -220,13 +247,19 @@ export class PaymentsClient {
           attempt -= 1; // the block is the service's decision, not a failed attempt
           const pauseMs = wrapped.retryAfterMs ?? this.blockMs;
           if (pauseMs > MAX_RATE_LIMIT_PAUSE_MS) {
-            throw new RateLimitedError(`the payments service asks to wait ${Math.round(pauseMs / 60_000)} min (Retry-After), more than the interface's `
-              + `10-minute block; the run stops rather than hold the lock — run it again later`, { path: label, status: 429 }, pauseMs);
+            throw new RateLimitedError(
+              `the payments service asks to wait ${Math.round(pauseMs / 60_000)} min (Retry-After), more than the ` +
+                `interface's ` +
+                `10-minute block; the run stops rather than hold the lock — run it again later`,
+              { path: label, status: 429 },
+              pauseMs,
+            );
           }
           this.options.budget.block(this.clock.now() + pauseMs);
           this.options.logger.error(
             { path: label, pauseMs, rateLimited: this.stats.rateLimited },
-            `429 from the payments service: no request leaves for ${Math.round(pauseMs / 1000)} s (another program on this IP may be using the shared 500/min budget)`,
+            `429 from the payments service: no request leaves for ${Math.round(pauseMs / 1000)} s (another program ` +
+              `on this IP may be using the shared 500/min budget)`,
           );
           if (this.stats.rateLimited > 50) throw wrapped;
           continue;
@@ -234,7 +267,10 @@ export class PaymentsClient {
         if (!shouldRetry(wrapped, attempt, policy)) throw wrapped;
         this.stats.retries += 1;
         const wait = backoffMs(attempt, policy, this.random);
-        this.options.logger.warn({ path: label, attempt, waitMs: wait, err: wrapped.message }, 'transient failure, retrying');
+        this.options.logger.warn(
+          { path: label, attempt, waitMs: wait, err: wrapped.message },
+          'transient failure, retrying',
+        );
         await this.clock.sleep(wait, this.options.signal);
       }
     }
@@ -286,10 +322,13 @@ export class PaymentsClient {
     const declared = Number(res.headers['content-length'] ?? NaN);
     if (Number.isFinite(declared) && declared > maxBytes) {
       abandon(res.body);
-      throw new BodyTooLargeError(`GET ${redactUrl(url.toString())}: body of ${declared} bytes is over the ${maxBytes}-byte limit`, {
-        status: res.statusCode,
-        path: url.pathname,
-      });
+      throw new BodyTooLargeError(
+        `GET ${redactUrl(url.toString())}: body of ${declared} bytes is over the ${maxBytes}-byte limit`,
+        {
+          status: res.statusCode,
+          path: url.pathname,
+        },
+      );
     }
     const chunks: Buffer[] = [];
     let size = 0;

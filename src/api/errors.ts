@@ -94,7 +94,11 @@ export function errorFromResponse(
   const body = parseErrorBody(bodyText);
   const ctx = { status, path, body };
   if (status === 429) {
-    return new RateLimitedError(`${describe(status, path, body)}: rate limit exceeded`, ctx, retryAfterMs(headers['retry-after']));
+    return new RateLimitedError(
+      `${describe(status, path, body)}: rate limit exceeded`,
+      ctx,
+      retryAfterMs(headers['retry-after']),
+    );
   }
   if (status === 401 || status === 403) {
     return new AuthError(
@@ -106,7 +110,8 @@ export function errorFromResponse(
   if (status >= 500) {
     // Interface § Authentication 5: a wrong key can come back as 500, so say so once retries run out.
     return new TransientApiError(
-      `${describe(status, path, body)}: server error (if it persists, check the API key: authentication problems can surface as 500)`,
+      `${describe(status, path, body)}: server error (if it persists, check the API key: authentication problems ` +
+        `can surface as 500)`,
       ctx,
     );
   }

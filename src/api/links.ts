@@ -27,13 +27,22 @@ export function isLoopbackAddress(ip: string): boolean {
   return ip === '::1';
 }
 
-/** Loopback, private (10/8, 172.16/12, 192.168/16, fc00::/7), link-local (169.254/16, fe80::/10), unspecified, CGNAT. */
+/**
+ * Loopback, private (10/8, 172.16/12, 192.168/16, fc00::/7), link-local (169.254/16, fe80::/10), unspecified, CGNAT.
+ */
 export function isInternalAddress(ip: string): boolean {
   if (isLoopbackAddress(ip)) return true;
   const v4 = ipv4Parts(ip.replace(/^::ffff:/i, ''));
   if (v4) {
     const [a, b] = v4 as [number, number, number, number];
-    return a === 0 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 0 ||
+      a === 10 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 169 && b === 254) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
   const lower = ip.toLowerCase();
   return lower === '::' || /^f[cd][0-9a-f]{2}:/.test(lower) || /^fe[89ab][0-9a-f]:/.test(lower);
@@ -53,7 +62,8 @@ export function linkRefusal(url: URL, policy: LinkPolicy): string | null {
   if (!policy.apiIsLoopback && (local || (literal && isInternalAddress(host)))) {
     return `it points at ${local ? 'this machine' : 'a private or link-local address'} (${host})`;
   }
-  if (url.protocol === 'http:' && !local && !policy.insecureHttp) return 'it is plain http:// to another host (its signature would travel in clear)';
+  if (url.protocol === 'http:' && !local && !policy.insecureHttp)
+    return 'it is plain http:// to another host (its signature would travel in clear)';
   return null;
 }
 
@@ -69,7 +79,10 @@ export function guardedLookup(policy: LinkPolicy) {
       if (err) return callback(err, []);
       const bad = policy.apiIsLoopback ? undefined : addresses.find((a) => isInternalAddress(a.address));
       if (bad) {
-        const refused = Object.assign(new Error(`file link host ${hostname} resolves to an internal address (${bad.address}); refused`), { code: 'ERECONINTERNAL' });
+        const refused = Object.assign(
+          new Error(`file link host ${hostname} resolves to an internal address (${bad.address}); refused`),
+          { code: 'ERECONINTERNAL' },
+        );
         return callback(refused, []);
       }
       const all = (options as { all?: boolean }).all === true;

@@ -23,7 +23,10 @@ const LADDER = [500, 100];
 /** The largest page size an error names ("per_page must be at most 50", {"errors": {"per_page": ["max 50"]}}). */
 function namedMaximum(err: ApiError): number | null {
   const text = `${err.body?.detail ?? ''} ${JSON.stringify(err.body?.errors ?? '')}`;
-  const m = /(?:max(?:imum)?|at most|<=|not (?:be )?(?:greater|more) than|less than or equal to|up to)\D{0,24}?(\d{1,6})/i.exec(text);
+  const m =
+    /(?:max(?:imum)?|at most|<=|not (?:be )?(?:greater|more) than|less than or equal to|up to)\D{0,24}?(\d{1,6})/i.exec(
+      text,
+    );
   const n = m ? Number(m[1]) : NaN;
   return Number.isInteger(n) && n >= 1 ? n : null;
 }
@@ -45,12 +48,16 @@ async function firstPage(client: PaymentsClient, path: string, asked: number): P
       else if (size !== null) client.pageSizeServed(size);
       return body;
     } catch (err) {
-      const refused = err instanceof TerminalApiError && (err.status === 400 || err.status === 422) && !(err instanceof NotFoundError);
+      const refused =
+        err instanceof TerminalApiError &&
+        (err.status === 400 || err.status === 422) &&
+        !(err instanceof NotFoundError);
       if (!refused || size === null) throw firstError ?? err;
       firstError ??= err;
       const named = namedMaximum(err);
       const current = size;
-      const smaller: number = named !== null && named < size ? named : LADDER.find((x) => x < current) ?? Math.floor(size / 2);
+      const smaller: number =
+        named !== null && named < size ? named : (LADDER.find((x) => x < current) ?? Math.floor(size / 2));
       size = smaller > SERVICE_DEFAULT_PER_PAGE || (named !== null && smaller === named) ? smaller : null;
     }
   }
@@ -116,7 +123,10 @@ export async function* paginate(
     if (pages >= maxPages) return outcome('page_cap');
     let body: unknown;
     try {
-      body = page === 1 ? await firstPage(client, path, options.perPage) : await client.getJson(path, { page, per_page: client.pageSize(options.perPage) });
+      body =
+        page === 1
+          ? await firstPage(client, path, options.perPage)
+          : await client.getJson(path, { page, per_page: client.pageSize(options.perPage) });
     } catch (err) {
       // A page past the end answered 404: the list shrank while it was read, or the last page was full.
       // It ends here; whether what was collected is complete is for the caller to judge against total_entries.
@@ -128,7 +138,10 @@ export async function* paginate(
     const items = (body as Record<string, unknown> | null)?.[arrayName];
     if (!envelope.success || !Array.isArray(items)) {
       const why = envelope.success ? `no "${arrayName}" array` : describeIssues(envelope.error);
-      throw new ResponseShapeError(`GET ${path}?page=${page}: not a pagination envelope (${why})`, { status: 200, path });
+      throw new ResponseShapeError(`GET ${path}?page=${page}: not a pagination envelope (${why})`, {
+        status: 200,
+        path,
+      });
     }
     totalEntries = Math.max(totalEntries, envelope.data.total_entries);
     said = `${envelope.data.total_entries} entries in ${envelope.data.total_pages} pages`;

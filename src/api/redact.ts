@@ -11,7 +11,8 @@ const MARK = '[redacted]';
 export type Secrets = readonly string[];
 
 /** Query parameters that carry a credential in pre-signed or signed URLs. */
-const SIGNATURE_PARAMS = /([?&](?:signature|sig|x-amz-signature|x-amz-credential|x-amz-security-token|token|access_token|key)=)[^&#\s"'<>]*/gi;
+const SIGNATURE_PARAMS =
+  /([?&](?:signature|sig|x-amz-signature|x-amz-credential|x-amz-security-token|token|access_token|key)=)[^&#\s"'<>]*/gi;
 /** user:password@ in any URL in the text. */
 const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@"'<>]+@/gi;
 
@@ -37,6 +38,9 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
 }
 
 /** `redact` bound to this run's secrets; null and undefined pass through. */
-export function redactor(secrets: readonly (string | undefined)[]): <T extends string | null | undefined>(text: T) => T {
-  return <T extends string | null | undefined>(text: T): T => (typeof text === 'string' ? (redact(text, secrets) as T) : text);
+export function redactor(
+  secrets: readonly (string | undefined)[],
+): <T extends string | null | undefined>(text: T) => T {
+  return <T extends string | null | undefined>(text: T): T =>
+    typeof text === 'string' ? (redact(text, secrets) as T) : text;
 }

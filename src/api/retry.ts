@@ -18,7 +18,11 @@ export function shouldRetry(error: unknown, attempt: number, policy: RetryPolicy
 }
 
 /** Capped exponential backoff with full jitter: uniform in [0, min(cap, base·2^(attempt−1))]. */
-export function backoffMs(attempt: number, policy: RetryPolicy = DEFAULT_RETRY, random: () => number = Math.random): number {
+export function backoffMs(
+  attempt: number,
+  policy: RetryPolicy = DEFAULT_RETRY,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(ceiling * (0.5 + random() / 2));
 }

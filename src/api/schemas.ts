@@ -93,7 +93,14 @@ export const PaymentDetailsSchema = z.looseObject({
 export type PaymentDetails = z.infer<typeof PaymentDetailsSchema>;
 
 /** A readable one-line reason from a zod failure, e.g. "amount: must be an integer number of subunits". */
-const NOUN: Record<string, string> = { number: 'a number', string: 'text', boolean: 'true or false', object: 'an object', array: 'a list', int: 'a whole number' };
+const NOUN: Record<string, string> = {
+  number: 'a number',
+  string: 'text',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  int: 'a whole number',
+};
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let v: unknown = input;
@@ -138,10 +145,13 @@ export function describeIssues(error: z.ZodError, input?: unknown): string {
       const own = !issue.message.startsWith('Invalid');
       if (input !== undefined && issue.code === 'invalid_type' && (!own || got === undefined)) {
         const expected = NOUN[String(issue.expected)] ?? String(issue.expected);
-        return got === undefined ? `${field} is missing (should be ${expected})` : `${field} should be ${expected} but is ${got}`;
+        return got === undefined
+          ? `${field} is missing (should be ${expected})`
+          : `${field} should be ${expected} but is ${got}`;
       }
       if (input !== undefined && issue.code === 'invalid_value') {
-        return `${field} should be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')} but is ${got ?? 'missing'}`;
+        return `${field} should be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')} but is ` +
+                 `${got ?? 'missing'}`;
       }
       return `${field}: ${issue.message}${got === undefined ? '' : ` (got ${got})`}`;
     })

@@ -11,7 +11,16 @@
 // defaulted field where a summary's type code is expected (a record written "015,35217175,,,/" and
 // continued by 88) is passed over, never the end of the summary.
 import {
-  MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, clip, currencyOf, yymmdd, type BankEntry, type Statement, type StatementBalance,
+  MAX_ENTRIES,
+  MAX_LINE,
+  MAX_RAW,
+  StatementError,
+  clip,
+  currencyOf,
+  yymmdd,
+  type BankEntry,
+  type Statement,
+  type StatementBalance,
 } from './statement.js';
 import { currencyFactor, isoMinorUnits } from '../money.js';
 
@@ -110,7 +119,8 @@ export function parseBai2(file: string, content: string): Statement[] {
     };
     if (ended) fail('a record after the file trailer (99)');
     fileRecords += r.physical;
-    if (account && r.code !== '16' && r.code !== '49') fail(`record ${r.code} inside account ${clip(account.number, 40) ?? ''}, before its trailer (49)`);
+    if (account && r.code !== '16' && r.code !== '49')
+      fail(`record ${r.code} inside account ${clip(account.number, 40) ?? ''}, before its trailer (49)`);
     switch (r.code) {
       case '01':
         if (fileRecords !== 1) fail('a second file header');
@@ -118,9 +128,17 @@ export function parseBai2(file: string, content: string): Statement[] {
       case '02': {
         if (group) fail('a group header (02) before the trailer (98) of the group before it');
         const [, , status, asOf, , currency] = fields(r.text);
-        if (status === '2') fail('group status 2: it deletes a group sent before, which recon cannot undo; import the corrected statement instead');
+        if (status === '2')
+          fail(
+            'group status 2: it deletes a group sent before, which recon cannot undo; import the corrected ' +
+              'statement instead',
+          );
         if (status === '4') fail('group status 4: a test file, not a statement');
-        group = { asOf: yymmdd(asOf ?? '', fail).date, currency: currency ? currencyOf(currency, fail) : null, line: r.line };
+        group = {
+          asOf: yymmdd(asOf ?? '', fail).date,
+          currency: currency ? currencyOf(currency, fail) : null,
+          line: r.line,
+        };
         break;
       }
       case '03': {
@@ -154,8 +172,16 @@ export function parseBai2(file: string, content: string): Statement[] {
         const [total, count] = fields(r.text);
         const a = account!;
         a.records += r.physical;
-        if (signed(total ?? '', fail) !== a.total) fail(`account control total ${total} is not the sum of the account's amounts (${a.total}): a record is missing or damaged`);
-        if (count && Number(count) !== a.records) fail(`the account trailer counts ${Number(count)} records, the account has ${a.records}: a record is missing or added`);
+        if (signed(total ?? '', fail) !== a.total)
+          fail(
+            `account control total ${total} is not the sum of the account's amounts (${a.total}): a record is ` +
+              `missing or damaged`,
+          );
+        if (count && Number(count) !== a.records)
+          fail(
+            `the account trailer counts ${Number(count)} records, the account has ${a.records}: a record is missing ` +
+              `or added`,
+          );
         statements.push({ format: 'bai2', bankStatementId: `${group!.asOf}`, account: a.number, entries: a.entries,
           period: { from: group!.asOf, to: group!.asOf }, opening: a.opening, closing: a.closing });
         account = null;
@@ -168,7 +194,11 @@ export function parseBai2(file: string, content: string): Statement[] {
       case '99': {
         if (group) fail('the file trailer (99) before the trailer (98) of the last group');
         const [, , count] = fields(r.text);
-        if (count && Number(count) !== fileRecords) fail(`the file trailer counts ${Number(count)} records, the file has ${fileRecords}: a record is missing or added`);
+        if (count && Number(count) !== fileRecords)
+          fail(
+            `the file trailer counts ${Number(count)} records, the file has ${fileRecords}: a record is missing or ` +
+              `added`,
+          );
         ended = true;
         break;
       }
@@ -176,7 +206,12 @@ export function parseBai2(file: string, content: string): Statement[] {
         fail(`unknown record code ${r.code}`);
     }
   }
-  if (!ended) throw new StatementError(file, `line ${all[all.length - 1]?.line ?? 1}`, 'no file trailer (99): the file is cut short');
+  if (!ended)
+    throw new StatementError(
+      file,
+      `line ${all[all.length - 1]?.line ?? 1}`,
+      'no file trailer (99): the file is cut short',
+    );
   if (all[0]?.code !== '01') throw new StatementError(file, 'line 1', 'no file header (01)');
   return statements;
 }
@@ -242,7 +277,12 @@ function directionOf(type: string, fail: (reason: string) => never): 'credit' | 
   return fail(`type code ${type} is not a transaction detail (credits 100–399, 920–959; debits 400–699, 960–999)`);
 }
 
-function detailOf(r: Logical, account: Account, group: Group, fail: (reason: string) => never): { amount: bigint; entry: BankEntry | null } {
+function detailOf(
+  r: Logical,
+  account: Account,
+  group: Group,
+  fail: (reason: string) => never,
+): { amount: bigint; entry: BankEntry | null } {
   const c = new Cursor(r.text);
   const type = c.next();
   const amountText = c.next();
@@ -260,7 +300,8 @@ function detailOf(r: Logical, account: Account, group: Group, fail: (reason: str
       notes.push(`recon: funds available in ${n} distribution(s)`);
     } else {
       for (let k = 0; k < extra; k += 1) c.next();
-      if (funds === '1' || funds === '2') notes.push(`recon: funds type ${funds}, available ${funds === '1' ? 'the next day' : 'in two or more days'}`);
+      if (funds === '1' || funds === '2')
+        notes.push(`recon: funds type ${funds}, available ${funds === '1' ? 'the next day' : 'in two or more days'}`);
     }
   }
   const bankRef = clip(c.next(), 200);

@@ -48,29 +48,46 @@ const ROOTS: Record<string, string> = {
 };
 
 export function isCamt(content: string): boolean {
-  return /<(\w+:)?(BkToCstmrStmt|BkToCstmrAcctRpt|BkToCstmrDbtCdtNtfctn)[\s>]/.test(content.slice(0, 4096)) || /camt\.05[234]/.test(content.slice(0, 1024));
+  return (
+    /<(\w+:)?(BkToCstmrStmt|BkToCstmrAcctRpt|BkToCstmrDbtCdtNtfctn)[\s>]/.test(content.slice(0, 4096)) ||
+    /camt\.05[234]/.test(content.slice(0, 1024))
+  );
 }
 
 /** Every TxDtls of an entry (NtryDtls may repeat, each with one or more TxDtls). */
-const transactions = (ntry: Node): Node[] => asArray(at(ntry, 'NtryDtls') as Node[] | undefined).flatMap((d) => asArray(at(d, 'TxDtls') as Node[] | undefined));
+const transactions = (ntry: Node): Node[] =>
+  asArray(at(ntry, 'NtryDtls') as Node[] | undefined).flatMap((d) => asArray(at(d, 'TxDtls') as Node[] | undefined));
 
 function remittanceOf(tx: unknown): string[] {
   const unstructured = asArray(at(tx, 'RmtInf', 'Ustrd') as unknown[] | undefined).map(text);
-  return [...unstructured, text(at(tx, 'RmtInf', 'Strd', 'CdtrRefInf', 'Ref')), text(at(tx, 'AddtlTxInf'))].filter((t): t is string => t !== null && t !== '');
+  return [...unstructured, text(at(tx, 'RmtInf', 'Strd', 'CdtrRefInf', 'Ref')), text(at(tx, 'AddtlTxInf'))].filter(
+    (t): t is string => t !== null && t !== '',
+  );
 }
 
-const partyName = (tx: unknown, role: 'Dbtr' | 'Cdtr') => text(at(tx, 'RltdPties', role, 'Nm')) ?? text(at(tx, 'RltdPties', role, 'Pty', 'Nm'));
+const partyName = (tx: unknown, role: 'Dbtr' | 'Cdtr') =>
+  text(at(tx, 'RltdPties', role, 'Nm')) ?? text(at(tx, 'RltdPties', role, 'Pty', 'Nm'));
 
 export function parseCamt053(file: string, content: string): Statement[] {
   const doctype = /<!DOCTYPE/i.exec(content);
-  if (doctype) throw new StatementError(file, `line ${content.slice(0, doctype.index).split('\n').length}`, 'a DOCTYPE (entity declarations) has no place in a bank statement');
+  if (doctype)
+    throw new StatementError(
+      file,
+      `line ${content.slice(0, doctype.index).split('\n').length}`,
+      'a DOCTYPE (entity declarations) has no place in a bank statement',
+    );
   const valid = XMLValidator.validate(content);
   if (valid !== true) throw new StatementError(file, `line ${valid.err.line}`, `not well-formed XML: ${valid.err.msg}`);
   const doc = parser.parse(content) as Node;
   const kind = Object.keys(ROOTS).find((r) => at(doc, 'Document', r) !== undefined);
   if (kind && kind !== 'BkToCstmrStmt') {
-    throw new StatementError(file, `Document/${kind}`, `a ${ROOTS[kind]} ${kind === 'BkToCstmrAcctRpt' ? 'intraday account report' : 'debit/credit notification'}: `
-      + 'recon reads booked statements only; import the day\'s camt.053 statement, which carries the same entries booked');
+    throw new StatementError(
+      file,
+      `Document/${kind}`,
+      `a ${ROOTS[kind]} ${kind === 'BkToCstmrAcctRpt' ? 'intraday account report' : 'debit/credit notification'}: ` +
+        "recon reads booked statements only; import the day's camt.053 statement, which carries the same entries " +
+          "booked",
+    );
   }
   const root = at(doc, 'Document', 'BkToCstmrStmt');
   if (!root) throw new StatementError(file, 'Document/BkToCstmrStmt', 'missing: not a camt.053 statement');
@@ -103,9 +120,18 @@ export function parseCamt053(file: string, content: string): Statement[] {
     };
     const balances = asArray(at(stmt, 'Bal') as Node[] | undefined)
       .map((b, k) => balanceOf(file, b, where(`Bal[${k + 1}]`), accountCurrency));
-    const ofType = (...codes: string[]) => codes.map((c) => balances.find((b) => b.type === c)).find((b) => b !== undefined)?.balance ?? null;
+    const ofType = (...codes: string[]) =>
+      codes.map((c) => balances.find((b) => b.type === c)).find((b) => b !== undefined)?.balance ?? null;
     const period = { from: dated('FrDtTm'), to: dated('ToDtTm') };
-    return { format: 'camt.053' as const, bankStatementId: id, account, entries, period, opening: ofType('OPBD', 'PRCD'), closing: ofType('CLBD') };
+    return {
+      format: 'camt.053' as const,
+      bankStatementId: id,
+      account,
+      entries,
+      period,
+      opening: ofType('OPBD', 'PRCD'),
+      closing: ofType('CLBD'),
+    };
   });
 }
 
@@ -121,20 +147,30 @@ function balanceOf(file: string, bal: Node, where: string, accountCurrency: stri
     ?? fail('Amt/@Ccy')('missing');
   const value = amountOf(text(amt) ?? fail('Amt')('missing'), currency, fail('Amt'));
   const indicator = text(at(bal, 'CdtDbtInd'));
-  if (indicator !== 'CRDT' && indicator !== 'DBIT') fail('CdtDbtInd')(`"${clip(indicator, 20) ?? ''}" is neither CRDT nor DBIT`);
+  if (indicator !== 'CRDT' && indicator !== 'DBIT')
+    fail('CdtDbtInd')(`"${clip(indicator, 20) ?? ''}" is neither CRDT nor DBIT`);
   const day = text(at(bal, 'Dt', 'Dt')) ?? text(at(bal, 'Dt', 'DtTm')) ?? fail('Dt')('missing');
   const amount = indicator === 'DBIT' ? -value : value;
   return { type, balance: { amount, currency: currency.trim().toUpperCase(), date: isoDate(day, fail('Dt')) } };
 }
 
-function entryOf(ntry: Node, account: string, accountCurrency: string | null, fail: (path: string) => (reason: string) => never,
-  legacy: { statementId: string; index: number }): BankEntry {
+function entryOf(
+  ntry: Node,
+  account: string,
+  accountCurrency: string | null,
+  fail: (path: string) => (reason: string) => never,
+  legacy: { statementId: string; index: number },
+): BankEntry {
   const amt = at(ntry, 'Amt');
-  const currency = (amt && typeof amt === 'object' ? text((amt as Node)['@Ccy']) : null) ?? accountCurrency ?? fail('Amt/@Ccy')('missing');
+  const currency =
+    (amt && typeof amt === 'object' ? text((amt as Node)['@Ccy']) : null) ??
+    accountCurrency ??
+    fail('Amt/@Ccy')('missing');
   const amountText = text(amt) ?? fail('Amt')('missing');
   const amount = amountOf(amountText, currency, fail('Amt'));
   const indicator = text(at(ntry, 'CdtDbtInd'));
-  if (indicator !== 'CRDT' && indicator !== 'DBIT') fail('CdtDbtInd')(`"${clip(indicator, 20) ?? ''}" is neither CRDT nor DBIT`);
+  if (indicator !== 'CRDT' && indicator !== 'DBIT')
+    fail('CdtDbtInd')(`"${clip(indicator, 20) ?? ''}" is neither CRDT nor DBIT`);
   const date = (path: string) => {
     const d = text(at(ntry, path, 'Dt')) ?? text(at(ntry, path, 'DtTm'));
     return d === null ? null : isoDate(d, fail(path));
@@ -157,7 +193,11 @@ function entryOf(ntry: Node, account: string, accountCurrency: string | null, fa
     endToEndId: single ? clip(text(at(txs[0], 'Refs', 'EndToEndId'))) : null,
     remittance: clip([...(single ? remittanceOf(txs[0]) : []), ...(entryText ? [entryText] : [])].join(' ')),
     counterparty: clip(names.length === 1 || single ? names[0] : null),
-    batch: single ? null : txs.map((tx) => clip([text(at(tx, 'Refs', 'EndToEndId')), ...remittanceOf(tx)].filter(Boolean).join(' ')) ?? ''),
+    batch: single
+      ? null
+      : txs.map(
+          (tx) => clip([text(at(tx, 'Refs', 'EndToEndId')), ...remittanceOf(tx)].filter(Boolean).join(' ')) ?? '',
+        ),
     raw: [JSON.stringify(ntry), ...reversal].join('\n').slice(0, MAX_RAW),
     legacy: { statementId: legacy.statementId, entryRef: ref ? `r:${clip(ref, 200)}` : `i:${legacy.index + 1}` },
   };

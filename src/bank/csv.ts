@@ -10,7 +10,19 @@ import { PROJECT_ROOT } from '../paths.js';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { sha256 } from './identity.js';
-import { MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, amountOf, clip, groupBy, isoDate, type BankEntry, type NumberStyle, type Statement } from './statement.js';
+import {
+  MAX_ENTRIES,
+  MAX_LINE,
+  MAX_RAW,
+  StatementError,
+  amountOf,
+  clip,
+  groupBy,
+  isoDate,
+  type BankEntry,
+  type NumberStyle,
+  type Statement,
+} from './statement.js';
 
 const Names = z.union([z.string(), z.array(z.string()).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]));
 
@@ -19,7 +31,10 @@ const LayoutSchema = z.object({
   description: z.string(),
   delimiter: z.string().length(1),
   decimalComma: z.boolean(),
-  /** Between groups of thousands, if the portal writes one ("." by default with a decimal comma, none with a decimal point). */
+  /**
+   * Between groups of thousands, if the portal writes one ("." by default with a decimal comma, none with a decimal
+   * point).
+   */
   thousands: z.enum(['.', ',', ' ', "'", 'none']).optional(),
   /** The encoding of the export when it is not UTF-8. */
   encoding: z.enum(['utf-8', 'latin1']).default('utf-8'),
@@ -35,7 +50,9 @@ const LayoutSchema = z.object({
 export type BankLayout = z.output<typeof LayoutSchema>;
 
 /** src/bank/layouts.json, read from the package root whether running from src (tests) or dist. */
-export const BANK_LAYOUTS: BankLayout[] = z.array(LayoutSchema).parse(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'src', 'bank', 'layouts.json'), 'utf8')));
+export const BANK_LAYOUTS: BankLayout[] = z
+  .array(LayoutSchema)
+  .parse(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'src', 'bank', 'layouts.json'), 'utf8')));
 
 const norm = (h: string) => h.trim().toLowerCase();
 
@@ -45,7 +62,8 @@ export function csvLayoutOf(content: string): BankLayout | null {
   for (const layout of BANK_LAYOUTS) {
     const names = new Set(header.split(layout.delimiter).map((h) => norm(h.replace(/^"|"$/g, ''))));
     const c = layout.columns;
-    if ([c.account, c.bookingDate, c.amount, c.currency].every((alts) => alts.some((h) => names.has(norm(h))))) return layout;
+    if ([c.account, c.bookingDate, c.amount, c.currency].every((alts) => alts.some((h) => names.has(norm(h)))))
+      return layout;
   }
   return null;
 }
@@ -71,14 +89,21 @@ type Row = Omit<BankEntry, 'legacy' | 'bankRef'> & { ownRef: string | null };
 export function parseCsvStatement(file: string, content: string, layout: BankLayout): Statement[] {
   let rows: string[][];
   try {
-    rows = parse(content.replace(/^\uFEFF/, ''), { delimiter: layout.delimiter, relax_column_count: false, skip_empty_lines: true, bom: true, max_record_size: MAX_LINE }) as string[][];
+    rows = parse(content.replace(/^\uFEFF/, ''), {
+      delimiter: layout.delimiter,
+      relax_column_count: false,
+      skip_empty_lines: true,
+      bom: true,
+      max_record_size: MAX_LINE,
+    }) as string[][];
   } catch (err) {
     const e = err as { lines?: number; message: string };
     throw new StatementError(file, `line ${e.lines ?? '?'}`, `not readable as ${layout.id} CSV: ${e.message}`);
   }
   const [header, ...body] = rows;
   if (!header) throw new StatementError(file, 'line 1', 'empty file');
-  if (body.length > MAX_ENTRIES) throw new StatementError(file, `line ${MAX_ENTRIES + 2}`, `more than ${MAX_ENTRIES} entries`);
+  if (body.length > MAX_ENTRIES)
+    throw new StatementError(file, `line ${MAX_ENTRIES + 2}`, `more than ${MAX_ENTRIES} entries`);
   const index = new Map(header.map((h, i) => [norm(h), i]));
   const col = (names: string[] | undefined) => names?.map((n) => index.get(norm(n))).find((k) => k !== undefined);
   const c = layout.columns;
@@ -98,7 +123,11 @@ export function parseCsvStatement(file: string, content: string, layout: BankLay
     let direction: 'credit' | 'debit' = amountText.startsWith('-') ? 'debit' : 'credit';
     if (c.direction) {
       const d = layout.directions?.[(get(c.direction) ?? '').trim().toUpperCase()];
-      if (!d) fail(`${c.direction[0]} "${clip(get(c.direction), 20) ?? ''}" is not one of ${Object.keys(layout.directions ?? {}).join(', ')}`);
+      if (!d)
+        fail(
+          `${c.direction[0]} "${clip(get(c.direction), 20) ?? ''}" is not one of ` +
+            `${Object.keys(layout.directions ?? {}).join(', ')}`,
+        );
       direction = d!;
     }
     const valueText = get(c.valueDate);
@@ -133,7 +162,17 @@ function withLegacy(layout: BankLayout, account: string, rows: Row[]): BankEntry
   return rows.map(({ ownRef, ...e }) => {
     let entryRef = `r:${ownRef}`;
     if (!ownRef) {
-      const content = JSON.stringify([e.account, e.bookingDate, e.valueDate, String(e.amount), e.currency, e.direction, e.endToEndId, e.remittance, e.counterparty]);
+      const content = JSON.stringify([
+        e.account,
+        e.bookingDate,
+        e.valueDate,
+        String(e.amount),
+        e.currency,
+        e.direction,
+        e.endToEndId,
+        e.remittance,
+        e.counterparty,
+      ]);
       const n = (seen.get(content) ?? 0) + 1;
       seen.set(content, n);
       entryRef = `h:${sha256(content).slice(0, 32)}:${n}`;

@@ -16,9 +16,20 @@ const XML_DECLARATION = /^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["'
 
 /** Encodings an XML declaration may name that recon reads (WHATWG labels). */
 const XML_ENCODINGS: Record<string, string> = {
-  'utf-8': 'utf-8', utf8: 'utf-8', 'utf-16': 'utf-16le', 'utf-16le': 'utf-16le', 'utf-16be': 'utf-16be',
-  'iso-8859-1': 'windows-1252', latin1: 'windows-1252', 'windows-1252': 'windows-1252', 'cp1252': 'windows-1252',
-  'iso-8859-15': 'iso-8859-15', 'iso-8859-2': 'iso-8859-2', 'windows-1250': 'windows-1250', 'us-ascii': 'utf-8', ascii: 'utf-8',
+  'utf-8': 'utf-8',
+  utf8: 'utf-8',
+  'utf-16': 'utf-16le',
+  'utf-16le': 'utf-16le',
+  'utf-16be': 'utf-16be',
+  'iso-8859-1': 'windows-1252',
+  latin1: 'windows-1252',
+  'windows-1252': 'windows-1252',
+  cp1252: 'windows-1252',
+  'iso-8859-15': 'iso-8859-15',
+  'iso-8859-2': 'iso-8859-2',
+  'windows-1250': 'windows-1250',
+  'us-ascii': 'utf-8',
+  ascii: 'utf-8',
 };
 
 const decoder = (encoding: string, fatal = false) => new TextDecoder(encoding, { fatal });
@@ -52,20 +63,31 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
 }
 
 export function decodeStatement(file: string, bytes: Uint8Array): Decoded {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { text: decoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8', latin1Line: null };
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: decoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le', latin1Line: null };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: decoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be', latin1Line: null };
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return { text: decoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8', latin1Line: null };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe)
+    return { text: decoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le', latin1Line: null };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff)
+    return { text: decoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be', latin1Line: null };
   // an XML document in UTF-16 without a mark still starts "<?" (XML 1.0, appendix F)
-  if (bytes[0] === 0x3c && bytes[1] === 0x00 && bytes[2] === 0x3f && bytes[3] === 0x00) return { text: decoder('utf-16le').decode(bytes), encoding: 'utf-16le', latin1Line: null };
-  if (bytes[0] === 0x00 && bytes[1] === 0x3c && bytes[2] === 0x00 && bytes[3] === 0x3f) return { text: decoder('utf-16be').decode(bytes), encoding: 'utf-16be', latin1Line: null };
+  if (bytes[0] === 0x3c && bytes[1] === 0x00 && bytes[2] === 0x3f && bytes[3] === 0x00)
+    return { text: decoder('utf-16le').decode(bytes), encoding: 'utf-16le', latin1Line: null };
+  if (bytes[0] === 0x00 && bytes[1] === 0x3c && bytes[2] === 0x00 && bytes[3] === 0x3f)
+    return { text: decoder('utf-16be').decode(bytes), encoding: 'utf-16be', latin1Line: null };
   const head = decoder('windows-1252').decode(bytes.subarray(0, 200));
   const declared = XML_DECLARATION.exec(head)?.[1]?.toLowerCase();
   if (declared !== undefined) {
     const encoding = XML_ENCODINGS[declared];
-    if (!encoding) throw new StatementError(file, 'line 1', `the XML declares encoding "${declared}", which recon does not read`);
+    if (!encoding)
+      throw new StatementError(file, 'line 1', `the XML declares encoding "${declared}", which recon does not read`);
     if (encoding === 'utf-8') {
       const bad = firstInvalidUtf8(bytes);
-      if (bad >= 0) throw new StatementError(file, `line ${lineOf(bytes, bad)}`, 'the XML declares UTF-8 but this line is not UTF-8');
+      if (bad >= 0)
+        throw new StatementError(
+          file,
+          `line ${lineOf(bytes, bad)}`,
+          'the XML declares UTF-8 but this line is not UTF-8',
+        );
     }
     return { text: decoder(encoding).decode(bytes), encoding, latin1Line: null };
   }

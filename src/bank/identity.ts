@@ -23,7 +23,8 @@ export interface IdentifiedStatement extends Omit<Statement, 'entries'> {
   entries: IdentifiedEntry[];
 }
 
-export const accountKey = (account: string): string => sha256(`account:${account.replace(/\s+/g, '').toUpperCase()}`).slice(0, 24);
+export const accountKey = (account: string): string =>
+  sha256(`account:${account.replace(/\s+/g, '').toUpperCase()}`).slice(0, 24);
 
 export function identify(statements: readonly Statement[]): IdentifiedStatement[] {
   const occurrences = new Map<string, number>();
@@ -34,11 +35,17 @@ export function identify(statements: readonly Statement[]): IdentifiedStatement[
       const refs = e.bankRef !== null
         ? ['bank', e.bankRef, e.valueDate, e.endToEndId]
         : ['content', e.valueDate, e.endToEndId, e.remittance, e.counterparty, e.batch];
-      const base = `${day}:${e.direction === 'credit' ? 'C' : 'D'}${e.amount}${e.currency}:${sha256(JSON.stringify(refs)).slice(0, 16)}`;
+      const side = e.direction === 'credit' ? 'C' : 'D';
+      const base = `${day}:${side}${e.amount}${e.currency}:${sha256(JSON.stringify(refs)).slice(0, 16)}`;
       const n = (occurrences.get(`${key}|${base}`) ?? 0) + 1;
       occurrences.set(`${key}|${base}`, n);
       return { ...e, entryKey: `${base}:${n}` };
     });
-    return { ...s, accountKey: key, statementId: `${s.format}:${key.slice(0, 12)}:${clip(s.bankStatementId, 200) ?? ''}`, entries };
+    return {
+      ...s,
+      accountKey: key,
+      statementId: `${s.format}:${key.slice(0, 12)}:${clip(s.bankStatementId, 200) ?? ''}`,
+      entries,
+    };
   });
 }

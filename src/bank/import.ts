@@ -49,7 +49,10 @@ export async function statementFilesIn(dir: string): Promise<{ files: string[]; 
     const info = target ? await stat(target).catch(() => null) : null;
     if (!target || !info) skipped.push({ name: e.name, reason: 'a symbolic link to nothing: skipped' });
     else if (path.relative(root, target).startsWith('..') || path.isAbsolute(path.relative(root, target))) {
-      skipped.push({ name: e.name, reason: 'a symbolic link to a file outside the folder: skipped (copy the statement into the folder)' });
+      skipped.push({
+        name: e.name,
+        reason: 'a symbolic link to a file outside the folder: skipped (copy the statement into the folder)',
+      });
     } else if (info.isFile()) files.push(file);
   }
   return { files, skipped };
@@ -67,15 +70,47 @@ const tail = (account: string): string | null => {
   return digits.length >= 4 ? digits.slice(-4) : null;
 };
 
-export async function storeStatements(c: DuckDBConnection, read: readonly ReadFile[], runId: string, secrets: readonly string[] = []): Promise<BankImportResult> {
+export async function storeStatements(
+  c: DuckDBConnection,
+  read: readonly ReadFile[],
+  runId: string,
+  secrets: readonly string[] = [],
+): Promise<BankImportResult> {
   const clean = (t: string | null) => (t === null ? null : redact(t, secrets));
-  const rows = read.flatMap(({ file, statements }) => statements.flatMap((s) => s.entries.map((e): BankEntryRow => [
-    s.statementId, e.entryKey, s.format, maskAccount(e.account), tail(e.account), e.bookingDate, e.valueDate, e.amount, e.currency, e.direction,
-    clean(e.endToEndId), clean(e.remittance), clean(e.counterparty), clean(e.raw), path.basename(file), s.accountKey, e.entryKey,
-    e.batch ? clean(e.batch.join(' | ')) : null, e.batch ? e.batch.length : null, e.legacy?.statementId ?? null, e.legacy?.entryRef ?? null,
-  ])));
+  const rows = read.flatMap(({ file, statements }) =>
+    statements.flatMap((s) =>
+      s.entries.map((e): BankEntryRow => [
+        s.statementId,
+        e.entryKey,
+        s.format,
+        maskAccount(e.account),
+        tail(e.account),
+        e.bookingDate,
+        e.valueDate,
+        e.amount,
+        e.currency,
+        e.direction,
+        clean(e.endToEndId),
+        clean(e.remittance),
+        clean(e.counterparty),
+        clean(e.raw),
+        path.basename(file),
+        s.accountKey,
+        e.entryKey,
+        e.batch ? clean(e.batch.join(' | ')) : null,
+        e.batch ? e.batch.length : null,
+        e.legacy?.statementId ?? null,
+        e.legacy?.entryRef ?? null,
+      ]),
+    ),
+  );
   const added = await storeBankEntries(c, rows, runId, statementRows(read));
-  return { files: read.length, statements: read.reduce((n, r) => n + r.statements.length, 0), entries: rows.length, added };
+  return {
+    files: read.length,
+    statements: read.reduce((n, r) => n + r.statements.length, 0),
+    entries: rows.length,
+    added,
+  };
 }
 
 /**
@@ -86,18 +121,42 @@ function statementRows(read: readonly ReadFile[]): BankStatementRow[] {
   return read.flatMap(({ file, statements }) => statements.flatMap((s): BankStatementRow[] => {
     const f = factsOf(s);
     if (!f.currency || !f.periodFrom || !f.periodTo) return [];
-    return [[
-      s.statementId, s.accountKey, maskAccount(s.account), tail(s.account), f.currency, s.format, path.basename(file), f.periodFrom,
-      f.periodTo, f.opening?.amount ?? null, f.opening?.date ?? null, f.closing?.amount ?? null, f.closing?.date ?? null,
-      String(f.credits), String(f.debits), f.entries, f.proof, f.difference,
-    ]];
+    return [
+      [
+        s.statementId,
+        s.accountKey,
+        maskAccount(s.account),
+        tail(s.account),
+        f.currency,
+        s.format,
+        path.basename(file),
+        f.periodFrom,
+        f.periodTo,
+        f.opening?.amount ?? null,
+        f.opening?.date ?? null,
+        f.closing?.amount ?? null,
+        f.closing?.date ?? null,
+        String(f.credits),
+        String(f.debits),
+        f.entries,
+        f.proof,
+        f.difference,
+      ],
+    ];
   }));
 }
 
-export async function importStatements(c: DuckDBConnection, files: readonly string[], runId: string, secrets: readonly string[] = []): Promise<BankImportResult> {
+export async function importStatements(
+  c: DuckDBConnection,
+  files: readonly string[],
+  runId: string,
+  secrets: readonly string[] = [],
+): Promise<BankImportResult> {
   return storeStatements(c, await readStatements(files), runId, secrets);
 }
 
 /** What recon noticed reading the files (lines skipped, quirks), for the log. */
 export const notesOf = (read: readonly ReadFile[]) =>
-  read.flatMap(({ file, statements }) => statements.flatMap((s) => (s.notes ?? []).map((note) => ({ file: path.basename(file), note }))));
+  read.flatMap(({ file, statements }) =>
+    statements.flatMap((s) => (s.notes ?? []).map((note) => ({ file: path.basename(file), note }))),
+  );

@@ -4,7 +4,15 @@
 // another with a point in one file refuse it, naming the line, and so does an amount with both — never a
 // fraction dropped or guessed.
 import {
-  StatementError, amountOf, clip, currencyOf, yymmdd, DECIMAL_COMMA, DECIMAL_POINT, type NumberStyle, type StatementBalance,
+  StatementError,
+  amountOf,
+  clip,
+  currencyOf,
+  yymmdd,
+  DECIMAL_COMMA,
+  DECIMAL_POINT,
+  type NumberStyle,
+  type StatementBalance,
 } from './statement.js';
 
 export interface WrittenAmount {
@@ -13,21 +21,33 @@ export interface WrittenAmount {
   amount: string;
 }
 
-/** The decimal mark of the file's amounts (a comma when none has a fraction), or a refusal naming the line that mixes both. */
+/**
+ * The decimal mark of the file's amounts (a comma when none has a fraction), or a refusal naming the line that mixes
+ * both.
+ */
 export function decimalMarkOf(file: string, amounts: readonly WrittenAmount[]): NumberStyle {
   let first: (WrittenAmount & { mark: ',' | '.' }) | null = null;
   for (const a of amounts) {
     const comma = a.amount.includes(',');
     const point = a.amount.includes('.');
     const where = `line ${a.line} (:${a.tag}:)`;
-    if (comma && point) throw new StatementError(file, where, `amount "${clip(a.amount, 40) ?? ''}" has both a decimal comma and a point`);
+    if (comma && point)
+      throw new StatementError(
+        file,
+        where,
+        `amount "${clip(a.amount, 40) ?? ''}" has both a decimal comma and a point`,
+      );
     if (!comma && !point) continue;
     const mark = comma ? ',' : '.';
     if (!first) first = { ...a, mark };
     else if (first.mark !== mark) {
       const name = (m: string) => (m === ',' ? 'comma' : 'point');
-      throw new StatementError(file, where, `amount "${clip(a.amount, 40) ?? ''}" is written with a decimal ${name(mark)}, `
-        + `but the amount on line ${first.line} with a decimal ${name(first.mark)}: the file mixes both`);
+      throw new StatementError(
+        file,
+        where,
+        `amount "${clip(a.amount, 40) ?? ''}" is written with a decimal ${name(mark)}, ` +
+          `but the amount on line ${first.line} with a decimal ${name(first.mark)}: the file mixes both`,
+      );
     }
   }
   return first?.mark === '.' ? DECIMAL_POINT : DECIMAL_COMMA;

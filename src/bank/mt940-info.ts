@@ -11,8 +11,39 @@ export interface Information {
 }
 
 /** Code words recon splits on; any other /XYZ/ is text (remittance text may hold slashes and capitals). */
-const CODE_WORDS = new Set(['EREF', 'MREF', 'CRED', 'REMI', 'USTD', 'STRD', 'NAME', 'ORDP', 'BENM', 'CNTP', 'IBAN', 'BIC', 'TRTP',
-  'CSID', 'MARF', 'PREF', 'RTRN', 'ISDT', 'ADDR', 'ULTB', 'ULTD', 'ULTC', 'PURP', 'SVCL', 'TRCD', 'ACCW', 'CHGS', 'OCMT', 'SUM', 'RTRE', 'INFO']);
+const CODE_WORDS = new Set([
+  'EREF',
+  'MREF',
+  'CRED',
+  'REMI',
+  'USTD',
+  'STRD',
+  'NAME',
+  'ORDP',
+  'BENM',
+  'CNTP',
+  'IBAN',
+  'BIC',
+  'TRTP',
+  'CSID',
+  'MARF',
+  'PREF',
+  'RTRN',
+  'ISDT',
+  'ADDR',
+  'ULTB',
+  'ULTD',
+  'ULTC',
+  'PURP',
+  'SVCL',
+  'TRCD',
+  'ACCW',
+  'CHGS',
+  'OCMT',
+  'SUM',
+  'RTRE',
+  'INFO',
+]);
 
 const NO_REFERENCE = /^(NOTPROVIDED|NONREF|NONE)$/i;
 
@@ -29,7 +60,8 @@ function codeWords(flat: string): Map<string, string> | null {
   return codes;
 }
 
-const first = (...values: Array<string | undefined>): string | null => values.find((v) => v !== undefined && v.trim() !== '')?.trim() ?? null;
+const first = (...values: Array<string | undefined>): string | null =>
+  values.find((v) => v !== undefined && v.trim() !== '')?.trim() ?? null;
 
 function fromCodeWords(codes: Map<string, string>): Information {
   // ING: /REMI/USTD//text/ or /REMI/STRD/CUR/reference/; Rabobank: /REMI/text/
@@ -47,7 +79,9 @@ function fromSubfields(flat: string, separator: string): Information {
   const sub = new Map<string, string>();
   const pattern = new RegExp(`\\${separator}(\\d{2})([^\\${separator}]*)`, 'g');
   for (const m of flat.matchAll(pattern)) sub.set(m[1]!, `${sub.get(m[1]!) ?? ''}${m[2]!}`);
-  const remittance = ['20', '21', '22', '23', '24', '25', '26', '27', '28', '29', '60', '61', '62', '63'].map((k) => sub.get(k) ?? '').join('');
+  const remittance = ['20', '21', '22', '23', '24', '25', '26', '27', '28', '29', '60', '61', '62', '63']
+    .map((k) => sub.get(k) ?? '')
+    .join('');
   const eref = /EREF\+(\S+?)(?=[A-Z]{4}\+|$)/.exec(remittance)?.[1] ?? null;
   return {
     endToEndId: clip(eref && !NO_REFERENCE.test(eref) ? eref : null),

@@ -13,12 +13,50 @@
 // which SWIFT makes mandatory) is refused, never read in part.
 import { information } from './mt940-info.js';
 import { balanceOf, decimalMarkOf } from './mt940-amounts.js';
-import { MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, amountOf, clip, yymmdd, type BankEntry, type NumberStyle, type Statement,
-  type StatementBalance } from './statement.js';
+import {
+  MAX_ENTRIES,
+  MAX_LINE,
+  MAX_RAW,
+  StatementError,
+  amountOf,
+  clip,
+  yymmdd,
+  type BankEntry,
+  type NumberStyle,
+  type Statement,
+  type StatementBalance,
+} from './statement.js';
 
 const TAG = /^:(\d{2}[A-Z]?|NS):(.*)$/;
-/** Fields of MT940 (and of MT942, to recognise it); a tag-shaped line with another number is text of the field before it. */
-const KNOWN = new Set(['13', '13D', '20', '21', '25', '25P', '28', '28C', '28D', '34F', '60', '60F', '60M', '61', '62', '62F', '62M', '64', '65', '86', '90C', '90D', 'NS']);
+/**
+ * Fields of MT940 (and of MT942, to recognise it); a tag-shaped line with another number is text of the field before
+ * it.
+ */
+const KNOWN = new Set([
+  '13',
+  '13D',
+  '20',
+  '21',
+  '25',
+  '25P',
+  '28',
+  '28C',
+  '28D',
+  '34F',
+  '60',
+  '60F',
+  '60M',
+  '61',
+  '62',
+  '62F',
+  '62M',
+  '64',
+  '65',
+  '86',
+  '90C',
+  '90D',
+  'NS',
+]);
 /** Fields whose value may run over several lines. */
 const MULTILINE = new Set(['61', '86', 'NS']);
 const INTERIM = new Set(['13', '13D', '34F']);
@@ -84,14 +122,21 @@ function messages(file: string, content: string, notes: string[]): Field[][] {
     throw new StatementError(file, `line ${block4}`, 'the message opened here never ends (-}): the file is cut short');
   }
   if (skipped.length > 0) {
-    notes.push(`skipped ${skipped.length} line(s) that are not MT940 fields (bank header or trailer lines): ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ', …' : ''}`);
+    notes.push(
+      `skipped ${skipped.length} line(s) that are not MT940 fields (bank header or trailer lines): ` +
+        `${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ', …' : ''}`,
+    );
   }
   return out;
 }
 
 function refuseInterim(file: string, line: number): never {
-  throw new StatementError(file, `line ${line}`, 'an MT942 interim transaction report (entries not booked yet); recon reads booked statements only: '
-    + 'import the day\'s MT940 statement, which carries the same entries booked');
+  throw new StatementError(
+    file,
+    `line ${line}`,
+    'an MT942 interim transaction report (entries not booked yet); recon reads booked statements only: ' +
+      "import the day's MT940 statement, which carries the same entries booked",
+  );
 }
 
 interface Pending {
@@ -127,7 +172,14 @@ export function parseMt940(file: string, content: string): Statement[] {
       };
       if (f.tag === '20') {
         draft = {
-          ref: f.value.trim(), account: null, number: null, currencies: [], opening: null, closing: null, pending: [], line: f.line,
+          ref: f.value.trim(),
+          account: null,
+          number: null,
+          currencies: [],
+          opening: null,
+          closing: null,
+          pending: [],
+          line: f.line,
         };
         drafts.push(draft);
         return;
@@ -154,10 +206,15 @@ export function parseMt940(file: string, content: string): Statement[] {
   }
   if (drafts.length === 0) throw new StatementError(file, 'line 1', 'no :20: statement in the file');
   const balanceAmount = (f: Field) => /^[CD]\d{6}[A-Z]{3}(.*)$/.exec(f.value.trim())?.[1] ?? '';
-  const style = decimalMarkOf(file, drafts.flatMap((d) => [
-    ...[d.opening, d.closing].filter((f): f is Field => f !== null).map((f) => ({ line: f.line, tag: f.tag, amount: balanceAmount(f) })),
-    ...d.pending.map((p) => ({ line: p.line, tag: '61', amount: subfields(p.lines)?.m[5] ?? '' })),
-  ]));
+  const style = decimalMarkOf(
+    file,
+    drafts.flatMap((d) => [
+      ...[d.opening, d.closing]
+        .filter((f): f is Field => f !== null)
+        .map((f) => ({ line: f.line, tag: f.tag, amount: balanceAmount(f) })),
+      ...d.pending.map((p) => ({ line: p.line, tag: '61', amount: subfields(p.lines)?.m[5] ?? '' })),
+    ]),
+  );
   return drafts.map((d, k) => statementOf(file, d, k === 0 ? notes : [], style));
 }
 
@@ -171,11 +228,20 @@ function statementOf(file: string, d: Draft, notes: string[], style: NumberStyle
   const account = suffix && suffix[2] === currency ? suffix[1]! : rawAccount;
   const legacyId = `mt940:${rawAccount}:${d.ref}:${d.number ?? ''}`;
   const entries = d.pending.map((p, i) => {
-    if (!currency) throw new StatementError(file, `line ${p.line} (:61:)`, 'no balance (:60F:, :62F:) gives the statement\'s currency');
+    if (!currency)
+      throw new StatementError(
+        file,
+        `line ${p.line} (:61:)`,
+        "no balance (:60F:, :62F:) gives the statement's currency",
+      );
     return entryOf(file, p, account, currency, { statementId: legacyId, index: i }, style);
   });
   if (!d.closing) {
-    throw new StatementError(file, where, 'a statement without its closing balance (:62F: or :62M:): the statement is cut short');
+    throw new StatementError(
+      file,
+      where,
+      'a statement without its closing balance (:62F: or :62M:): the statement is cut short',
+    );
   }
   const balance = (f: Field | null): StatementBalance | null => (f ? balanceOf(file, f, style) : null);
   const opening = balance(d.opening);
@@ -184,7 +250,16 @@ function statementOf(file: string, d: Draft, notes: string[], style: NumberStyle
   // statement vouches for the days from that date to its closing balance's
   const period = { from: opening?.date ?? null, to: closing?.date ?? null };
   const bankStatementId = `${d.ref}/${d.number ?? ''}`;
-  return { format: 'mt940', bankStatementId, account, entries, period, opening, closing, ...(notes.length ? { notes } : {}) };
+  return {
+    format: 'mt940',
+    bankStatementId,
+    account,
+    entries,
+    period,
+    opening,
+    closing,
+    ...(notes.length ? { notes } : {}),
+  };
 }
 
 /** The line's subfields; a :61: some banks wrap over two lines is read from the lines joined. */
@@ -198,12 +273,20 @@ function subfields(lines: string[]): { m: RegExpExecArray; used: number } | null
   return found;
 }
 
-function entryOf(file: string, p: Pending, account: string, currency: string, legacy: { statementId: string; index: number }, style: NumberStyle): BankEntry {
+function entryOf(
+  file: string,
+  p: Pending,
+  account: string,
+  currency: string,
+  legacy: { statementId: string; index: number },
+  style: NumberStyle,
+): BankEntry {
   const fail = (reason: string): never => {
     throw new StatementError(file, `line ${p.line} (:61:)`, reason);
   };
   const parsed = subfields(p.lines);
-  if (!parsed) fail(`"${clip(p.lines.join(' '), 60) ?? ''}" is not YYMMDD[MMDD]C|D|RC|RD[funds code]amount type reference`);
+  if (!parsed)
+    fail(`"${clip(p.lines.join(' '), 60) ?? ''}" is not YYMMDD[MMDD]C|D|RC|RD[funds code]amount type reference`);
   const { m, used } = parsed!;
   const [, valueText, entryText, mark, , amountText, , refs] = m;
   const notes: string[] = [];
@@ -227,7 +310,11 @@ function entryOf(file: string, p: Pending, account: string, currency: string, le
   const [customerText, ...bankParts] = (refs ?? '').split('//');
   const customerRef = customerText!.trim();
   const bankRef = bankParts.length > 0 ? bankParts.join('//').trim() : '';
-  const supplementary = p.lines.slice(used).map((l) => l.trim()).filter(Boolean).join(' ');
+  const supplementary = p.lines
+    .slice(used)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
   const info = p.info.length > 0 ? information(p.info.join('\n')) : null;
   const legacyBank = /\/\/(.*)$/.exec(p.lines[0]!.trim())?.[1];
   return {
@@ -242,7 +329,12 @@ function entryOf(file: string, p: Pending, account: string, currency: string, le
     remittance: info?.remittance ?? clip(supplementary),
     counterparty: info?.counterparty ?? null,
     batch: null,
-    raw: [`:61:${p.lines.join('\n')}`, ...p.info.map((t) => `:86:${t}`), ...p.ns.map((t) => `:NS:${t}`), ...notes].join('\n').slice(0, MAX_RAW),
-    legacy: { statementId: legacy.statementId, entryRef: legacyBank ? `r:${clip(legacyBank, 200)}` : `i:${legacy.index + 1}` },
+    raw: [`:61:${p.lines.join('\n')}`, ...p.info.map((t) => `:86:${t}`), ...p.ns.map((t) => `:NS:${t}`), ...notes]
+      .join('\n')
+      .slice(0, MAX_RAW),
+    legacy: {
+      statementId: legacy.statementId,
+      entryRef: legacyBank ? `r:${clip(legacyBank, 200)}` : `i:${legacy.index + 1}`,
+    },
   };
 }

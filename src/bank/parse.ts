@@ -16,7 +16,12 @@ export const MAX_STATEMENT_BYTES = 64 * 1024 * 1024;
 
 function parseText(name: string, content: string, latin1Line: number | null): Statement[] {
   const nul = content.indexOf('\u0000');
-  if (nul >= 0) throw new StatementError(name, `line ${content.slice(0, nul).split('\n').length}`, 'binary content, not a statement');
+  if (nul >= 0)
+    throw new StatementError(
+      name,
+      `line ${content.slice(0, nul).split('\n').length}`,
+      'binary content, not a statement',
+    );
   if (isCamt(content)) return parseCamt053(name, content);
   const notes = latin1Line === null ? [] : [`not UTF-8 (line ${latin1Line}): read as Windows-1252 (Latin-1)`];
   const withNotes = (statements: Statement[]) => (notes.length === 0 || statements.length === 0 ? statements
@@ -26,11 +31,19 @@ function parseText(name: string, content: string, latin1Line: number | null): St
   const layout = csvLayoutOf(content);
   if (layout) {
     if (latin1Line !== null && layout.encoding !== 'latin1') {
-      throw new StatementError(name, `line ${latin1Line}`, `not UTF-8, and layout ${layout.id} does not say "encoding": "latin1" (src/bank/layouts.json)`);
+      throw new StatementError(
+        name,
+        `line ${latin1Line}`,
+        `not UTF-8, and layout ${layout.id} does not say "encoding": "latin1" (src/bank/layouts.json)`,
+      );
     }
     return parseCsvStatement(name, content, layout);
   }
-  throw new StatementError(name, 'line 1', 'neither camt.053 XML, MT940, BAI2 nor a CSV export with a known header (src/bank/layouts.json)');
+  throw new StatementError(
+    name,
+    'line 1',
+    'neither camt.053 XML, MT940, BAI2 nor a CSV export with a known header (src/bank/layouts.json)',
+  );
 }
 
 /** Every statement of a text (tests, and what readStatementFile decodes), identified. */
@@ -51,7 +64,11 @@ function guarded(name: string, read: () => Statement[]): Statement[] {
     return read();
   } catch (err) {
     if (err instanceof StatementError) throw err;
-    throw new StatementError(name, 'file', `could not be read (${clip((err as Error).message, 200) ?? 'unknown error'})`);
+    throw new StatementError(
+      name,
+      'file',
+      `could not be read (${clip((err as Error).message, 200) ?? 'unknown error'})`,
+    );
   }
 }
 
@@ -59,7 +76,8 @@ export async function readStatementFile(file: string): Promise<IdentifiedStateme
   const name = path.basename(file);
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw new StatementError(name, 'file', 'not a readable file');
-  if (info.size > MAX_STATEMENT_BYTES) throw new StatementError(name, 'file', `${info.size} bytes, over the ${MAX_STATEMENT_BYTES}-byte limit`);
+  if (info.size > MAX_STATEMENT_BYTES)
+    throw new StatementError(name, 'file', `${info.size} bytes, over the ${MAX_STATEMENT_BYTES}-byte limit`);
   const bytes = await readFile(file).catch((err: Error) => {
     throw new StatementError(name, 'file', `could not be read (${clip(err.message, 200) ?? ''})`);
   });

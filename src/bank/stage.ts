@@ -30,12 +30,20 @@ export interface BankStepResult extends BankImportResult {
 }
 
 /** The bank settings the views read, from the run's. */
-export async function applyBankSettings(c: DuckDBConnection, settings: Pick<BankSettings, 'windowDays' | 'feeTolerance'>): Promise<void> {
+export async function applyBankSettings(
+  c: DuckDBConnection,
+  settings: Pick<BankSettings, 'windowDays' | 'feeTolerance'>,
+): Promise<void> {
   const limits = parseFeeTolerance(settings.feeTolerance) ?? parseFeeTolerance(DEFAULT_FEE_TOLERANCE)!;
   await setBankSettings(c, settings.windowDays, limits);
 }
 
-export async function bankStage(c: DuckDBConnection, settings: BankSettings, runId: string, logger: Logger): Promise<BankStepResult | null> {
+export async function bankStage(
+  c: DuckDBConnection,
+  settings: BankSettings,
+  runId: string,
+  logger: Logger,
+): Promise<BankStepResult | null> {
   await applyBankSettings(c, settings);
   if (!settings.bankDir) return null;
   const out: BankStepResult = { files: 0, statements: 0, entries: 0, added: 0, refused: [] };

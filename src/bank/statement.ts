@@ -9,7 +9,10 @@ import { isCalendarDate } from '../month.js';
 export type StatementFormat = 'camt.053' | 'mt940' | 'bai2' | 'csv';
 
 export interface BankEntry {
-  /** The bank's own reference of the entry (MT940 `//…`, camt AcctSvcrRef / NtryRef, BAI2 bank reference, a CSV column), or null. */
+  /**
+   * The bank's own reference of the entry (MT940 `//…`, camt AcctSvcrRef / NtryRef, BAI2 bank reference, a CSV column),
+   * or null.
+   */
   bankRef: string | null;
   /** The account as the statement names it (IBAN or account number); stored masked. */
   account: string;
@@ -35,7 +38,10 @@ export interface BankEntry {
 
 export interface Statement {
   format: StatementFormat;
-  /** The bank's own name of the statement (camt Stmt/Id, MT940 :20: and :28C:, BAI2 as-of date, CSV layout); identity.ts adds the account. */
+  /**
+   * The bank's own name of the statement (camt Stmt/Id, MT940 :20: and :28C:, BAI2 as-of date, CSV layout); identity.ts
+   * adds the account.
+   */
   bankStatementId: string;
   account: string;
   entries: BankEntry[];
@@ -95,7 +101,8 @@ const OTHER_ISO = new Set(`BYN CUC CUP IQD IRR KPW MRU MRO SDG SSP STN SYP VES V
 export function currencyOf(text: string | null | undefined, fail: (reason: string) => never): string {
   const code = (text ?? '').trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(code)) fail(`currency "${clip(text, 20) ?? ''}" is not a three-letter code`);
-  if (!LISTED_CURRENCIES.has(code) && !OTHER_ISO.has(code)) fail(`currency ${code} is not an ISO 4217 code recon knows`);
+  if (!LISTED_CURRENCIES.has(code) && !OTHER_ISO.has(code))
+    fail(`currency ${code} is not an ISO 4217 code recon knows`);
   return code;
 }
 
@@ -114,7 +121,12 @@ const esc = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * exactly, or an error: another separator (a "1000.00" where a decimal comma is the rule) is refused, never
  * guessed, and so is an amount past what a 64-bit integer holds.
  */
-export function amountOf(text: string, currency: string, fail: (reason: string) => never, style: NumberStyle = DECIMAL_POINT): bigint {
+export function amountOf(
+  text: string,
+  currency: string,
+  fail: (reason: string) => never,
+  style: NumberStyle = DECIMAL_POINT,
+): bigint {
   const code = currencyOf(currency, fail);
   const t = text.trim();
   const d = esc(style.decimal);
@@ -122,7 +134,9 @@ export function amountOf(text: string, currency: string, fail: (reason: string) 
   const grouped = style.thousands ? new RegExp(`^(\\d{1,3}(?:${esc(style.thousands)}\\d{3})+)(?:${d}(\\d*))?$`) : null;
   const m = plain.exec(t) ?? grouped?.exec(t);
   if (!m) {
-    const rule = `decimal ${style.decimal === ',' ? 'comma' : 'point'}${style.thousands ? ` and "${style.thousands}" between thousands` : ', no thousands separator'}`;
+    const rule = `decimal ${style.decimal === ',' ? 'comma' : 'point'}${
+      style.thousands ? ` and "${style.thousands}" between ` + `thousands` : ', no thousands ' + 'separator'
+    }`;
     fail(`amount "${clip(t, 40) ?? ''}" is not a number written with a ${rule}`);
   }
   const whole = m![1]!.replace(/\D/g, '');
@@ -147,7 +161,11 @@ export function isoDate(text: string, fail: (reason: string) => never): string {
  * 30th or 31st the month does not have is read as the month's last day (German banks value interest on
  * 30 February) and `note` says so; any other impossible date is an error.
  */
-export function yymmdd(text: string, fail: (reason: string) => never, monthEnd = false): { date: string; note: string | null } {
+export function yymmdd(
+  text: string,
+  fail: (reason: string) => never,
+  monthEnd = false,
+): { date: string; note: string | null } {
   const m = /^(\d{2})(\d{2})(\d{2})$/.exec(text);
   if (!m) fail(`date "${clip(text, 20) ?? ''}" is not YYMMDD`);
   const [, yy, mm, dd] = m!;

@@ -126,7 +126,11 @@ function parseHeader(text: string): Partial<Record<HeaderKey, string>> {
   return fields;
 }
 
-const SEVERITIES: Readonly<Record<string, Severity[]>> = { error: ['error'], warning: ['warning'], 'error or warning': ['error', 'warning'] };
+const SEVERITIES: Readonly<Record<string, Severity[]>> = {
+  error: ['error'],
+  warning: ['warning'],
+  'error or warning': ['error', 'warning'],
+};
 const GENERIC = /^([a-z_]+)\((.*)\)$/;
 
 /** The SELECT of a generic check (sql/checks/generic/<name>.sql) with its arguments: plain words only. */
@@ -140,7 +144,8 @@ async function genericSql(dir: string, id: string, file: string, uses: string): 
     args[kv[1]!] = kv[2]!;
   }
   const template = await readFile(path.join(dir, 'generic', `${m[1]}.sql`), 'utf8').catch(() => null);
-  if (template === null) throw new CheckFileError(id, file, `uses: no generic check ${m[1]} in ${path.join(dir, 'generic')}`);
+  if (template === null)
+    throw new CheckFileError(id, file, `uses: no generic check ${m[1]} in ${path.join(dir, 'generic')}`);
   return fillTemplate(template, args, (key) => new CheckFileError(id, file, `uses: ${m[1]} needs ${key} = …`));
 }
 
@@ -149,16 +154,29 @@ async function readCheck(dir: string, id: string, file: string): Promise<CheckFi
   const text = await readFile(file, 'utf8');
   const header = parseHeader(text);
   const missing = (['check', 'severity', 'title', 'meaning', 'next step'] as const).filter((k) => !header[k]);
-  if (missing.length > 0) throw new CheckFileError(id, file, `its header lacks ${missing.map((k) => `-- ${k}:`).join(', ')} (see src/checks/contract.ts)`);
-  if (header.check !== id) throw new CheckFileError(id, file, `its header says check: ${header.check}, not the file name ${id}`);
+  if (missing.length > 0)
+    throw new CheckFileError(
+      id,
+      file,
+      `its header lacks ${missing.map((k) => `-- ${k}:`).join(', ')} (see src/checks/contract.ts)`,
+    );
+  if (header.check !== id)
+    throw new CheckFileError(id, file, `its header says check: ${header.check}, not the file name ${id}`);
   const severities = SEVERITIES[header.severity!];
-  if (!severities) throw new CheckFileError(id, file, `severity: must be error, warning or "error or warning", got '${header.severity}'`);
+  if (!severities)
+    throw new CheckFileError(
+      id,
+      file,
+      `severity: must be error, warning or "error or warning", got '${header.severity}'`,
+    );
   const own = text.trim().replace(/;\s*$/, '');
   const sql = header.uses ? (await genericSql(dir, id, file, header.uses)).trim().replace(/;\s*$/, '') : own;
-  if (!/^\s*(WITH|SELECT)\b/im.test(sql.replace(/--[^\n]*/g, ''))) throw new CheckFileError(id, file, 'the file holds no SELECT');
+  if (!/^\s*(WITH|SELECT)\b/im.test(sql.replace(/--[^\n]*/g, '')))
+    throw new CheckFileError(id, file, 'the file holds no SELECT');
   const requires = header.requires ? header.requires.split(',').map((t) => t.trim()) : [];
   const notTable = requires.find((t) => !TABLE.test(t));
-  if (notTable !== undefined) throw new CheckFileError(id, file, `requires: '${notTable}' is not a table name (plain words, comma-separated)`);
+  if (notTable !== undefined)
+    throw new CheckFileError(id, file, `requires: '${notTable}' is not a table name (plain words, comma-separated)`);
   const scope = (header.scope ?? 'all') as CheckScope;
   if (!CHECK_SCOPES.includes(scope)) {
     throw new CheckFileError(id, file, `scope: must be ${CHECK_SCOPES.join(', ')}, got '${header.scope}'`);
@@ -191,7 +209,13 @@ export async function loadChecks(dir: string = DEFAULT_CHECKS_DIR, only?: readon
 
 /** Every check's words, from its header (the Checks sheet and the README check table read them here). */
 export async function describeChecks(dir: string = DEFAULT_CHECKS_DIR): Promise<CheckDescription[]> {
-  return (await loadChecks(dir)).map(({ id, severities, title, meaning, nextStep }) => ({ id, severities, title, meaning, nextStep }));
+  return (await loadChecks(dir)).map(({ id, severities, title, meaning, nextStep }) => ({
+    id,
+    severities,
+    title,
+    meaning,
+    nextStep,
+  }));
 }
 
 /** The columns a check's SELECT returns: its rows, after a severity when its header lets it choose. */
@@ -216,8 +240,12 @@ export async function validateCheckColumns(connection: DuckDBConnection, check: 
     const expected = columnsOf(check);
     if (names.join(',') !== expected.join(',')) {
       const chooses = check.severities.length > 1 ? ' (severity first: its header lets it choose per row)' : '';
-      throw new CheckFileError(check.id, check.file,
-        `must return exactly the columns ${expected.join(', ')} (in this order${chooses}); it returns ${names.join(', ')}`);
+      throw new CheckFileError(
+        check.id,
+        check.file,
+        `must return exactly the columns ${expected.join(', ')} (in this order${chooses}); it returns ` +
+          `${names.join(', ')}`,
+      );
     }
     names.forEach((name, i) => {
       if (MONEY_COLUMNS.has(name) && !INTEGER_TYPES.has(prepared.columnTypeId(i))) {

@@ -78,7 +78,10 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
   const checks = await loadChecks(opts.checksDir, opts.only);
   const done = await connection.runAndReadAll(sqlText('lifecycle/check_run_exists'), [opts.runId]);
   if (done.currentRowCount > 0) {
-    throw new RunChecksError(opts.runId, `checks already ran for run ${opts.runId}; every check run needs its own run id`);
+    throw new RunChecksError(
+      opts.runId,
+      `checks already ran for run ${opts.runId}; every check run needs its own run id`,
+    );
   }
   const phases: Record<string, number> = {};
   let mark = performance.now();
@@ -157,7 +160,9 @@ async function materialiseShared(connection: DuckDBConnection, checks: readonly 
   if (checks.length < 2) return [];
   const objects = await sqlObjects();
   const readers = checks.map((c) => readThrough(objects, c.sql));
-  const shared = objects.filter((o) => o.materialised && readers.filter((r) => r.has(o.name)).length >= 2).map((o) => o.name);
+  const shared = objects
+    .filter((o) => o.materialised && readers.filter((r) => r.has(o.name)).length >= 2)
+    .map((o) => o.name);
   await materialiseViews(connection, shared);
   return shared;
 }
@@ -166,10 +171,12 @@ async function materialiseShared(connection: DuckDBConnection, checks: readonly 
 async function emptyTables(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<Set<string>> {
   const empty = new Set<string>();
   for (const table of new Set(checks.flatMap((c) => c.requires))) {
-    const rows = await connection.runAndReadAll(sqlText('lifecycle/table_is_empty', { table: sqlIdent(table) })).catch((err: unknown) => {
-      const check = checks.find((c) => c.requires.includes(table))!;
-      throw new CheckFileError(check.id, check.file, `requires: ${table}: ${(err as Error).message}`, { cause: err });
-    });
+    const rows = await connection
+      .runAndReadAll(sqlText('lifecycle/table_is_empty', { table: sqlIdent(table) }))
+      .catch((err: unknown) => {
+        const check = checks.find((c) => c.requires.includes(table))!;
+        throw new CheckFileError(check.id, check.file, `requires: ${table}: ${(err as Error).message}`, { cause: err });
+      });
     if (rows.getRows()[0]![0] === true) empty.add(table);
   }
   return empty;
@@ -194,7 +201,11 @@ function stageStatement(check: CheckFile): string {
  * UNION ALL was measured: faster on the bench store, slower on a synced one, and the checks after a
  * 1M-payout sync peaked 30 MB above the sync; docs/performance.md.)
  */
-async function stageCheck(connection: DuckDBConnection, check: CheckFile, first: number): Promise<CheckRunResult['checks'][number]> {
+async function stageCheck(
+  connection: DuckDBConnection,
+  check: CheckFile,
+  first: number,
+): Promise<CheckRunResult['checks'][number]> {
   const started = performance.now();
   let inserted: number;
   try {
@@ -205,7 +216,12 @@ async function stageCheck(connection: DuckDBConnection, check: CheckFile, first:
     if (at >= 0) throw new CheckFileError(check.id, check.file, message.slice(at + CONTRACT.length), { cause: err });
     throw new CheckFileError(check.id, check.file, `failed: ${message}`, { cause: err });
   }
-  return { checkId: check.id, findings: inserted, ms: Math.round(performance.now() - started), offsetMs: Math.round(started - first) };
+  return {
+    checkId: check.id,
+    findings: inserted,
+    ms: Math.round(performance.now() - started),
+    offsetMs: Math.round(started - first),
+  };
 }
 
 /** What a check run found, from the store: counts per check and severity, and per lifecycle status. */

@@ -45,36 +45,55 @@ const where = (source: string, line?: number) => `--accounts ${source}${line ===
 export function parseChartOfAccounts(text: string, source: string): ChartOfAccounts {
   let rows: string[][];
   try {
-    rows = parse(text, { bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, to: MAX_LINES + 2 }) as string[][];
+    rows = parse(text, {
+      bom: true,
+      skip_empty_lines: true,
+      trim: true,
+      relax_column_count: true,
+      to: MAX_LINES + 2,
+    }) as string[][];
   } catch (e) {
     throw new UsageError(`${where(source)}: not readable as CSV (${(e as Error).message.split('\n')[0]})`);
   }
   if (rows[0]?.join(',') !== CHART_HEADER.join(',')) {
-    throw new UsageError(`${where(source, 1)}: expected the header ${CHART_HEADER.join(',')} (then one line per journal role, `
-      + 'e.g. bank,*,1010,Operating bank; see docs/close-and-journal.md)');
+    throw new UsageError(
+      `${where(source, 1)}: expected the header ${CHART_HEADER.join(',')} (then one line per journal role, ` +
+        'e.g. bank,*,1010,Operating bank; see docs/close-and-journal.md)',
+    );
   }
   if (rows.length > MAX_LINES + 1) throw new UsageError(`${where(source)}: more than ${MAX_LINES} lines`);
   const seen = new Map<string, number>();
   const lines = rows.slice(1).map((row, i) => chartLine(row, i + 2, source, seen));
-  if (lines.length === 0) throw new UsageError(`${where(source)}: no accounts below the header (e.g. bank,*,1010,Operating bank)`);
+  if (lines.length === 0)
+    throw new UsageError(`${where(source)}: no accounts below the header (e.g. bank,*,1010,Operating bank)`);
   return { source, lines };
 }
 
 function chartLine(row: string[], line: number, source: string, seen: Map<string, number>): ChartLine {
   const at = where(source, line);
-  if (row.length !== 4) throw new UsageError(`${at}: expected 4 fields (${CHART_HEADER.join(', ')}), found ${row.length}`);
+  if (row.length !== 4)
+    throw new UsageError(`${at}: expected 4 fields (${CHART_HEADER.join(', ')}), found ${row.length}`);
   const [role, currency, code, name] = row as [string, string, string, string];
   if (!(JOURNAL_ROLES as readonly string[]).includes(role)) {
-    throw new UsageError(`${at}: "${role.slice(0, 40)}" is not a journal role (${JOURNAL_ROLES.join(', ')})${didYouMean(role, JOURNAL_ROLES)}`);
+    throw new UsageError(
+      `${at}: "${role.slice(0, 40)}" is not a journal role ` +
+        `(${JOURNAL_ROLES.join(', ')})${didYouMean(role, JOURNAL_ROLES)}`,
+    );
   }
   if (currency !== '*' && !CODE.test(currency)) {
-    throw new UsageError(`${at}: currency "${currency.slice(0, 12)}" is neither a currency code (three capitals, e.g. EUR) nor * (every currency)`);
+    throw new UsageError(
+      `${at}: currency "${currency.slice(0, 12)}" is neither a currency code (three capitals, e.g. EUR) nor * ` +
+        `(every currency)`,
+    );
   }
   for (const [field, value] of [['code', code], ['name', name]] as const) {
     if (value.length > MAX_TEXT) throw new UsageError(`${at}: the ${field} is longer than ${MAX_TEXT} characters`);
     // written as is into every journal file: a character a spreadsheet would change or run is refused, not altered
     if (safeText(value, 'csv') !== value || /[\r\n\t]/.test(value)) {
-      throw new UsageError(`${at}: the ${field} "${value.slice(0, 40)}" holds a control character or starts like a spreadsheet formula (=, +, -, @)`);
+      throw new UsageError(
+        `${at}: the ${field} "${value.slice(0, 40)}" holds a control character or starts like a spreadsheet formula ` +
+          `(=, +, -, @)`,
+      );
     }
   }
   if (code === '' && name === '') throw new UsageError(`${at}: ${role} in ${currency} has neither a code nor a name`);
@@ -108,18 +127,29 @@ export function accountFor(chart: ChartOfAccounts, role: JournalRole, currency: 
  * currency, or an account without what an asked format needs, stops the close: a UsageError naming the role,
  * the currency and how to write the line, raised before anything is written.
  */
-export function mapJournal(journal: readonly JournalEntry[], chart: ChartOfAccounts, needs: ChartNeeds): JournalEntry[] {
+export function mapJournal(
+  journal: readonly JournalEntry[],
+  chart: ChartOfAccounts,
+  needs: ChartNeeds,
+): JournalEntry[] {
   return journal.map((e) => {
     const account = accountFor(chart, e.role, e.currency);
     if (!account) {
-      throw new UsageError(`${where(chart.source)}: no account for the journal role ${e.role} in ${e.currency} (recon's "${e.account}"); `
-        + `add a line ${e.role},${e.currency},<code>,<name> or ${e.role},*,<code>,<name>`);
+      throw new UsageError(
+        `${where(chart.source)}: no account for the journal role ${e.role} in ${e.currency} (recon's ` +
+          `"${e.account}"); ` +
+          `add a line ${e.role},${e.currency},<code>,<name> or ${e.role},*,<code>,<name>`,
+      );
     }
     if (needs.code && account.code === '') {
-      throw new UsageError(`${where(chart.source, account.line)}: ${e.role} in ${account.currency} has no code, and ${needs.code}`);
+      throw new UsageError(
+        `${where(chart.source, account.line)}: ${e.role} in ${account.currency} has no code, and ${needs.code}`,
+      );
     }
     if (needs.name && account.name === '') {
-      throw new UsageError(`${where(chart.source, account.line)}: ${e.role} in ${account.currency} has no name, and ${needs.name}`);
+      throw new UsageError(
+        `${where(chart.source, account.line)}: ${e.role} in ${account.currency} has no name, and ${needs.name}`,
+      );
     }
     return { ...e, ledger: { code: account.code, name: account.name } };
   });

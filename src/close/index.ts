@@ -81,19 +81,30 @@ export async function closeMonth(
   const accept: AcceptanceRequest | null = r.approve ? await approvalOf(c, r.month, closer, r.now)
     : r.accept ? { ...r.accept, osUser: closer.osUser, host: closer.host } : null;
   if (prior > 0 && !r.reissue && !r.approve) {
-    throw new UsageError(`month ${r.month} is already closed (version ${prior}); pass --reissue to issue version ${prior + 1}`);
+    throw new UsageError(
+      `month ${r.month} is already closed (version ${prior}); pass --reissue to issue version ${prior + 1}`,
+    );
   }
   await setBooksTz(c, settings.booksTz);
   const count = await disbursementsInMonth(c, r.month);
-  if (count === 0) throw new UsageError(`no disbursements delivered in ${r.month}; run recon sync first or pick another month`);
+  if (count === 0)
+    throw new UsageError(`no disbursements delivered in ${r.month}; run recon sync first or pick another month`);
   const version = prior + 1;
   const written = await writeMonthClose(c, {
     month: r.month, version, reportsDir: settings.reportsDir, serviceUrl: await serviceUrlOf(c, settings.serviceUrl),
     now: r.now, accept, booksTz: settings.booksTz, fourEyes: settings.fourEyes, closer, runId: r.runId,
     book: (journal) => bookable(journal, settings),
   });
-  const booked = written.journal.map((e) => ({ currency: e.currency, role: e.role, account: e.account,
-    code: e.ledger?.code ?? '', name: e.ledger?.name ?? '', description: e.description, debit: e.debit, credit: e.credit }));
+  const booked = written.journal.map((e) => ({
+    currency: e.currency,
+    role: e.role,
+    account: e.account,
+    code: e.ledger?.code ?? '',
+    name: e.ledger?.name ?? '',
+    description: e.description,
+    debit: e.debit,
+    credit: e.credit,
+  }));
   const files = await writeJournalFiles(c, { month: r.month, version, workbook: written.path,
     provisional: written.provisional.length > 0, lines: booked }, settings.journal);
   const entry = written.trail!.entry;
@@ -117,7 +128,9 @@ function chartNeeds(formats: readonly JournalFormat[]): ChartNeeds {
   };
 }
 
-/** The Journal as a ledger books it: whole ISO 4217 minor units, then the user's accounts (stopping the close on a gap). */
+/**
+ * The Journal as a ledger books it: whole ISO 4217 minor units, then the user's accounts (stopping the close on a gap).
+ */
 function bookable(journal: readonly JournalEntry[], settings: CloseSettings): JournalEntry[] {
   const ledger = toLedgerPrecision(journal);
   return settings.chart ? mapJournal(ledger, settings.chart, chartNeeds(settings.journal.formats)) : ledger;

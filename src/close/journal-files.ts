@@ -14,7 +14,15 @@ import { writeFileAtomically } from '../files.js';
 import { CSV_EOL, toCsvField } from '../report/csv.js';
 import { standingEntries, type BookedFile, type BookedLine } from '../store/closes.js';
 import type { JournalFormat } from './journal-formats.js';
-import { cannotHold, LAYOUTS, Raw, type EntryText, type Field, type Layout, type LedgerSettings } from './ledger-formats.js';
+import {
+  cannotHold,
+  LAYOUTS,
+  Raw,
+  type EntryText,
+  type Field,
+  type Layout,
+  type LedgerSettings,
+} from './ledger-formats.js';
 
 export interface JournalFileSettings extends LedgerSettings {
   formats: JournalFormat[];
@@ -47,10 +55,18 @@ export const lastDayOf = (month: string) => new Date(Date.UTC(Number(month.slice
 export const journalNo = (month: string, version: number, currency: string) => `recon-${month}-${version}-${currency}`;
 const reversalNo = (month: string, reversed: number, currency: string) => `recon-${month}-${reversed}R-${currency}`;
 
-/** close-2026-10-v2.xlsx, xero, EUR → close-2026-10-v2-xero-EUR.csv; its reversal of v1 …-xero-EUR-reversal-of-v1.csv */
-export function journalFilePath(workbook: string, format: JournalFormat, currency: string, o: { provisional: boolean; reverses?: number }): string {
+/**
+ * close-2026-10-v2.xlsx, xero, EUR → close-2026-10-v2-xero-EUR.csv; its reversal of v1 …-xero-EUR-reversal-of-v1.csv
+ */
+export function journalFilePath(
+  workbook: string,
+  format: JournalFormat,
+  currency: string,
+  o: { provisional: boolean; reverses?: number },
+): string {
   const base = `${workbook.replace(/\.xlsx$/i, '')}${o.provisional ? `-${PROVISIONAL}` : ''}`;
-  return `${base}-${format}-${currency.replace(/[^A-Za-z0-9]/g, '_')}${o.reverses === undefined ? '' : `-reversal-of-v${o.reverses}`}.csv`;
+  const reversal = o.reverses === undefined ? '' : `-reversal-of-v${o.reverses}`;
+  return `${base}-${format}-${currency.replace(/[^A-Za-z0-9]/g, '_')}${reversal}.csv`;
 }
 
 const swapped = (l: BookedLine): BookedLine => ({ ...l, debit: l.credit, credit: l.debit });
@@ -75,20 +91,42 @@ export async function writeJournalFiles(
     for (const currency of currencies) {
       const previous = standing.get(currency);
       const lines = r.lines.filter((l) => l.currency === currency && (l.debit !== 0n || l.credit !== 0n));
-      const files: Array<{ kind: BookedFile['kind']; entryVersion: number; text: EntryText; lines: BookedLine[]; path: string }> = [];
+      const files: Array<{
+        kind: BookedFile['kind'];
+        entryVersion: number;
+        text: EntryText;
+        lines: BookedLine[];
+        path: string;
+      }> = [];
       const mark = marked ? `${PROVISIONAL} ` : '';
       if (previous) {
         const no = reversalNo(r.month, previous.version, currency);
-        files.push({ kind: 'reversal', entryVersion: previous.version, lines: previous.lines.filter((l) => l.debit !== 0n || l.credit !== 0n).map(swapped),
-          text: { journalNo: no, date, narration: `${mark}recon close ${r.month} v${r.version} ${currency}: reversal of v${previous.version}`,
-            prefix: `${marked ? `${PROVISIONAL}: ` : ''}Reversal of ${previous.journalNo}: ` },
-          path: journalFilePath(r.workbook, format, currency, { provisional: marked, reverses: previous.version }) });
+        files.push({
+          kind: 'reversal',
+          entryVersion: previous.version,
+          lines: previous.lines.filter((l) => l.debit !== 0n || l.credit !== 0n).map(swapped),
+          text: {
+            journalNo: no,
+            date,
+            narration: `${mark}recon close ${r.month} v${r.version} ${currency}: reversal of v${previous.version}`,
+            prefix: `${marked ? `${PROVISIONAL}: ` : ''}Reversal of ${previous.journalNo}: `,
+          },
+          path: journalFilePath(r.workbook, format, currency, { provisional: marked, reverses: previous.version }),
+        });
       }
       if (lines.length > 0) {
-        files.push({ kind: 'entry', entryVersion: r.version, lines,
-          text: { journalNo: journalNo(r.month, r.version, currency), date, narration: `${mark}recon close ${r.month} v${r.version} ${currency}`,
-            prefix: marked ? `${PROVISIONAL}: ` : '' },
-          path: journalFilePath(r.workbook, format, currency, { provisional: marked }) });
+        files.push({
+          kind: 'entry',
+          entryVersion: r.version,
+          lines,
+          text: {
+            journalNo: journalNo(r.month, r.version, currency),
+            date,
+            narration: `${mark}recon close ${r.month} v${r.version} ${currency}`,
+            prefix: marked ? `${PROVISIONAL}: ` : '',
+          },
+          path: journalFilePath(r.workbook, format, currency, { provisional: marked }),
+        });
       }
       const refusal = files.map((f) => refused(layout, f.lines, f.text.journalNo)).find((x) => x !== null) ?? null;
       if (refusal) {
@@ -97,7 +135,15 @@ export async function writeJournalFiles(
       }
       for (const f of files) {
         await writeCsv(f.path, [layout.header.map((h) => new Raw(h)), ...f.lines.map((l) => layout.row(l, f.text, s))]);
-        out.files.push({ format, currency, kind: f.kind, entryVersion: f.entryVersion, journalNo: f.text.journalNo, file: f.path, provisional: marked });
+        out.files.push({
+          format,
+          currency,
+          kind: f.kind,
+          entryVersion: f.entryVersion,
+          journalNo: f.text.journalNo,
+          file: f.path,
+          provisional: marked,
+        });
       }
     }
   }
@@ -107,7 +153,8 @@ export async function writeJournalFiles(
 /** Why `layout` cannot take this file, or null. */
 function refused(layout: Layout, lines: readonly BookedLine[], no: string): string | null {
   if (layout.maxJournalNo !== null && no.length > layout.maxJournalNo) {
-    return `the journal number ${no} is longer than the ${layout.maxJournalNo} characters ${layout.title} takes: no ${layout.title} file is written`;
+    return `the journal number ${no} is longer than the ${layout.maxJournalNo} characters ${layout.title} takes: no ` +
+             `${layout.title} file is written`;
   }
   return lines.length === 0 ? null : cannotHold(layout, lines[0]!.currency, lines);
 }

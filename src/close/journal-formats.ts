@@ -14,6 +14,7 @@ export type DateFormat = (typeof DATE_FORMATS)[number] | 'D MMM YYYY';
 /** "quickbooks, xero" → ['quickbooks', 'xero']; null when a name is not a known format. */
 export function parseJournalFormats(text: string): JournalFormat[] | null {
   const names = text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
-  if (names.length === 0 || !names.every((n): n is JournalFormat => (JOURNAL_FORMATS as readonly string[]).includes(n))) return null;
+  if (names.length === 0 || !names.every((n): n is JournalFormat => (JOURNAL_FORMATS as readonly string[]).includes(n)))
+    return null;
   return [...new Set(names)];
 }

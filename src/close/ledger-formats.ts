@@ -71,30 +71,89 @@ const netsuiteAccount = (l: FileLine) => [l.code, l.name].filter(Boolean).join('
 
 export const LAYOUTS: Record<JournalFormat, Layout> = {
   generic: {
-    title: 'generic', header: ['Journal', 'Date', 'Currency', 'Role', 'Code', 'Account', 'Description', 'Debit', 'Credit'],
-    maxDecimals: null, maxIntegerDigits: null, maxJournalNo: null, maxLines: null,
-    row: (l, e) => [e.journalNo, formatDate(e.date, 'YYYY-MM-DD'), l.currency, l.role, l.code, l.name || l.account, text(l, e),
-      amount(l.debit, l.currency), amount(l.credit, l.currency)],
+    title: 'generic',
+    header: ['Journal', 'Date', 'Currency', 'Role', 'Code', 'Account', 'Description', 'Debit', 'Credit'],
+    maxDecimals: null,
+    maxIntegerDigits: null,
+    maxJournalNo: null,
+    maxLines: null,
+    row: (l, e) => [
+      e.journalNo,
+      formatDate(e.date, 'YYYY-MM-DD'),
+      l.currency,
+      l.role,
+      l.code,
+      l.name || l.account,
+      text(l, e),
+      amount(l.debit, l.currency),
+      amount(l.credit, l.currency),
+    ],
   },
   quickbooks: {
-    title: 'QuickBooks', header: ['Journal No.', 'Journal Date', 'Account Name', 'Description', 'Debits', 'Credits', 'Name'],
-    maxDecimals: 2, maxIntegerDigits: null, maxJournalNo: 21, maxLines: null,
-    row: (l, e, s) => [e.journalNo, formatDate(e.date, s.dateFormat), l.name, text(l, e), amount(l.debit, l.currency),
-      amount(l.credit, l.currency), ''],
+    title: 'QuickBooks',
+    header: ['Journal No.', 'Journal Date', 'Account Name', 'Description', 'Debits', 'Credits', 'Name'],
+    maxDecimals: 2,
+    maxIntegerDigits: null,
+    maxJournalNo: 21,
+    maxLines: null,
+    row: (l, e, s) => [
+      e.journalNo,
+      formatDate(e.date, s.dateFormat),
+      l.name,
+      text(l, e),
+      amount(l.debit, l.currency),
+      amount(l.credit, l.currency),
+      '',
+    ],
   },
   xero: {
     title: 'Xero',
-    header: ['*Narration', '*Date', 'Description', '*AccountCode', '*TaxRate', '*Amount', 'TrackingName1', 'TrackingOption1',
-      'TrackingName2', 'TrackingOption2'],
-    maxDecimals: 2, maxIntegerDigits: null, maxJournalNo: null, maxLines: 300,
-    row: (l, e, s) => [e.narration, formatDate(e.date, 'D MMM YYYY'), text(l, e), l.code, s.xeroTaxRate,
-      new Raw(formatIso(l.debit - l.credit, l.currency)), '', '', '', ''],
+    header: [
+      '*Narration',
+      '*Date',
+      'Description',
+      '*AccountCode',
+      '*TaxRate',
+      '*Amount',
+      'TrackingName1',
+      'TrackingOption1',
+      'TrackingName2',
+      'TrackingOption2',
+    ],
+    maxDecimals: 2,
+    maxIntegerDigits: null,
+    maxJournalNo: null,
+    maxLines: 300,
+    row: (l, e, s) => [
+      e.narration,
+      formatDate(e.date, 'D MMM YYYY'),
+      text(l, e),
+      l.code,
+      s.xeroTaxRate,
+      new Raw(formatIso(l.debit - l.credit, l.currency)),
+      '',
+      '',
+      '',
+      '',
+    ],
   },
   netsuite: {
-    title: 'NetSuite', header: ['External ID', 'Date', 'Subsidiary', 'Currency', 'Account', 'Debit', 'Credit', 'Memo'],
-    maxDecimals: 2, maxIntegerDigits: 10, maxJournalNo: null, maxLines: null,
-    row: (l, e, s) => [e.journalNo, formatDate(e.date, s.dateFormat), s.netsuiteSubsidiary, l.currency, netsuiteAccount(l),
-      amount(l.debit, l.currency), amount(l.credit, l.currency), text(l, e)],
+    title: 'NetSuite',
+    header: ['External ID', 'Date', 'Subsidiary', 'Currency', 'Account', 'Debit', 'Credit', 'Memo'],
+    maxDecimals: 2,
+    maxIntegerDigits: 10,
+    maxJournalNo: null,
+    maxLines: null,
+    row: (l, e, s) => [
+      e.journalNo,
+      formatDate(e.date, s.dateFormat),
+      s.netsuiteSubsidiary,
+      l.currency,
+      netsuiteAccount(l),
+      amount(l.debit, l.currency),
+      amount(l.credit, l.currency),
+      text(l, e),
+    ],
   },
 };
 
@@ -102,7 +161,11 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 
 /** A day (UTC midnight) as an import expects it. */
 export function formatDate(day: Date, format: DateFormat): string {
-  const [y, m, d] = [String(day.getUTCFullYear()), String(day.getUTCMonth() + 1).padStart(2, '0'), String(day.getUTCDate()).padStart(2, '0')];
+  const [y, m, d] = [
+    String(day.getUTCFullYear()),
+    String(day.getUTCMonth() + 1).padStart(2, '0'),
+    String(day.getUTCDate()).padStart(2, '0'),
+  ];
   switch (format) {
     case 'YYYY-MM-DD': return `${y}-${m}-${d}`;
     case 'MM/DD/YYYY': return `${m}/${d}/${y}`;
@@ -120,19 +183,28 @@ export function formatDate(day: Date, format: DateFormat): string {
 export function cannotHold(layout: Layout, currency: string, lines: readonly FileLine[]): string | null {
   const decimals = isoMinorUnits(currency);
   if (layout.maxDecimals !== null && decimals > layout.maxDecimals) {
-    return `${currency} has ${decimals} decimals (ISO 4217) and the ${layout.title} journal import holds ${layout.maxDecimals}: `
-      + `no ${layout.title} ${currency} file is written; book it by hand or from the generic file`;
+    return (
+      `${currency} has ${decimals} decimals (ISO 4217) and the ${layout.title} journal import holds ` +
+        `${layout.maxDecimals}: ` +
+      `no ${layout.title} ${currency} file is written; book it by hand or from the generic file`
+    );
   }
   if (layout.maxLines !== null && lines.length > layout.maxLines) {
-    return `the ${currency} journal has ${lines.length} lines and ${layout.title} imports at most ${layout.maxLines} in one file: `
-      + `no ${layout.title} ${currency} file is written; book it by hand or from the generic file`;
+    return (
+      `the ${currency} journal has ${lines.length} lines and ${layout.title} imports at most ${layout.maxLines} in ` +
+        `one file: ` +
+      `no ${layout.title} ${currency} file is written; book it by hand or from the generic file`
+    );
   }
   const digits = layout.maxIntegerDigits;
   const magnitude = (l: FileLine) => formatIso(l.debit > l.credit ? l.debit : l.credit, currency);
   const big = digits === null ? undefined : lines.find((l) => magnitude(l).split('.')[0]!.length > digits);
   if (big) {
-    return `a ${currency} line of ${magnitude(big)} has more than ${digits} digits before the decimal point, the most `
-      + `the ${layout.title} journal import takes: no ${layout.title} ${currency} file is written; book it by hand or from the generic file`;
+    return (
+      `a ${currency} line of ${magnitude(big)} has more than ${digits} digits before the decimal point, the most ` +
+      `the ${layout.title} journal import takes: no ${layout.title} ${currency} file is written; book it by hand or ` +
+        `from the generic file`
+    );
   }
   return null;
 }

@@ -4,9 +4,24 @@
 import path from 'node:path';
 import { addMonths } from 'date-fns';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { closeLines, bankSplit, type BankSplitRow, monthShape as readMonthShape, openErrorsOfMonth, openFindingsOfMonth, suspenseLines,
-  countOpenFindingsOfMonth } from '../store/read/summaries.js';
-import { bankCredits, bankRows, countCredits, hasBankData, reconciliationRows, withDisbursementRows } from '../store/read/rows.js';
+import {
+  closeLines,
+  bankSplit,
+  type BankSplitRow,
+  monthShape as readMonthShape,
+  openErrorsOfMonth,
+  openFindingsOfMonth,
+  suspenseLines,
+  countOpenFindingsOfMonth,
+} from '../store/read/summaries.js';
+import {
+  bankCredits,
+  bankRows,
+  countCredits,
+  hasBankData,
+  reconciliationRows,
+  withDisbursementRows,
+} from '../store/read/rows.js';
 import { listMonth, withListed } from '../store/read/listed.js';
 import { writeCloseWorkbook } from '../report/close-workbook.js';
 import { buildJournal } from '../report/journal.js';
@@ -31,7 +46,8 @@ async function provisionalReasons(c: DuckDBConnection, month: string, lines: rea
   const varianceCurrencies = new Set(lines.filter((l) => l.variance !== 0n).map((l) => l.currency));
   const reasons: string[] = [];
   if (errors > 0) reasons.push(`${errors} open error finding${errors === 1 ? '' : 's'} (Open findings)`);
-  if (varianceCurrencies.size > 0) reasons.push(`a variance in ${[...varianceCurrencies].sort().join(', ')} (Reconciliation suspense in the Journal)`);
+  if (varianceCurrencies.size > 0)
+    reasons.push(`a variance in ${[...varianceCurrencies].sort().join(', ')} (Reconciliation suspense in the Journal)`);
   return reasons;
 }
 
@@ -52,11 +68,18 @@ function unaccountedReasons(split: Map<string, BankSplitRow> | undefined, suspen
     if (s.otherAccount !== 0n) reasons.push(`${money(s.otherAccount, ccy)} on another account (Bank)`);
     if ((s.unproven ?? 0n) !== 0n) reasons.push(`${money(s.unproven, ccy)} credited on an unbalanced statement (Bank)`);
     const m = s.movement ?? null;
-    if (m && m.duplicate !== 0n) reasons.push(`${money(m.duplicate, ccy)} credited twice, to return (Unmatched credits)`);
-    if (m && m.unexpected !== 0n) reasons.push(`${money(m.unexpected, ccy)} from the provider matching no disbursement (Unmatched credits)`);
-    if (m && m.otherCredits !== 0n) reasons.push(`${money(m.otherCredits, ccy)} credited by others than the provider (Unmatched credits)`);
+    if (m && m.duplicate !== 0n)
+      reasons.push(`${money(m.duplicate, ccy)} credited twice, to return (Unmatched credits)`);
+    if (m && m.unexpected !== 0n)
+      reasons.push(`${money(m.unexpected, ccy)} from the provider matching no disbursement (Unmatched credits)`);
+    if (m && m.otherCredits !== 0n)
+      reasons.push(`${money(m.otherCredits, ccy)} credited by others than the provider (Unmatched credits)`);
   }
-  if (suspense.length > 0) reasons.push(`${suspense.length} line${suspense.length === 1 ? '' : 's'} in another currency than ${suspense.length === 1 ? 'its' : 'their'} disbursement's held in suspense (Currency suspense)`);
+  if (suspense.length > 0)
+    reasons.push(
+      `${suspense.length} line${suspense.length === 1 ? '' : 's'} in another currency than ` +
+        `${suspense.length === 1 ? 'its' : 'their'} disbursement's held in suspense (Currency suspense)`,
+    );
   return reasons;
 }
 
@@ -113,28 +136,46 @@ export async function writeMonthClose(c: DuckDBConnection, opts: MonthCloseOptio
     // the Disbursements sheet's rows are known before the Open findings sheet links to them
     const place = listLayout(opts.maxRows ?? EXCEL_MAX_ROWS, listed.listed);
     const credits = { creditedIn: opts.month, others: true };
-    const written = await writeCloseWorkbook(workbook, {
-    suspense,
-    provisional,
-    acceptance: acceptance ? {
-      by: acceptance.by, note: acceptance.note, accepted: acceptance.accepted, state: acceptance.state,
-      approvedBy: acceptance.approval?.by ?? null,
-    } : null,
-    controls: opts.closer ? closeControls(opts.closer, acceptance, trail?.entry ?? null) : undefined,
-    month: opts.month,
-    booksTz: opts.booksTz,
-    version: opts.version,
-    generatedAt: opts.now,
-    serviceUrl: opts.serviceUrl,
-    lines,
-    disbursements: { rows: reconciliationRows(c, { listed: true }), count: listed.listed },
-    openFindings: { rows: withDisbursementRows(c, openFindingsOfMonth(c, opts.month, opts.now), { firstRow: place.headerRow + 1, shown: place.shown }),
-      count: await countOpenFindingsOfMonth(c, opts.month) },
-    journal,
-    bank: bank ? { disbursements: { rows: bankRows(c, { listed: true }), count: listed.listed },
-      credits: { rows: bankCredits(c, credits), count: await countCredits(c, credits) } } : undefined,
-    shape: await monthShape(c, opts.month, opts.booksTz),
-    }, { maxRows: opts.maxRows });
+    const written = await writeCloseWorkbook(
+      workbook,
+      {
+        suspense,
+        provisional,
+        acceptance: acceptance
+          ? {
+              by: acceptance.by,
+              note: acceptance.note,
+              accepted: acceptance.accepted,
+              state: acceptance.state,
+              approvedBy: acceptance.approval?.by ?? null,
+            }
+          : null,
+        controls: opts.closer ? closeControls(opts.closer, acceptance, trail?.entry ?? null) : undefined,
+        month: opts.month,
+        booksTz: opts.booksTz,
+        version: opts.version,
+        generatedAt: opts.now,
+        serviceUrl: opts.serviceUrl,
+        lines,
+        disbursements: { rows: reconciliationRows(c, { listed: true }), count: listed.listed },
+        openFindings: {
+          rows: withDisbursementRows(c, openFindingsOfMonth(c, opts.month, opts.now), {
+            firstRow: place.headerRow + 1,
+            shown: place.shown,
+          }),
+          count: await countOpenFindingsOfMonth(c, opts.month),
+        },
+        journal,
+        bank: bank
+          ? {
+              disbursements: { rows: bankRows(c, { listed: true }), count: listed.listed },
+              credits: { rows: bankCredits(c, credits), count: await countCredits(c, credits) },
+            }
+          : undefined,
+        shape: await monthShape(c, opts.month, opts.booksTz),
+      },
+      { maxRows: opts.maxRows },
+    );
     const accepted: CloseAcceptance | null = acceptance
       ? { by: acceptance.by, note: acceptance.note, accepted: acceptance.accepted } : null;
     return { ...written, acceptance: accepted, acceptanceState: state, trail };

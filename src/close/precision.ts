@@ -13,7 +13,9 @@ function roundTo(amount: bigint, step: bigint): bigint {
   return ((amount + step / 2n) / step) * step;
 }
 
-/** The journal with every amount a whole number of ISO 4217 minor units, each currency balanced by its rounding line. */
+/**
+ * The journal with every amount a whole number of ISO 4217 minor units, each currency balanced by its rounding line.
+ */
 export function toLedgerPrecision(journal: readonly JournalEntry[]): JournalEntry[] {
   const out: JournalEntry[] = [];
   const currencies = [...new Set(journal.map((e) => e.currency))];
@@ -22,7 +24,8 @@ export function toLedgerPrecision(journal: readonly JournalEntry[]): JournalEntr
     const lines: JournalEntry[] = [];
     for (const e of journal.filter((x) => x.currency === currency)) {
       const r = step === 1n ? e : { ...e, debit: roundTo(e.debit, step), credit: roundTo(e.credit, step) };
-      // a line rounded to nothing is left out; one that was nothing already (the Bank line, kept to show where cash went) stays
+      // a line rounded to nothing is left out; one that was nothing already (the Bank line, kept to show where cash
+      // went) stays
       if (r.debit !== 0n || r.credit !== 0n || (e.debit === 0n && e.credit === 0n)) lines.push(r);
     }
     const left = lines.reduce((s, e) => s + e.debit - e.credit, 0n);

@@ -27,7 +27,12 @@ const FIELDS = [
   { name: 'minute', min: 0, max: 59, names: [] as string[] },
   { name: 'hour', min: 0, max: 23, names: [] },
   { name: 'day-of-month', min: 1, max: 31, names: [] },
-  { name: 'month', min: 1, max: 12, names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] },
+  {
+    name: 'month',
+    min: 1,
+    max: 12,
+    names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'],
+  },
   { name: 'day-of-week', min: 0, max: 7, names: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] },
 ] as const;
 
@@ -38,7 +43,13 @@ export function parseCron(expr: string): CronSpec {
   const parts = expr.trim().split(/\s+/);
   if (parts.length !== 5 || !nodeCronValidate(expr)) throw new ScheduleConfigError('RECON_CRON', expr, HINT);
   const sets = parts.map((part, i) => parseField(part, FIELDS[i]!, expr));
-  const [minutes, hours, days, months, weekdays] = sets as [Set<number>, Set<number>, Set<number>, Set<number>, Set<number>];
+  const [minutes, hours, days, months, weekdays] = sets as [
+    Set<number>,
+    Set<number>,
+    Set<number>,
+    Set<number>,
+    Set<number>,
+  ];
   if (weekdays.delete(7)) weekdays.add(0);
   return {
     minutes: [...minutes].sort((a, b) => a - b),

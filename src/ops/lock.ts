@@ -121,7 +121,9 @@ export async function acquireLock(
     if (!isStale(found)) throw heldError(lockPath, found);
     if (!(await takeOverStale(lockPath, isStale, now))) await delay(RETRY_DELAY_MS);
   }
-  throw new Error(`could not take the lock ${lockPath} after ${MAX_ATTEMPTS} attempts; remove it if no recon run is active`);
+  throw new Error(
+    `could not take the lock ${lockPath} after ${MAX_ATTEMPTS} attempts; remove it if no recon run is active`,
+  );
 }
 
 export interface WaitOptions {

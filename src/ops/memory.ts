@@ -25,7 +25,10 @@
 //   (docs/performance.md). It cannot be changed once node runs (V8 sizes the heap at start).
 import v8 from 'node:v8';
 
-/** The node flags the bin starts with: its shebang line carries them (test/unit/ops/memory.test.ts), the bench's stages too. */
+/**
+ * The node flags the bin starts with: its shebang line carries them (test/unit/ops/memory.test.ts), the bench's stages
+ * too.
+ */
 export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
 
 /** jemalloc's options variable in DuckDB's build (its symbols carry the duckdb_je_ prefix). */

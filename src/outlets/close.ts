@@ -17,15 +17,29 @@ export async function withCloseOutlets<T extends CloseEnd>(
     outcome = await close();
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
-    await deliverClose(settings, logger, startedAt, { code: EXIT.FAILED, month: '', version: null, workbook: null, disbursements: 0, provisional: [],
-      error });
+    await deliverClose(settings, logger, startedAt, {
+      code: EXIT.FAILED,
+      month: '',
+      version: null,
+      workbook: null,
+      disbursements: 0,
+      provisional: [],
+      error,
+    });
     throw err;
   }
   return Object.assign(outcome, { outlets: await deliverClose(settings, logger, startedAt, outcome) });
 }
 
-async function deliverClose(settings: CloseOutletSettings, logger: Logger, startedAt: Date, end: CloseEnd): Promise<OutletsReport> {
-  const summary = closeSummary({ ...end, startedAt, finishedAt: settings.now(), serviceUrl: settings.serviceUrl, logFile: settings.logFile },
-    settings.secrets);
+async function deliverClose(
+  settings: CloseOutletSettings,
+  logger: Logger,
+  startedAt: Date,
+  end: CloseEnd,
+): Promise<OutletsReport> {
+  const summary = closeSummary(
+    { ...end, startedAt, finishedAt: settings.now(), serviceUrl: settings.serviceUrl, logFile: settings.logFile },
+    settings.secrets,
+  );
   return deliverAll(logger, settings.secrets, [mailTask(settings, summary), notifyTask(settings, summary)]);
 }

@@ -17,9 +17,15 @@ export interface OutletsReport {
 
 export type Task = false | null | undefined | '' | 0 | (() => Promise<string>);
 
-export async function deliverAll(logger: Logger, secrets: readonly string[], tasks: readonly Task[]): Promise<OutletsReport> {
+export async function deliverAll(
+  logger: Logger,
+  secrets: readonly string[],
+  tasks: readonly Task[],
+): Promise<OutletsReport> {
   const report: OutletsReport = { delivered: [], warnings: [] };
-  const settled = await Promise.allSettled(tasks.filter((t): t is () => Promise<string> => typeof t === 'function').map((t) => t()));
+  const settled = await Promise.allSettled(
+    tasks.filter((t): t is () => Promise<string> => typeof t === 'function').map((t) => t()),
+  );
   for (const s of settled) {
     if (s.status === 'fulfilled') {
       report.delivered.push(s.value);
@@ -39,7 +45,9 @@ export function mailTask(settings: OutletSettings, summary: OutcomeSummary): Tas
   return mail && (async () => {
     const mailed = await sendSummaryMail(mail, summary, settings.limits, settings.secrets);
     if (!mailed.ok) throw new Error(`mail not sent: ${mailed.error}`);
-    return mailed.eml ? `mail: written to ${mailed.eml}` : `mail: sent to ${mail.to.join(', ')}${mailed.attached ? ' (workbook attached)' : ''}`;
+    return mailed.eml
+      ? `mail: written to ${mailed.eml}`
+      : `mail: sent to ${mail.to.join(', ')}${mailed.attached ? ' (workbook attached)' : ''}`;
   });
 }
 
@@ -51,7 +59,11 @@ export function notifyTask(settings: OutletSettings, summary: OutcomeSummary): T
     if (settings.notifyUrls.length === 0) return 'alert: document written';
     const posted = await postDocument(settings.notifyUrls, doc, settings.limits);
     const failed = posted.filter((p) => !p.ok);
-    if (failed.length > 0) throw new Error(`alert not delivered to ${failed.length} of ${posted.length} URLs: ${failed.map((p) => p.error ?? `HTTP ${p.status}`).join('; ')}`);
+    if (failed.length > 0)
+      throw new Error(
+        `alert not delivered to ${failed.length} of ${posted.length} URLs: ` +
+          `${failed.map((p) => p.error ?? `HTTP ${p.status}`).join('; ')}`,
+      );
     return `alerts: posted to ${posted.length} URL${posted.length === 1 ? '' : 's'}`;
   });
 }

@@ -22,19 +22,39 @@ export function demoOutlets(layout: Pick<StoreLayout, 'dir' | 'outbox'>, reports
   const documents: NotifyDocument[] = [];
   const onDocument = async (doc: NotifyDocument) => {
     documents.push(doc);
-    const name = `alert-${doc.kind === 'close' ? `close-${doc.close?.month ?? ''}` : doc.run_id ?? 'failed'}.json`.replace(/[^A-Za-z0-9._-]/g, '_');
+    const name =
+      `alert-${doc.kind === 'close' ? `close-${doc.close?.month ?? ''}` : (doc.run_id ?? 'failed')}.json`.replace(
+        /[^A-Za-z0-9._-]/g,
+        '_',
+      );
     await writeFileAtomically(path.join(outbox, name), (temp) => writeFile(temp, `${JSON.stringify(doc, null, 2)}\n`));
   };
-  const mail = { to: ['finance@example.com'], from: 'recon@example.com', transport: { kind: 'eml' as const, dir: outbox }, maxAttachmentBytes: 10 * 1_048_576 };
+  const mail = {
+    to: ['finance@example.com'],
+    from: 'recon@example.com',
+    transport: { kind: 'eml' as const, dir: outbox },
+    maxAttachmentBytes: 10 * 1_048_576,
+  };
   return {
-    night: { mail, onDocument, metricsFile: path.join(layout.dir, 'metrics', 'recon.prom'), junitFile: path.join(reportsDir, 'junit.xml') },
+    night: {
+      mail,
+      onDocument,
+      metricsFile: path.join(layout.dir, 'metrics', 'recon.prom'),
+      junitFile: path.join(reportsDir, 'junit.xml'),
+    },
     close: { mail, onDocument },
     describe(reports) {
       const lines = ['', `What finance and operations receive (here written under ${outbox} instead of sent):`];
       for (const r of reports) for (const d of r.outlets?.delivered ?? []) lines.push(`  ${r.label.padEnd(8)} ${d}`);
-      for (const r of reports) for (const w of r.outlets?.warnings ?? []) lines.push(`  ${r.label.padEnd(8)} warning: ${w}`);
+      for (const r of reports)
+        for (const w of r.outlets?.warnings ?? []) lines.push(`  ${r.label.padEnd(8)} warning: ${w}`);
       const last = documents.filter((d) => d.kind === 'run').at(-1);
-      if (last) lines.push('', `The alert document of the last night, as each --notify-url receives it (schema ${last.schema}):`, compactJson(last));
+      if (last)
+        lines.push(
+          '',
+          `The alert document of the last night, as each --notify-url receives it (schema ${last.schema}):`,
+          compactJson(last),
+        );
       return `${lines.join('\n')}\n`;
     },
   };
@@ -43,9 +63,12 @@ export function demoOutlets(layout: Pick<StoreLayout, 'dir' | 'outbox'>, reports
 /** JSON with each object or array on one line when it fits in `width`, so a document reads in a screenful. */
 export function compactJson(value: unknown, width = 110, indent = ''): string {
   const flat = JSON.stringify(value);
-  if (flat === undefined || flat.length + indent.length <= width || value === null || typeof value !== 'object') return flat ?? 'null';
+  if (flat === undefined || flat.length + indent.length <= width || value === null || typeof value !== 'object')
+    return flat ?? 'null';
   const inner = `${indent}  `;
-  if (Array.isArray(value)) return `[\n${value.map((v) => inner + compactJson(v, width, inner)).join(',\n')}\n${indent}]`;
+  if (Array.isArray(value))
+    return `[\n${value.map((v) => inner + compactJson(v, width, inner)).join(',\n')}\n${indent}]`;
   const entries = Object.entries(value as Record<string, unknown>);
-  return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${compactJson(v, width - k.length - 4, inner)}`).join(',\n')}\n${indent}}`;
+  return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ` +
+                                         `${compactJson(v, width - k.length - 4, inner)}`).join(',\n')}\n${indent}}`;
 }

@@ -17,7 +17,11 @@ export function escapeMrkdwn(text: string): string {
  * Service text made safe to show: secrets, URL credentials and link signatures replaced, control
  * characters dropped, one line, cut at `max` characters. Still needs the medium's escaping.
  */
-export function cleanText(text: string | null | undefined, secrets: readonly (string | undefined)[], max = 300): string {
+export function cleanText(
+  text: string | null | undefined,
+  secrets: readonly (string | undefined)[],
+  max = 300,
+): string {
   if (text === null || text === undefined) return '';
   const one = terminalText(redact(text, secrets)).replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;

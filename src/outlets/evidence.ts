@@ -1,11 +1,11 @@
-// The evidence pack of a close: one zip beside the close workbook (close-2026-10-evidence.zip, -v2- for a
-// reissue) that an auditor can take away and check without recon — the workbook, the journal as booked (one
-// CSV of every currency's lines) and the ledger files the close wrote, the bank statements and entries the month used (as
-// recon imported them: the statement files themselves are not kept), the latest night's results file, the
-// month's part of the audit trail up to the close's own entry, and a manifest of every file's SHA-256
-// (manifest.json, and SHA256SUMS for `sha256sum -c`). Written whole or not at all, before the close is
-// recorded: the close's entry (chained beforehand) ends the pack's trail, and the pack's own entry, chained
-// after it, is recorded with the close in one transaction (src/close/index.ts), or neither is.
+// The evidence pack of a close: one zip beside the close workbook (close-2026-10-evidence.zip, -v2- for a reissue) that
+// an auditor can take away and check without recon — the workbook, the journal as booked (one CSV of every currency's
+// lines) and the ledger files the close wrote, the bank statements and entries the month used (as recon imported them:
+// the statement files themselves are not kept), the latest night's results file, the month's part of the audit trail up
+// to the close's own entry, and a manifest of every file's SHA-256 (manifest.json, and SHA256SUMS for `sha256sum -c`).
+// Written whole or not at all, before the close is recorded: the close's entry (chained beforehand) ends the pack's
+// trail, and the pack's own entry, chained after it, is recorded with the close in one transaction
+// (src/close/index.ts), or neither is.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -104,7 +104,9 @@ export async function writeEvidencePack(c: DuckDBConnection, r: EvidenceRequest)
   }
 }
 
-/** The journal as booked, every currency: amounts at the currency's ISO 4217 decimals, as the ledger files hold them. */
+/**
+ * The journal as booked, every currency: amounts at the currency's ISO 4217 decimals, as the ledger files hold them.
+ */
 function bookedCsv(lines: readonly BookedLine[]): string {
   const header = ['currency', 'role', 'account', 'code', 'name', 'description', 'debit', 'credit'];
   const rows = lines.map((l) => toCsvRecord([l.currency, l.role, l.account, l.code, l.name, l.description,

@@ -1,7 +1,14 @@
 // What the outlets say about a night, read once from the store inside the run (the lock held, the
 // workbook just written), so the mail, the alert and the metrics tell the same story as the workbook.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { describeChecks, latestFindings, type CheckRunResult, type FindingStatus, type LatestFinding, type Severity } from '../checks/index.js';
+import {
+  describeChecks,
+  latestFindings,
+  type CheckRunResult,
+  type FindingStatus,
+  type LatestFinding,
+  type Severity,
+} from '../checks/index.js';
 import type { RunCounters } from '../store/runs.js';
 import { withBankMatches } from '../report/run-report.js';
 import { hasBankData } from '../store/read/rows.js';
@@ -21,7 +28,9 @@ export interface BankCounts {
   settled: number;
   awaiting: number;
   unsettled: number;
-  /** Disbursements in currencies no statement was ever imported for, and those currencies (bank_status 'no statements'). */
+  /**
+   * Disbursements in currencies no statement was ever imported for, and those currencies (bank_status 'no statements').
+   */
   noStatements?: { disbursements: number; currencies: string[] };
 }
 
@@ -31,7 +40,10 @@ export interface NightFacts {
   counters: RunCounters;
   counts: CheckCount[];
   moneyAtStake: MoneyAtStake[];
-  /** The first findings of the workbook's Exceptions sheet that need a person (new, then still open; errors and money first). */
+  /**
+   * The first findings of the workbook's Exceptions sheet that need a person (new, then still open; errors and money
+   * first).
+   */
   top: LatestFinding[];
   /** Null while no bank statement was ever imported. */
   bank: BankCounts | null;
@@ -60,8 +72,15 @@ export async function readNightFacts(
 }
 
 export async function checkCounts(connection: DuckDBConnection, runId: string): Promise<CheckCount[]> {
-  const rows = (await connection.runAndReadAll(sqlText('outlets/findings_by_check_and_status'), [runId])).getRowObjectsJS();
-  return rows.map((r) => ({ checkId: String(r.check_id), severity: r.severity as Severity, status: r.status as FindingStatus, findings: Number(r.findings) }));
+  const rows = (
+    await connection.runAndReadAll(sqlText('outlets/findings_by_check_and_status'), [runId])
+  ).getRowObjectsJS();
+  return rows.map((r) => ({
+    checkId: String(r.check_id),
+    severity: r.severity as Severity,
+    status: r.status as FindingStatus,
+    findings: Number(r.findings),
+  }));
 }
 
 async function topFindings(connection: DuckDBConnection, runId: string): Promise<LatestFinding[]> {
@@ -74,23 +93,39 @@ async function topFindings(connection: DuckDBConnection, runId: string): Promise
 
 async function bankCounts(connection: DuckDBConnection): Promise<BankCounts | null> {
   if (!(await hasBankData(connection))) return null;
-  const rows = await withBankMatches(connection, async () => (await connection.runAndReadAll(sqlText('outlets/bank_status_counts'))).getRowObjectsJS());
+  const rows = await withBankMatches(connection, async () =>
+    (await connection.runAndReadAll(sqlText('outlets/bank_status_counts'))).getRowObjectsJS(),
+  );
   const n = (status: string) => Number(rows.find((r) => r.bank_status === status)?.disbursements ?? 0);
   const none = rows.filter((r) => r.bank_status === 'no statements');
   const counts: BankCounts = { settled: n('settled'), awaiting: n('awaiting statement'), unsettled: n('unsettled') };
   if (none.length === 0) return counts;
-  return { ...counts, noStatements: { disbursements: none.reduce((k, r) => k + Number(r.disbursements), 0), currencies: none.map((r) => String(r.currency)).sort() } };
+  return {
+    ...counts,
+    noStatements: {
+      disbursements: none.reduce((k, r) => k + Number(r.disbursements), 0),
+      currencies: none.map((r) => String(r.currency)).sort(),
+    },
+  };
 }
 
 /** The disbursements of currencies without any statement, in bank_status's words ('no statements'), or nothing. */
 export const noStatementsText = (bank: Pick<BankCounts, 'noStatements'>): string =>
-  (bank.noStatements ? `, ${bank.noStatements.disbursements} with no statements (${bank.noStatements.currencies.join(', ')})` : '');
+  bank.noStatements
+    ? `, ${bank.noStatements.disbursements} with no statements (${bank.noStatements.currencies.join(', ')})`
+    : '';
 
 /** Findings of the run (or resolved by it) with this status, summed over checks and severities as asked. */
-export function countOf(counts: readonly CheckCount[], where: { status?: FindingStatus; severity?: Severity; checkId?: string }): number {
+export function countOf(
+  counts: readonly CheckCount[],
+  where: { status?: FindingStatus; severity?: Severity; checkId?: string },
+): number {
   return counts
-    .filter((c) => (where.status === undefined || c.status === where.status)
-      && (where.severity === undefined || c.severity === where.severity)
-      && (where.checkId === undefined || c.checkId === where.checkId))
+    .filter(
+      (c) =>
+        (where.status === undefined || c.status === where.status) &&
+        (where.severity === undefined || c.severity === where.severity) &&
+        (where.checkId === undefined || c.checkId === where.checkId),
+    )
     .reduce((n, c) => n + c.findings, 0);
 }

@@ -35,7 +35,11 @@ export async function send(
   limits: DeliveryLimits = DEFAULT_LIMITS,
 ): Promise<Delivered> {
   const deadline = AbortSignal.timeout(limits.timeoutMs);
-  const agent = new Agent({ connect: { timeout: limits.timeoutMs }, headersTimeout: limits.timeoutMs, bodyTimeout: limits.timeoutMs });
+  const agent = new Agent({
+    connect: { timeout: limits.timeoutMs },
+    headersTimeout: limits.timeoutMs,
+    bodyTimeout: limits.timeoutMs,
+  });
   const sleep = limits.sleep ?? realSleep;
   let last: Delivered = { ok: false, status: null, attempts: 0, error: 'not sent' };
   try {
@@ -46,7 +50,12 @@ export async function send(
       await Promise.race([sleep(backoffMs(attempt)), aborted(deadline)]);
       if (deadline.aborted) break;
     }
-    if (deadline.aborted) last = { ...last, ok: false, error: `no answer within ${Math.round(limits.timeoutMs / 1000)} s (${last.error ?? `HTTP ${last.status}`})` };
+    if (deadline.aborted)
+      last = {
+        ...last,
+        ok: false,
+        error: `no answer within ${Math.round(limits.timeoutMs / 1000)} s (${last.error ?? `HTTP ${last.status}`})`,
+      };
     return last;
   } finally {
     await agent.destroy().catch(() => undefined);
@@ -58,7 +67,11 @@ function aborted(signal: AbortSignal): Promise<void> {
 }
 
 async function once(
-  agent: Agent, method: 'POST' | 'GET', url: string, body: { contentType: string; text: string } | null, signal: AbortSignal,
+  agent: Agent,
+  method: 'POST' | 'GET',
+  url: string,
+  body: { contentType: string; text: string } | null,
+  signal: AbortSignal,
 ): Promise<Omit<Delivered, 'attempts'>> {
   let target = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
@@ -82,7 +95,13 @@ async function once(
     const next = typeof location === 'string' ? safeResolve(location, target) : null;
     // a webhook that moved to another host is not followed: the document would go where nobody configured
     if (!next || next.origin !== new URL(target).origin || (status !== 307 && status !== 308)) {
-      return { ok: false, status, error: `redirect (HTTP ${status}) ${next && next.origin !== new URL(target).origin ? 'to another host' : 'changing the method'} not followed` };
+      return {
+        ok: false,
+        status,
+        error: `redirect (HTTP ${status}) ` +
+                 `${next && next.origin !== new URL(target).origin ? 'to another host' : 'changing the method'} not ` +
+                   `followed`,
+      };
     }
     target = next.href;
   }
@@ -103,7 +122,8 @@ function describeNetworkError(err: unknown): string {
   const code = e.code ?? e.cause?.code;
   if (e.name === 'AbortError' || e.name === 'TimeoutError' || code === 'UND_ERR_ABORTED') return 'timed out';
   if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'timed out';
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+    return 'timed out';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
   return code ?? e.name ?? 'network error';
 }

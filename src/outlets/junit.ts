@@ -12,7 +12,8 @@ import { cleanText } from './escape.js';
 import type { RunFinding } from './run-findings.js';
 
 /** Characters XML 1.0 cannot carry (C0 controls but tab and line breaks, lone surrogates, U+FFFE/U+FFFF). */
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NOT_XML =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const xmlText = (text: string) => text.replace(NOT_XML, '');
 
 // The package's CommonJS export is the builder itself; its typings declare it as a default export.

@@ -38,7 +38,12 @@ async function attachmentFor(workbook: string | null, limit: number): Promise<At
   return { path: workbook, bytes, limitBytes: limit, attached: bytes <= limit };
 }
 
-export async function sendSummaryMail(settings: MailSettings, s: OutcomeSummary, limits: DeliveryLimits, secrets: readonly (string | undefined)[]): Promise<Mailed> {
+export async function sendSummaryMail(
+  settings: MailSettings,
+  s: OutcomeSummary,
+  limits: DeliveryLimits,
+  secrets: readonly (string | undefined)[],
+): Promise<Mailed> {
   const attachment = await attachmentFor(s.workbook, settings.maxAttachmentBytes);
   const message = {
     from: settings.from,
@@ -46,7 +51,9 @@ export async function sendSummaryMail(settings: MailSettings, s: OutcomeSummary,
     subject: s.headline,
     text: renderText(s, attachment),
     html: renderHtml(s, attachment),
-    attachments: attachment?.attached ? [{ filename: path.basename(attachment.path), path: attachment.path, contentType: XLSX }] : [],
+    attachments: attachment?.attached
+      ? [{ filename: path.basename(attachment.path), path: attachment.path, contentType: XLSX }]
+      : [],
   };
   const attached = attachment?.attached ?? false;
   if (settings.transport.kind === 'eml') {
@@ -67,13 +74,18 @@ export async function sendSummaryMail(settings: MailSettings, s: OutcomeSummary,
       error = oneLine(redact((err as Error).message, allSecrets));
       // a refusal (authentication, a rejected sender or recipient: SMTP 5xx) would be refused again
       const e = err as { code?: string; responseCode?: number };
-      if (e.code === 'EAUTH' || e.code === 'EENVELOPE' || (e.responseCode !== undefined && e.responseCode >= 500)) break;
+      if (e.code === 'EAUTH' || e.code === 'EENVELOPE' || (e.responseCode !== undefined && e.responseCode >= 500))
+        break;
     }
   }
   return { ok: false, attached, error };
 }
 
-async function sendOnce(smtp: SmtpSettings, message: Parameters<ReturnType<typeof createTransport>['sendMail']>[0], timeoutMs: number): Promise<void> {
+async function sendOnce(
+  smtp: SmtpSettings,
+  message: Parameters<ReturnType<typeof createTransport>['sendMail']>[0],
+  timeoutMs: number,
+): Promise<void> {
   const transport = createTransport({
     ...smtp,
     connectionTimeout: timeoutMs,
@@ -86,7 +98,10 @@ async function sendOnce(smtp: SmtpSettings, message: Parameters<ReturnType<typeo
     await Promise.race([
       transport.sendMail(message),
       new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer from the SMTP server within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`no answer from the SMTP server within ${Math.round(timeoutMs / 1000)} s`)),
+          timeoutMs,
+        );
       }),
     ]);
   } finally {
@@ -96,10 +111,17 @@ async function sendOnce(smtp: SmtpSettings, message: Parameters<ReturnType<typeo
 }
 
 /** The message as the recipient's mail program would receive it, in a file of its own (whole or absent). */
-async function writeEml(dir: string, s: OutcomeSummary, message: Parameters<ReturnType<typeof createTransport>['sendMail']>[0]): Promise<string> {
+async function writeEml(
+  dir: string,
+  s: OutcomeSummary,
+  message: Parameters<ReturnType<typeof createTransport>['sendMail']>[0],
+): Promise<string> {
   const transport = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const info = await transport.sendMail(message);
-  const name = `${s.kind === 'close' ? `close-${s.close?.month ?? ''}` : `recon-${s.runId ?? 'failed'}`}.eml`.replace(/[^A-Za-z0-9._-]/g, '_');
+  const name = `${s.kind === 'close' ? `close-${s.close?.month ?? ''}` : `recon-${s.runId ?? 'failed'}`}.eml`.replace(
+    /[^A-Za-z0-9._-]/g,
+    '_',
+  );
   const file = path.join(dir, name);
   await writeFileAtomically(file, (temp) => writeFile(temp, info.message as Buffer));
   return file;

@@ -23,27 +23,50 @@ export interface RunMetrics {
 
 export async function metricsText(m: RunMetrics): Promise<string> {
   const registry = new Registry();
-  const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
+  const gauge = (name: string, help: string, labelNames: string[] = []) =>
+    new Gauge({ name, help, labelNames, registers: [registry] });
   const seconds = (d: Date) => d.getTime() / 1000;
 
   gauge('recon_last_run_timestamp_seconds', 'When the last recon run ended (Unix time).').set(seconds(m.finishedAt));
-  gauge('recon_last_run_exit_code', 'Exit code of the last recon run: 0 reconciled, 1 findings need a person, 2 failed.').set(m.exitCode);
-  gauge('recon_last_run_success', '1 when the last recon run completed (exit 0 or 1), 0 when it failed.').set(m.exitCode <= 1 ? 1 : 0);
+  gauge(
+    'recon_last_run_exit_code',
+    'Exit code of the last recon run: 0 reconciled, 1 findings need a person, 2 failed.',
+  ).set(m.exitCode);
+  gauge('recon_last_run_success', '1 when the last recon run completed (exit 0 or 1), 0 when it failed.').set(
+    m.exitCode <= 1 ? 1 : 0,
+  );
   gauge('recon_last_run_duration_seconds', 'How long the last recon run took.').set(m.durationMs / 1000);
   const c = m.counters;
   if (c) {
     gauge('recon_last_run_requests', 'Requests the last run sent to the payments service.').set(c.requests ?? 0);
     gauge('recon_last_run_rate_limited', '429 answers the last run received.').set(c.rate_limited ?? 0);
     gauge('recon_last_run_retries', 'Requests the last run retried.').set(c.retries ?? 0);
-    gauge('recon_last_run_disbursements_listed', 'Disbursements the service listed in the last run.').set(c.disbursements_listed ?? 0);
-    gauge('recon_last_run_disbursements_read', 'Disbursements the last run read (new, changed or within the lookback).').set(c.disbursements_loaded ?? 0);
+    gauge('recon_last_run_disbursements_listed', 'Disbursements the service listed in the last run.').set(
+      c.disbursements_listed ?? 0,
+    );
+    gauge(
+      'recon_last_run_disbursements_read',
+      'Disbursements the last run read (new, changed or within the lookback).',
+    ).set(c.disbursements_loaded ?? 0);
   }
   const f = m.facts;
   if (f) {
-    const byCheck = gauge('recon_check_findings', 'Findings of the last run per check (new, still open and acknowledged), 0 for a check that found nothing.', ['check']);
+    const byCheck = gauge(
+      'recon_check_findings',
+      'Findings of the last run per check (new, still open and acknowledged), 0 for a check that found nothing.',
+      ['check'],
+    );
     for (const check of f.checks.checks) byCheck.set({ check: check.checkId }, 0);
-    const findings = gauge('recon_findings', 'Findings of the last run per check and severity (new, still open and acknowledged).', ['check', 'severity']);
-    const needPerson = gauge('recon_findings_need_person', 'Findings of the last run that need a person (new or still open), per severity.', ['severity']);
+    const findings = gauge(
+      'recon_findings',
+      'Findings of the last run per check and severity (new, still open and acknowledged).',
+      ['check', 'severity'],
+    );
+    const needPerson = gauge(
+      'recon_findings_need_person',
+      'Findings of the last run that need a person (new or still open), per severity.',
+      ['severity'],
+    );
     needPerson.set({ severity: 'error' }, 0);
     needPerson.set({ severity: 'warning' }, 0);
     for (const n of f.counts) {
@@ -52,7 +75,12 @@ export async function metricsText(m: RunMetrics): Promise<string> {
       byCheck.inc({ check: n.checkId }, n.findings);
       if (n.status !== 'acknowledged') needPerson.inc({ severity: n.severity }, n.findings);
     }
-    const stake = gauge('recon_money_at_stake', 'Money at stake in the findings that need a person, in major units of each currency (never added across currencies).', ['currency']);
+    const stake = gauge(
+      'recon_money_at_stake',
+      'Money at stake in the findings that need a person, in major units of each currency (never added across ' +
+        'currencies).',
+      ['currency'],
+    );
     for (const a of f.moneyAtStake) stake.set({ currency: a.currency }, Number(formatMajor(a.subunits, a.currency)));
     const causes = gauge('recon_open_causes',
       'Causes that need a person (each cause once), by business days since first seen: 0-2, 3-7, 8-30, >30.',
@@ -72,14 +100,24 @@ export async function metricsText(m: RunMetrics): Promise<string> {
       }
     }
     if (f.bank) {
-      gauge('recon_bank_unsettled_disbursements', 'Disbursements no bank credit settled although the statements cover their window.').set(f.bank.unsettled);
-      gauge('recon_bank_awaiting_statement_disbursements', 'Disbursements whose window no bank statement covers yet.').set(f.bank.awaiting);
+      gauge(
+        'recon_bank_unsettled_disbursements',
+        'Disbursements no bank credit settled although the statements cover their window.',
+      ).set(f.bank.unsettled);
+      gauge(
+        'recon_bank_awaiting_statement_disbursements',
+        'Disbursements whose window no bank statement covers yet.',
+      ).set(f.bank.awaiting);
     }
   }
   const published = await stat(m.published).then((s) => s.mtime, () => null);
   if (published) {
-    gauge('recon_snapshot_timestamp_seconds', 'When the accountants\' read-only snapshot was last published.').set(seconds(published));
-    gauge('recon_snapshot_age_seconds', 'Age of the accountants\' read-only snapshot when the last run ended.').set(Math.max(0, (m.finishedAt.getTime() - published.getTime()) / 1000));
+    gauge('recon_snapshot_timestamp_seconds', "When the accountants' read-only snapshot was last published.").set(
+      seconds(published),
+    );
+    gauge('recon_snapshot_age_seconds', "Age of the accountants' read-only snapshot when the last run ended.").set(
+      Math.max(0, (m.finishedAt.getTime() - published.getTime()) / 1000),
+    );
   }
   return registry.metrics();
 }

@@ -13,5 +13,9 @@ export interface MoneyAtStake {
 
 /** The run's money at stake, per currency (the money_at_stake view). */
 export async function moneyAtStake(connection: DuckDBConnection, runId: string): Promise<MoneyAtStake[]> {
-  return (await runMoneyAtStake(connection, runId)).map((r) => ({ currency: r.currency, subunits: r.atStake, findings: r.causes }));
+  return (await runMoneyAtStake(connection, runId)).map((r) => ({
+    currency: r.currency,
+    subunits: r.atStake,
+    findings: r.causes,
+  }));
 }

@@ -32,7 +32,10 @@ export interface NightHooks {
   /** The run holds the lock and begins: /start (not awaited: a slow pinger never delays the night). */
   begin(runId: string): void;
   /** Inside the run, once its workbook is written: results (and JUnit) files, and the facts the rest tell. */
-  collect(connection: DuckDBConnection, run: { runId: string; checks: CheckRunResult; counters: RunCounters; workbook: string }): Promise<void>;
+  collect(
+    connection: DuckDBConnection,
+    run: { runId: string; checks: CheckRunResult; counters: RunCounters; workbook: string },
+  ): Promise<void>;
 }
 
 export async function withNightOutlets<T extends NightEnd>(
@@ -61,10 +64,21 @@ export async function withNightOutlets<T extends NightEnd>(
       }
       try {
         const results = resultsPathFor(run.workbook);
-        written = await writeResults(connection, {
-          runId: run.runId, checks: run.checks, counts: facts.counts, counters: run.counters, workbook: path.resolve(run.workbook),
-          serviceUrl: settings.serviceUrl, generatedAt: settings.now(), secrets: settings.secrets, moneyAtStake: facts.moneyAtStake,
-        }, { results, latest: path.join(path.dirname(results), LATEST_RESULTS), junit: settings.junitFile });
+        written = await writeResults(
+          connection,
+          {
+            runId: run.runId,
+            checks: run.checks,
+            counts: facts.counts,
+            counters: run.counters,
+            workbook: path.resolve(run.workbook),
+            serviceUrl: settings.serviceUrl,
+            generatedAt: settings.now(),
+            secrets: settings.secrets,
+            moneyAtStake: facts.moneyAtStake,
+          },
+          { results, latest: path.join(path.dirname(results), LATEST_RESULTS), junit: settings.junitFile },
+        );
       } catch (err) {
         warn('results file', err);
       }
@@ -77,7 +91,12 @@ export async function withNightOutlets<T extends NightEnd>(
   } catch (err) {
     // a misuse found before the run (no service URL, a reports folder that cannot be written): a failed night
     const error = err instanceof Error ? err.message : String(err);
-    await deliverNight(settings, logger, { code: EXIT.FAILED, runId: null, error }, { startedAt, started, facts, written, warnings });
+    await deliverNight(
+      settings,
+      logger,
+      { code: EXIT.FAILED, runId: null, error },
+      { startedAt, started, facts, written, warnings },
+    );
     throw err;
   }
   const outlets = await deliverNight(settings, logger, outcome, { startedAt, started, facts, written, warnings });
@@ -92,32 +111,64 @@ interface Collected {
   warnings: string[];
 }
 
-async function deliverNight(settings: OutletSettings, logger: Logger, end: NightEnd, got: Collected): Promise<OutletsReport> {
+async function deliverNight(
+  settings: OutletSettings,
+  logger: Logger,
+  end: NightEnd,
+  got: Collected,
+): Promise<OutletsReport> {
   const finishedAt = settings.now();
   const results = got.written[0] ?? null;
-  const summary = runSummary({
-    code: end.code, runId: end.runId, startedAt: got.startedAt, finishedAt, serviceUrl: settings.serviceUrl,
-    error: end.error ?? null, facts: got.facts, results, logFile: settings.logFile,
-  }, settings.secrets);
+  const summary = runSummary(
+    {
+      code: end.code,
+      runId: end.runId,
+      startedAt: got.startedAt,
+      finishedAt,
+      serviceUrl: settings.serviceUrl,
+      error: end.error ?? null,
+      facts: got.facts,
+      results,
+      logFile: settings.logFile,
+    },
+    settings.secrets,
+  );
   const locked = end.code === EXIT.LOCKED; // the run holding the lock tells everyone; this one only notes it
   const report = await deliverAll(logger, settings.secrets, [
-    settings.pingUrl && (async () => {
-      const start = await got.started; // sent first, so the pinger sees the start before the end
-      const event = pingEventFor(end.code);
-      const body = locked ? `recon run did not start: ${summary.error ?? 'another run holds the lock'}` : renderText(summary);
-      const sent = await ping(settings.pingUrl!, event, body, settings.limits);
-      const failed = [start && !start.ok && `ping /start: ${start.error ?? `HTTP ${start.status}`}`, !sent.ok && `ping ${event}: ${sent.error ?? `HTTP ${sent.status}`}`];
-      if (failed.some(Boolean)) throw new Error(failed.filter(Boolean).join('; '));
-      return `ping: ${event}`;
-    }),
+    settings.pingUrl &&
+      (async () => {
+        const start = await got.started; // sent first, so the pinger sees the start before the end
+        const event = pingEventFor(end.code);
+        const body = locked
+          ? `recon run did not start: ${summary.error ?? 'another run holds the lock'}`
+          : renderText(summary);
+        const sent = await ping(settings.pingUrl!, event, body, settings.limits);
+        const failed = [
+          start && !start.ok && `ping /start: ${start.error ?? `HTTP ${start.status}`}`,
+          !sent.ok && `ping ${event}: ${sent.error ?? `HTTP ${sent.status}`}`,
+        ];
+        if (failed.some(Boolean)) throw new Error(failed.filter(Boolean).join('; '));
+        return `ping: ${event}`;
+      }),
     !locked && mailTask(settings, summary),
     !locked && notifyTask(settings, summary),
-    !locked && settings.metricsFile && (async () => `metrics: ${await writeMetricsFile(settings.metricsFile!, {
-      finishedAt, durationMs: finishedAt.getTime() - got.startedAt.getTime(), exitCode: end.code,
-      counters: got.facts?.counters ?? null, facts: got.facts, published: settings.published,
-    })}`),
-    end.code === EXIT.FAILED && settings.junitFile && !got.written.includes(settings.junitFile) && (async () =>
-      `junit: ${await new JunitReport('recon run', settings.secrets).failedRun(summary.error ?? 'the run failed').write(settings.junitFile!)}`),
+    !locked &&
+      settings.metricsFile &&
+      (async () =>
+        `metrics: ${await writeMetricsFile(settings.metricsFile!, {
+          finishedAt,
+          durationMs: finishedAt.getTime() - got.startedAt.getTime(),
+          exitCode: end.code,
+          counters: got.facts?.counters ?? null,
+          facts: got.facts,
+          published: settings.published,
+        })}`),
+    end.code === EXIT.FAILED &&
+      settings.junitFile &&
+      !got.written.includes(settings.junitFile) &&
+      (async () =>
+        `junit: ${await new JunitReport('recon run', settings.secrets)
+          .failedRun(summary.error ?? 'the run failed').write(settings.junitFile!)}`),
   ]);
   const files = got.written.map((f, i) => `${i === 0 ? 'results' : 'junit'}: ${f}`);
   return { delivered: [...files, ...report.delivered], warnings: [...got.warnings, ...report.warnings] };

@@ -27,5 +27,10 @@ export function pingEventFor(code: number): PingEvent {
 const MAX_BODY_CHARS = 10_000;
 
 export function ping(base: string, event: PingEvent, body: string, limits: DeliveryLimits): Promise<Delivered> {
-  return send('POST', pingUrlFor(base, event), { contentType: 'text/plain; charset=utf-8', text: body.slice(0, MAX_BODY_CHARS) }, limits);
+  return send(
+    'POST',
+    pingUrlFor(base, event),
+    { contentType: 'text/plain; charset=utf-8', text: body.slice(0, MAX_BODY_CHARS) },
+    limits,
+  );
 }

@@ -39,8 +39,10 @@ const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 function workbookLine(s: OutcomeSummary, a: AttachmentNote | null): string | null {
   if (!s.workbook) return null;
   if (!a) return `Workbook: ${path.resolve(s.workbook)}`;
-  return a.attached ? `Workbook: ${path.basename(a.path)} (attached)`
-    : `Workbook: ${path.resolve(a.path)} (${mb(a.bytes)}: over the ${mb(a.limitBytes)} attachment limit, so not attached)`;
+  return a.attached
+    ? `Workbook: ${path.basename(a.path)} (attached)`
+    : `Workbook: ${path.resolve(a.path)} (${mb(a.bytes)}: over the ${mb(a.limitBytes)} attachment limit, so not ` +
+        `attached)`;
 }
 
 function sections(s: OutcomeSummary, a: AttachmentNote | null): Section[] {
@@ -51,8 +53,14 @@ function sections(s: OutcomeSummary, a: AttachmentNote | null): Section[] {
   }
   if (s.read) {
     const r = s.read;
-    out.push({ title: 'What was read', lines: [`${r.listed} disbursements listed${s.service ? ` at ${s.service}` : ''}: ${r.read} read, ${r.unchanged} unchanged, `
-      + `${r.restated} restated by the service, ${r.quarantined} records quarantined`] });
+    out.push({
+      title: 'What was read',
+      lines: [
+        `${r.listed} disbursements listed${s.service ? ` at ${s.service}` : ''}: ${r.read} read, ${r.unchanged} ` +
+          `unchanged, ` +
+          `${r.restated} restated by the service, ${r.quarantined} records quarantined`,
+      ],
+    });
   }
   if (s.findings) {
     const f = s.findings;
@@ -60,18 +68,33 @@ function sections(s: OutcomeSummary, a: AttachmentNote | null): Section[] {
     const w = f.bySeverity.warning;
     out.push({
       title: 'Findings that need a person',
-      lines: [`errors: ${e.new} new, ${e.open} still open`, `warnings: ${w.new} new, ${w.open} still open`,
-        `(${f.acknowledged} acknowledged, ${f.resolved} resolved since the last run)`],
-      table: { head: ['', 'new', 'still open'], rows: [['errors', String(e.new), String(e.open)], ['warnings', String(w.new), String(w.open)]],
-        counts: [1, 2] },
+      lines: [
+        `errors: ${e.new} new, ${e.open} still open`,
+        `warnings: ${w.new} new, ${w.open} still open`,
+        `(${f.acknowledged} acknowledged, ${f.resolved} resolved since the last run)`,
+      ],
+      table: {
+        head: ['', 'new', 'still open'],
+        rows: [
+          ['errors', String(e.new), String(e.open)],
+          ['warnings', String(w.new), String(w.open)],
+        ],
+        counts: [1, 2],
+      },
     });
   }
   if (s.moneyAtStake.length > 0) {
     out.push({
       title: 'Money at stake (per currency, never added across currencies)',
-      lines: s.moneyAtStake.map((m) => `${m.currency} ${m.amount} (${m.findings} finding${m.findings === 1 ? '' : 's'})`),
-      table: { head: ['currency', 'at stake', 'findings'], rows: s.moneyAtStake.map((m) => [m.currency, m.amount, String(m.findings)]),
-        amounts: [1], counts: [2] },
+      lines: s.moneyAtStake.map(
+        (m) => `${m.currency} ${m.amount} (${m.findings} finding${m.findings === 1 ? '' : 's'})`,
+      ),
+      table: {
+        head: ['currency', 'at stake', 'findings'],
+        rows: s.moneyAtStake.map((m) => [m.currency, m.amount, String(m.findings)]),
+        amounts: [1],
+        counts: [2],
+      },
     });
   }
   if (s.ageing.length > 0) {
@@ -91,33 +114,55 @@ function sections(s: OutcomeSummary, a: AttachmentNote | null): Section[] {
     out.push({
       title: `Top ${s.top.length} finding${s.top.length === 1 ? '' : 's'}`,
       lines: s.top.flatMap((t, i) => [
-        `${i + 1}. ${t.checkId} (${t.severity}, ${t.status}): ${[t.disbursementId, t.subject].filter(Boolean).join(' ')}${t.atStake ? ` — at stake ${t.currency} ${t.atStake}` : ''}`,
+        `${i + 1}. ${t.checkId} (${t.severity}, ${t.status}): ` +
+          `${[t.disbursementId, t.subject].filter(Boolean).join(' ')}` +
+          `${t.atStake ? ` — at stake ${t.currency} ${t.atStake}` : ''}`,
         `   ${t.detail}`,
         `   What to do: ${t.action}`,
       ]),
     });
   }
   if (s.bank) {
-    out.push({ title: 'Bank', lines: [`${s.bank.settled} settled, ${s.bank.awaiting} awaiting a statement, ${s.bank.unsettled} unsettled${noStatementsText(s.bank)} (not arrived, or credited short or elsewhere: see the Bank sheet)`] });
+    out.push({
+      title: 'Bank',
+      lines: [
+        `${s.bank.settled} settled, ${s.bank.awaiting} awaiting a statement, ${s.bank.unsettled} ` +
+          `unsettled${noStatementsText(s.bank)} (not arrived, or credited short or elsewhere: see the Bank sheet)`,
+      ],
+    });
   }
   if (s.close) {
     const c = s.close;
-    if (c.status) out.push({ title: 'Close', lines: [`${c.disbursements} disbursements in ${c.month}, version ${c.version}: ${c.status}`] });
+    if (c.status)
+      out.push({
+        title: 'Close',
+        lines: [`${c.disbursements} disbursements in ${c.month}, version ${c.version}: ${c.status}`],
+      });
     if (c.reasons.length > 0) out.push({ title: 'Why provisional', lines: c.reasons.map((r) => `- ${r}`) });
     if (c.journal.length > 0) {
       out.push({
         title: 'Journal (balanced per currency)',
         lines: c.journal.map((j) => `${j.currency}: debits ${j.debit} = credits ${j.credit}`),
-        table: { head: ['currency', 'debits', 'credits'], rows: c.journal.map((j) => [j.currency, j.debit, j.credit]), amounts: [1, 2] },
+        table: {
+          head: ['currency', 'debits', 'credits'],
+          rows: c.journal.map((j) => [j.currency, j.debit, j.credit]),
+          amounts: [1, 2],
+        },
       });
     }
     if (c.journalFiles.length > 0) {
       const dirs = [...new Set(c.journalFiles.map((f) => path.dirname(path.resolve(f))))];
-      out.push({ title: `Journal files for your ledger (${c.journalFiles.length}, in ${dirs.join(', ')})`, lines: [c.journalFiles.map((f) => path.basename(f)).join(', ')] });
+      out.push({
+        title: `Journal files for your ledger (${c.journalFiles.length}, in ${dirs.join(', ')})`,
+        lines: [c.journalFiles.map((f) => path.basename(f)).join(', ')],
+      });
     }
-    if (c.journalNotes.length > 0) out.push({ title: 'Journal files not written', lines: c.journalNotes.map((n) => `- ${n}`) });
+    if (c.journalNotes.length > 0)
+      out.push({ title: 'Journal files not written', lines: c.journalNotes.map((n) => `- ${n}`) });
   }
-  const files = [workbookLine(s, a), s.results ? `Results (JSON): ${path.resolve(s.results)}` : null].filter((l): l is string => l !== null);
+  const files = [workbookLine(s, a), s.results ? `Results (JSON): ${path.resolve(s.results)}` : null].filter(
+    (l): l is string => l !== null,
+  );
   if (files.length > 0) out.push({ title: 'Files', lines: files });
   return out;
 }
@@ -128,7 +173,8 @@ function meaning(s: OutcomeSummary): string {
 
 function runLine(s: OutcomeSummary): string {
   const took = Math.max(0, Math.round((s.finishedAt.getTime() - s.startedAt.getTime()) / 1000));
-  return `${s.kind === 'close' ? 'recon close' : 'recon run'}${s.runId ? ` ${s.runId}` : ''}, ${s.startedAt.toISOString()}, ${took} s`;
+  return `${s.kind === 'close' ? 'recon close' : 'recon run'}${s.runId ? ` ${s.runId}` : ''}, ` +
+           `${s.startedAt.toISOString()}, ${took} s`;
 }
 
 export function renderText(s: OutcomeSummary, a: AttachmentNote | null = null): string {
@@ -152,9 +198,13 @@ export function renderHtml(s: OutcomeSummary, a: AttachmentNote | null = null): 
     if (section.table) {
       const t = section.table;
       const right = (i: number) => t.amounts?.includes(i) === true || t.counts?.includes(i) === true;
-      const cell = (tag: string) => (v: string, i: number) => `<${tag} style="text-align:${right(i) ? 'right' : 'left'};padding:2px 12px 2px 0">`
-        + `${h(tag === 'td' && t.amounts?.includes(i) ? withThousands(v) : v)}</${tag}>`;
-      body.push(`<table><tr>${t.head.map(cell('th')).join('')}</tr>${t.rows.map((r) => `<tr>${r.map(cell('td')).join('')}</tr>`).join('')}</table>`);
+      const cell = (tag: string) => (v: string, i: number) =>
+        `<${tag} style="text-align:${right(i) ? 'right' : 'left'};padding:2px 12px 2px 0">` +
+        `${h(tag === 'td' && t.amounts?.includes(i) ? withThousands(v) : v)}</${tag}>`;
+      body.push(
+        `<table><tr>${t.head.map(cell('th')).join('')}</tr>`
+          + `${t.rows.map((r) => `<tr>${r.map(cell('td')).join('')}</tr>`).join('')}</table>`,
+      );
       const rest = section.title.startsWith('Findings') ? section.lines.slice(2) : [];
       if (rest.length > 0) body.push(`<p>${rest.map(h).join('<br>')}</p>`);
     } else {

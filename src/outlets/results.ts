@@ -50,7 +50,9 @@ export function resultsPathFor(workbook: string): string {
  * that fails the whole run, which then writes no results file (the JUnit file says so instead).
  */
 export function checkStatus(counts: readonly CheckCount[], checkId: string): CheckStatus {
-  const needPerson = countOf(counts, { checkId, severity: 'error', status: 'new' }) + countOf(counts, { checkId, severity: 'error', status: 'open' });
+  const needPerson =
+    countOf(counts, { checkId, severity: 'error', status: 'new' }) +
+    countOf(counts, { checkId, severity: 'error', status: 'open' });
   if (needPerson > 0) return 'fail';
   return findingsOf(counts, checkId) > 0 ? 'warn' : 'pass';
 }
@@ -60,41 +62,64 @@ function findingsOf(counts: readonly CheckCount[], checkId: string): number {
   return counts.filter((c) => c.checkId === checkId && c.status !== 'resolved').reduce((n, c) => n + c.findings, 0);
 }
 
-/** Writes the results file (and the JUnit file when asked) from one pass over the run's findings; returns the paths written. */
+/**
+ * Writes the results file (and the JUnit file when asked) from one pass over the run's findings; returns the paths
+ * written.
+ */
 export async function writeResults(
-  connection: DuckDBConnection, input: ResultsInput, out: { results: string; latest: string | null; junit: string | null },
+  connection: DuckDBConnection,
+  input: ResultsInput,
+  out: { results: string; latest: string | null; junit: string | null },
 ): Promise<string[]> {
   const junit = out.junit ? new JunitReport(`recon run ${input.runId}`, input.secrets) : null;
   await removeStaleTemporaries(path.dirname(out.results));
-  await writeFileAtomically(out.results, (temp) => streamInto(temp, async (stream) => {
-    await put(stream, `{\n"metadata": ${JSON.stringify(metadata(input))},\n"results": [`);
-    const pages = runFindings(connection, input.runId)[Symbol.asyncIterator]();
-    let pending: RunFinding[] = (await pages.next()).value ?? [];
-    let first = true;
-    // the runner measures when each check's statement began (from the first) and how long it took; from
-    // the check run's start that gives dbt's started_at / completed_at (checks staged together share them)
-    for (const check of input.checks.checks) {
-      const started = new Date(input.checks.checkedAt.getTime() + check.offsetMs);
-      const entry = resultEntry(input, check, started, new Date(started.getTime() + check.ms));
-      await put(stream, `${first ? '' : ','}\n${JSON.stringify(entry).slice(0, -1)},"findings":[`);
-      first = false;
-      junit?.startCheck(check.checkId, entry.severity, entry.execution_time);
-      let firstFinding = true;
-      for (;;) {
-        while (pending.length > 0 && pending[0]!.checkId < check.checkId) pending.shift(); // a check not in this run's list
-        if (pending.length === 0) pending = (await pages.next()).value ?? [];
-        if (pending.length === 0 || pending[0]!.checkId !== check.checkId) break;
-        const mine = pending.filter((f) => f.checkId === check.checkId);
-        pending = pending.slice(mine.length);
-        await put(stream, mine.map((f) => `${firstFinding && f === mine[0] ? '' : ','}\n${JSON.stringify(findingEntry(f, input.secrets))}`).join(''));
-        firstFinding = false;
-        for (const f of mine) junit?.finding(f);
-      }
-      junit?.endCheck();
-      await put(stream, ']}');
-    }
-    await put(stream, `\n],\n"elapsed_time": ${seconds(input.checks.checks.reduce((n, c) => Math.max(n, c.offsetMs + c.ms), 0))}\n}\n`);
-  }), '--reports / RECON_REPORTS_DIR');
+  await writeFileAtomically(
+    out.results,
+    (temp) =>
+      streamInto(temp, async (stream) => {
+        await put(stream, `{\n"metadata": ${JSON.stringify(metadata(input))},\n"results": [`);
+        const pages = runFindings(connection, input.runId)[Symbol.asyncIterator]();
+        let pending: RunFinding[] = (await pages.next()).value ?? [];
+        let first = true;
+        // the runner measures when each check's statement began (from the first) and how long it took; from
+        // the check run's start that gives dbt's started_at / completed_at (checks staged together share them)
+        for (const check of input.checks.checks) {
+          const started = new Date(input.checks.checkedAt.getTime() + check.offsetMs);
+          const entry = resultEntry(input, check, started, new Date(started.getTime() + check.ms));
+          await put(stream, `${first ? '' : ','}\n${JSON.stringify(entry).slice(0, -1)},"findings":[`);
+          first = false;
+          junit?.startCheck(check.checkId, entry.severity, entry.execution_time);
+          let firstFinding = true;
+          for (;;) {
+            // a check not in this run's list
+            while (pending.length > 0 && pending[0]!.checkId < check.checkId) pending.shift();
+            if (pending.length === 0) pending = (await pages.next()).value ?? [];
+            if (pending.length === 0 || pending[0]!.checkId !== check.checkId) break;
+            const mine = pending.filter((f) => f.checkId === check.checkId);
+            pending = pending.slice(mine.length);
+            await put(
+              stream,
+              mine
+                .map(
+                  (f) =>
+                    `${firstFinding && f === mine[0] ? '' : ','}\n${JSON.stringify(findingEntry(f, input.secrets))}`,
+                )
+                .join(''),
+            );
+            firstFinding = false;
+            for (const f of mine) junit?.finding(f);
+          }
+          junit?.endCheck();
+          await put(stream, ']}');
+        }
+        await put(
+          stream,
+          `\n],\n"elapsed_time": ` +
+            `${seconds(input.checks.checks.reduce((n, c) => Math.max(n, c.offsetMs + c.ms), 0))}\n}\n`,
+        );
+      }),
+    '--reports / RECON_REPORTS_DIR',
+  );
   const written = [out.results];
   if (out.latest) {
     await replaceAtomically(out.results, out.latest);
@@ -117,10 +142,16 @@ function metadata(input: ResultsInput) {
     service: input.serviceUrl ? urlOrigin(input.serviceUrl) : null,
     workbook: input.workbook,
     checked_at: input.checks.checkedAt.toISOString(),
-    disbursements: c.disbursements_listed === undefined ? null : {
-      listed: c.disbursements_listed, read: c.disbursements_loaded ?? 0, unchanged: c.disbursements_skipped ?? 0,
-      restated: c.restated ?? 0, quarantined: c.quarantined ?? 0,
-    },
+    disbursements:
+      c.disbursements_listed === undefined
+        ? null
+        : {
+            listed: c.disbursements_listed,
+            read: c.disbursements_loaded ?? 0,
+            unchanged: c.disbursements_skipped ?? 0,
+            restated: c.restated ?? 0,
+            quarantined: c.quarantined ?? 0,
+          },
     findings: {
       total: input.checks.findings,
       new: input.checks.byStatus.new,
@@ -129,9 +160,14 @@ function metadata(input: ResultsInput) {
       resolved: input.checks.byStatus.resolved,
     },
     // a finding that reports the money of another (a cause's repeat) names it; the cause's money is on its root
-    roots: 'a finding whose cause is another\'s names that root finding in "root"; a root has root null and its cause\'s '
-      + 'money in "at_stake" (each cause once, as the workbook\'s Summary and money_at_stake add it)',
-    money_at_stake: input.moneyAtStake.map((m) => ({ currency: m.currency, amount: formatMajor(m.subunits, m.currency), causes: m.findings })),
+    roots:
+      'a finding whose cause is another\'s names that root finding in "root"; a root has root null and its cause\'s ' +
+      'money in "at_stake" (each cause once, as the workbook\'s Summary and money_at_stake add it)',
+    money_at_stake: input.moneyAtStake.map((m) => ({
+      currency: m.currency,
+      amount: formatMajor(m.subunits, m.currency),
+      causes: m.findings,
+    })),
   };
 }
 
@@ -151,7 +187,11 @@ function resultEntry(input: ResultsInput, check: CheckRunResult['checks'][number
     status: checkStatus(counts, id),
     failures,
     severity: failures === 0 ? null : errors ? 'error' : 'warning',
-    message: failures === 0 ? null : `${failures} finding${failures === 1 ? '' : 's'}: ${byStatus.new} new, ${byStatus.open} still open, ${byStatus.acknowledged} acknowledged`,
+    message:
+      failures === 0
+        ? null
+        : `${failures} finding${failures === 1 ? '' : 's'}: ${byStatus.new} new, ${byStatus.open} still open, ` +
+            `${byStatus.acknowledged} acknowledged`,
     execution_time: seconds(check.ms),
     timing: [{ name: 'execute', started_at: started.toISOString(), completed_at: completed.toISOString() }],
     by_status: byStatus,

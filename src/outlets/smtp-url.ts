@@ -27,17 +27,24 @@ export function parseSmtpUrl(text: string): SmtpSettings {
   } catch {
     throw new Error('not a URL');
   }
-  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`the scheme must be smtp: or smtps:, not ${url.protocol}`);
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new Error(`the scheme must be smtp: or smtps:, not ${url.protocol}`);
   if (!url.hostname) throw new Error('no host');
   const secure = url.protocol === 'smtps:';
-  const settings: SmtpSettings = { host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port ? Number(url.port) : secure ? 465 : 587, secure };
-  if (url.username || url.password) settings.auth = { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) };
+  const settings: SmtpSettings = {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+  };
+  if (url.username || url.password)
+    settings.auth = { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) };
   for (const [key, value] of url.searchParams) {
     if ((BOOLEAN_OPTIONS as readonly string[]).includes(key)) {
       if (value !== 'true' && value !== 'false') throw new Error(`?${key} must be true or false`);
       setOption(settings, key, value === 'true');
     } else if ((TEXT_OPTIONS as readonly string[]).includes(key)) {
-      if (key === 'tls.minVersion' && value !== 'TLSv1.2' && value !== 'TLSv1.3') throw new Error('?tls.minVersion must be TLSv1.2 or TLSv1.3');
+      if (key === 'tls.minVersion' && value !== 'TLSv1.2' && value !== 'TLSv1.3')
+        throw new Error('?tls.minVersion must be TLSv1.2 or TLSv1.3');
       setOption(settings, key, value);
     } else {
       throw new Error(`unknown option ?${key} (known: ${[...BOOLEAN_OPTIONS, ...TEXT_OPTIONS].join(', ')})`);

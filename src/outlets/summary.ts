@@ -23,9 +23,13 @@ export interface TopFinding {
   disbursementId: string | null;
   subject: string | null;
   currency: string | null;
-  /** The check's difference (expected against actual), exact; not money at stake (a credit on another account has 0). */
+  /**
+   * The check's difference (expected against actual), exact; not money at stake (a credit on another account has 0).
+   */
   difference: string | null;
-  /** The money its cause puts at stake, as the workbook's At stake column shows it (null on a repeat or without money). */
+  /**
+   * The money its cause puts at stake, as the workbook's At stake column shows it (null on a repeat or without money).
+   */
   atStake: string | null;
   detail: string;
   action: string;
@@ -102,7 +106,11 @@ export interface RunEnd extends Ended {
 }
 
 /** A failed run's reason (cleaned) and what to check; nulls when it completed (exit 0 or 1). */
-function failure(end: Ended, what: string, secrets: readonly (string | undefined)[]): { error: string | null; whatToCheck: string[] } {
+function failure(
+  end: Ended,
+  what: string,
+  secrets: readonly (string | undefined)[],
+): { error: string | null; whatToCheck: string[] } {
   if (end.code === 0 || end.code === 1) return { error: null, whatToCheck: [] };
   const error = cleanText(end.error ?? `the ${what} failed; see the log`, secrets, 1000);
   return { error, whatToCheck: whatToCheck(error, end.logFile) };
@@ -120,34 +128,55 @@ export function runSummary(end: RunEnd, secrets: readonly (string | undefined)[]
     outcome,
     exitCode: end.code,
     runId: end.runId ?? null,
-    headline: error !== null ? `recon run FAILED: ${cleanText(error, [], 120)}`
-      : outcome === 'findings' ? `recon run: ${plural(findings?.needPerson ?? 0, 'finding')} need${findings?.needPerson === 1 ? 's' : ''} a person (${findings?.new ?? 0} new)`
-        : 'recon run: everything reconciles',
+    headline:
+      error !== null
+        ? `recon run FAILED: ${cleanText(error, [], 120)}`
+        : outcome === 'findings'
+          ? `recon run: ${plural(findings?.needPerson ?? 0, 'finding')} ` +
+              `need${findings?.needPerson === 1 ? 's' : ''} a person (${findings?.new ?? 0} new)`
+          : 'recon run: everything reconciles',
     startedAt: end.startedAt,
     finishedAt: end.finishedAt,
     service: end.serviceUrl ? urlOrigin(end.serviceUrl) : null,
-    read: f?.counters.disbursements_listed === undefined ? null : {
-      listed: f.counters.disbursements_listed, read: f.counters.disbursements_loaded ?? 0, unchanged: f.counters.disbursements_skipped ?? 0,
-      restated: f.counters.restated ?? 0, quarantined: f.counters.quarantined ?? 0,
-    },
+    read:
+      f?.counters.disbursements_listed === undefined
+        ? null
+        : {
+            listed: f.counters.disbursements_listed,
+            read: f.counters.disbursements_loaded ?? 0,
+            unchanged: f.counters.disbursements_skipped ?? 0,
+            restated: f.counters.restated ?? 0,
+            quarantined: f.counters.quarantined ?? 0,
+          },
     findings,
-    moneyAtStake: (f?.moneyAtStake ?? []).map((m) => ({ currency: m.currency, amount: formatMajor(m.subunits, m.currency), findings: m.findings })),
+    moneyAtStake: (f?.moneyAtStake ?? []).map((m) => ({
+      currency: m.currency,
+      amount: formatMajor(m.subunits, m.currency),
+      findings: m.findings,
+    })),
     ageing: (f?.ageing ?? []).map((a) => ({
-      currency: a.currency, oldest: a.oldest,
+      currency: a.currency,
+      oldest: a.oldest,
       buckets: a.buckets.map((b) => ({
-        bucket: b.bucket, causes: b.causes,
+        bucket: b.bucket,
+        causes: b.causes,
         amount: a.currency && b.atStake !== null ? formatMajor(b.atStake, a.currency) : null,
       })),
     })),
     top: (f?.top ?? []).map((t) => ({
-      checkId: t.checkId, severity: t.severity, status: t.status,
+      checkId: t.checkId,
+      severity: t.severity,
+      status: t.status,
       disbursementId: t.disbursementId === null ? null : cleanText(t.disbursementId, secrets, 80),
       subject: t.subject === null ? null : cleanText(t.subject, secrets, 80),
       currency: t.currency === null ? null : cleanText(t.currency, secrets, 8),
       difference: t.difference !== null && t.currency ? formatMajor(t.difference, t.currency) : null,
       atStake: t.stake !== null && t.stake !== undefined && t.currency ? formatMajor(t.stake, t.currency) : null,
       detail: cleanText(t.detail, secrets, 300),
-      action: f?.nextSteps[t.checkId] ?? `See what ${t.checkId} means on the workbook's Checks sheet${t.checkId.startsWith('bank_') ? ', and the disbursement on its Bank sheet' : ''}.`,
+      action:
+        f?.nextSteps[t.checkId] ??
+        `See what ${t.checkId} means on the workbook's Checks ` +
+          `sheet${t.checkId.startsWith('bank_') ? ', and the disbursement on its Bank sheet' : ''}.`,
     })),
     bank: f?.bank ?? null,
     workbook: f?.workbook ?? null,
@@ -160,7 +189,10 @@ export function runSummary(end: RunEnd, secrets: readonly (string | undefined)[]
 
 function findingsSummary(f: NightFacts): FindingsSummary {
   const c = f.counts;
-  const sev = (severity: 'error' | 'warning') => ({ new: countOf(c, { severity, status: 'new' }), open: countOf(c, { severity, status: 'open' }) });
+  const sev = (severity: 'error' | 'warning') => ({
+    new: countOf(c, { severity, status: 'new' }),
+    open: countOf(c, { severity, status: 'open' }),
+  });
   return {
     needPerson: f.checks.actionable,
     new: f.checks.byStatus.new,
@@ -174,13 +206,24 @@ function findingsSummary(f: NightFacts): FindingsSummary {
 /** Where to look after a failure, from what the failure says. */
 export function whatToCheck(reason: string, logFile: string | null): string[] {
   const hints: string[] = [];
-  if (/API key|service URL|--api-url|PAYMENTS_API/i.test(reason)) hints.push('the service settings: PAYMENTS_API_URL and PAYMENTS_API_KEY (or --api-url / --api-key)');
-  if (/429|rate|Retry-After|blocked/i.test(reason)) hints.push('whether other software on this IP uses the service\'s 500 requests/min (recon waits out a 429 block); lower --rate-per-minute');
-  if (/reach|refused|timed? ?out|ECONN|ENOTFOUND|network|5\d\d\b/i.test(reason)) hints.push('that the service answers from this machine (network, proxy, firewall, the provider\'s status page)');
-  if (/space|disk|write|permission|read-only|ENOSPC|EACCES/i.test(reason)) hints.push('free space and write permission where the store, the snapshot and the reports live');
+  if (/API key|service URL|--api-url|PAYMENTS_API/i.test(reason))
+    hints.push('the service settings: PAYMENTS_API_URL and PAYMENTS_API_KEY (or --api-url / --api-key)');
+  if (/429|rate|Retry-After|blocked/i.test(reason))
+    hints.push(
+      "whether other software on this IP uses the service's 500 requests/min (recon waits out a 429 block); lower " +
+        "--rate-per-minute",
+    );
+  if (/reach|refused|timed? ?out|ECONN|ENOTFOUND|network|5\d\d\b/i.test(reason))
+    hints.push("that the service answers from this machine (network, proxy, firewall, the provider's status page)");
+  if (/space|disk|write|permission|read-only|ENOSPC|EACCES/i.test(reason))
+    hints.push('free space and write permission where the store, the snapshot and the reports live');
   if (/memory/i.test(reason)) hints.push('--memory-mb / RECON_MEMORY_MB, and what else runs on this machine at night');
-  if (/signal|interrupted/i.test(reason)) hints.push('who or what stopped the run (a deploy, a reboot, a time limit of the scheduler)');
-  hints.push(`the log${logFile ? ` (${path.resolve(logFile)})` : ''}; then run \`recon run\` by hand: it continues where this run stopped`);
+  if (/signal|interrupted/i.test(reason))
+    hints.push('who or what stopped the run (a deploy, a reboot, a time limit of the scheduler)');
+  hints.push(
+    `the log${logFile ? ` (${path.resolve(logFile)})` : ''}; then run \`recon run\` by hand: it continues where ` +
+      `this run stopped`,
+  );
   return hints;
 }
 
@@ -209,8 +252,12 @@ export function closeSummary(end: CloseEnd & Ended, secrets: readonly (string | 
     outcome: status ?? 'failed',
     exitCode: end.code,
     runId: end.runId ?? null,
-    headline: error !== null ? `recon close ${end.month} FAILED: ${cleanText(error, [], 120)}`
-      : `recon close ${end.month} v${end.version}: ${status === 'final' ? 'final' : `PROVISIONAL (${end.provisional.length} reason${end.provisional.length === 1 ? '' : 's'})`}`,
+    headline:
+      error !== null
+        ? `recon close ${end.month} FAILED: ${cleanText(error, [], 120)}`
+        : `recon close ${end.month} v${end.version}: ` +
+            `${status === 'final' ? 'final' : `PROVISIONAL (${end.provisional.length} ` +
+                                                `reason${end.provisional.length === 1 ? '' : 's'})`}`,
     startedAt: end.startedAt,
     finishedAt: end.finishedAt,
     service: end.serviceUrl ? urlOrigin(end.serviceUrl) : null,
@@ -230,7 +277,11 @@ export function closeSummary(end: CloseEnd & Ended, secrets: readonly (string | 
       status,
       reasons: end.provisional.map((r) => cleanText(r, secrets, 300)),
       disbursements: end.disbursements,
-      journal: journalBalances(end.journal ?? []).map((b) => ({ currency: b.currency, debit: formatMajor(b.debit, b.currency), credit: formatMajor(b.credit, b.currency) })),
+      journal: journalBalances(end.journal ?? []).map((b) => ({
+        currency: b.currency,
+        debit: formatMajor(b.debit, b.currency),
+        credit: formatMajor(b.credit, b.currency),
+      })),
       journalFiles: end.journalFiles ?? [],
       journalNotes: (end.journalNotes ?? []).map((n) => cleanText(n, secrets, 300)),
     },

@@ -1,9 +1,8 @@
-// The Bank sheets: for each disbursement what the statements say of its money, in the one
-// vocabulary of bank_status.sql (settled, fee deducted, part of a batch credit, short by, over by, credited in
-// another currency, on another account, credited on an unbalanced statement, awaiting statement with the
-// first day no statement covers, not arrived, no statements), the provider's credits that settled nothing, with what they most
-// likely are, and, above the table, the statement files the run could not read. Shared by the exception
-// workbook and the monthly close.
+// The Bank sheets: for each disbursement what the statements say of its money, in the one vocabulary of bank_status.sql
+// (settled, fee deducted, part of a batch credit, short by, over by, credited in another currency, on another account,
+// credited on an unbalanced statement, awaiting statement with the first day no statement covers, not arrived, no
+// statements), the provider's credits that settled nothing, with what they most likely are, and, above the table, the
+// statement files the run could not read. Shared by the exception workbook and the monthly close.
 import { formatMajor } from '../money.js';
 import { DATE_FORMAT, setAmount, setDate, setText } from './cells.js';
 import type { ColumnSpec } from './table-sheet.js';
@@ -16,11 +15,15 @@ import type { StreamingWorkbook } from './workbook-file.js';
  * need one: "short by 29.06 EUR", "over by 1.00 EUR", "fee deducted (15.00 EUR)". The Bank sheets of the
  * exceptions workbook and of the close both write it through here.
  */
-export function bankStatusText(r: Pick<BankRow, 'status' | 'bankDifference' | 'fee' | 'currency' | 'uncoveredOn'>): string {
+export function bankStatusText(
+  r: Pick<BankRow, 'status' | 'bankDifference' | 'fee' | 'currency' | 'uncoveredOn'>,
+): string {
   const amount = (v: bigint) => `${formatMajor(v < 0n ? -v : v, r.currency)} ${r.currency}`;
-  if ((r.status === 'short' || r.status === 'over') && r.bankDifference !== null) return `${r.status} by ${amount(r.bankDifference)}`;
+  if ((r.status === 'short' || r.status === 'over') && r.bankDifference !== null)
+    return `${r.status} by ${amount(r.bankDifference)}`;
   if (r.status === 'fee deducted' && r.fee) return `fee deducted (${amount(r.fee)}, within tolerance)`;
-  if (r.status === 'awaiting statement' && r.uncoveredOn) return `awaiting statement (no statement covers ${r.uncoveredOn.toISOString().slice(0, 10)})`;
+  if (r.status === 'awaiting statement' && r.uncoveredOn)
+    return `awaiting statement (no statement covers ${r.uncoveredOn.toISOString().slice(0, 10)})`;
   return r.status;
 }
 
@@ -39,11 +42,26 @@ export const BANK_COLUMNS: ReadonlyArray<ColumnSpec<BankRow>> = [
   { header: 'Currency', width: 9, write: (c, r) => setText(c, r.currency) },
   { header: 'Amount', numeric: true, width: 15, write: (c, r) => setAmount(c, r.amount, r.currency) },
   { header: 'Bank status', width: 26, wrap: true, write: (c, r) => setText(c, bankStatusText(r)) },
-  { header: 'Credited on', width: 12, write: (c, r) => (r.creditedOn ? setDate(c, r.creditedOn, DATE_FORMAT) : undefined) },
+  {
+    header: 'Credited on',
+    width: 12,
+    write: (c, r) => (r.creditedOn ? setDate(c, r.creditedOn, DATE_FORMAT) : undefined),
+  },
   { header: 'Matched by', width: 22, write: (c, r) => setText(c, matchedBy(r)) },
-  { header: 'Bank fee', numeric: true, width: 11, write: (c, r) => (r.fee ? setAmount(c, r.fee, r.currency) : undefined) },
+  {
+    header: 'Bank fee',
+    numeric: true,
+    width: 11,
+    write: (c, r) => (r.fee ? setAmount(c, r.fee, r.currency) : undefined),
+  },
   { header: 'Account', width: 24, write: (c, r) => setText(c, r.account) },
-  { header: 'Credit', numeric: true, width: 15, print: false, write: (c, r) => (r.matchKind && r.matchKind !== 'single' ? setAmount(c, r.creditAmount, r.currency) : undefined) },
+  {
+    header: 'Credit',
+    numeric: true,
+    width: 15,
+    print: false,
+    write: (c, r) => (r.matchKind && r.matchKind !== 'single' ? setAmount(c, r.creditAmount, r.currency) : undefined),
+  },
   { header: 'Statement', width: 30, print: false, write: (c, r) => setText(c, r.statementId) },
 ];
 
@@ -70,11 +88,18 @@ export const CREDIT_COLUMNS: ReadonlyArray<ColumnSpec<BankCreditRow>> = [
 /** The Bank sheet; files the run refused are named in lines above the table (the header row follows them). */
 async function writeBankSheet(workbook: StreamingWorkbook, room: SheetRoom, bank: BankSheets): Promise<void> {
   const refused = bank.refusedFiles ?? [];
-  const above = refused.length === 0 ? [] : [
-    `${refused.length} statement file${refused.length === 1 ? '' : 's'} refused by this run (nothing of ${refused.length === 1 ? 'it' : 'them'} imported; fix or remove, the others were imported):`,
-    ...refused,
-  ];
-  await writeListTableSheet(workbook, room, 'Bank', BANK_COLUMNS, bank.disbursements, { above, whole: 'recon sql "SELECT * FROM bank_status"' });
+  const above =
+    refused.length === 0
+      ? []
+      : [
+          `${refused.length} statement file${refused.length === 1 ? '' : 's'} refused by this run (nothing of ` +
+            `${refused.length === 1 ? 'it' : 'them'} imported; fix or remove, the others were imported):`,
+          ...refused,
+        ];
+  await writeListTableSheet(workbook, room, 'Bank', BANK_COLUMNS, bank.disbursements, {
+    above,
+    whole: 'recon sql "SELECT * FROM bank_status"',
+  });
 }
 
 export async function writeBankSheets(workbook: StreamingWorkbook, room: SheetRoom, bank: BankSheets): Promise<void> {

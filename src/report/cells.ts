@@ -116,7 +116,12 @@ export function setSeverity(cell: Cell, severity: Severity): void {
 /** A disbursement's status; the ones that need a person are coloured like an error (or a warning: incomplete). */
 export function setDisbursementStatus(cell: Cell, status: string): void {
   cell.value = status;
-  const style = status === 'exceptions' || status === 'invalid' ? SEVERITY_STYLE.error : status === 'incomplete' ? SEVERITY_STYLE.warning : null;
+  const style =
+    status === 'exceptions' || status === 'invalid'
+      ? SEVERITY_STYLE.error
+      : status === 'incomplete'
+        ? SEVERITY_STYLE.warning
+        : null;
   if (style) {
     cell.fill = style.fill;
     cell.font = style.font;

@@ -35,29 +35,53 @@ export interface WrittenCloseWorkbook {
  * if the journal does not balance in every currency. `maxRows`: the rows a sheet may hold (Excel's limit;
  * tests give a small one).
  */
-export async function writeCloseWorkbook(path: string, input: CloseInput, o: { maxRows?: number } = {}): Promise<WrittenCloseWorkbook> {
+export async function writeCloseWorkbook(
+  path: string,
+  input: CloseInput,
+  o: { maxRows?: number } = {},
+): Promise<WrittenCloseWorkbook> {
   if (!MONTH.test(input.month)) throw new Error(`close month must be YYYY-MM, got "${input.month}"`);
   const balances = assertJournalBalanced(input.journal);
   const room = roomBeside(path, o.maxRows);
   return writeWorkbookFile(path, async (workbook) => {
     const lines = await writeSummarySheet(workbook, input);
     if (input.shape) await writeMonthSheet(workbook, input.shape, 'Month');
-    const disbursements = (await writeListTableSheet(workbook, room, DISBURSEMENTS_SHEET, DISBURSEMENT_COLUMNS, input.disbursements,
-      { whole: `recon sql "SELECT * FROM reconciliation WHERE month_of(delivered_at) = '${input.month}'"` })).count;
-    const openFindings = (await writeListTableSheet(workbook, room, 'Open findings', CLOSE_FINDING_COLUMNS, input.openFindings,
-      { whole: 'recon sql "SELECT * FROM open_exceptions"' })).count;
+    const disbursements = (
+      await writeListTableSheet(workbook, room, DISBURSEMENTS_SHEET, DISBURSEMENT_COLUMNS, input.disbursements, {
+        whole: `recon sql "SELECT * FROM reconciliation WHERE month_of(delivered_at) = '${input.month}'"`,
+      })
+    ).count;
+    const openFindings = (
+      await writeListTableSheet(workbook, room, 'Open findings', CLOSE_FINDING_COLUMNS, input.openFindings, {
+        whole: 'recon sql "SELECT * FROM open_exceptions"',
+      })
+    ).count;
     writeJournalSheet(workbook, input.journal, balances);
     if (input.suspense.length > 0) {
-      await writeListTableSheet(workbook, room, 'Currency suspense', SUSPENSE_COLUMNS, input.suspense, { whole: 'recon sql "SELECT * FROM currency_suspense"' });
+      await writeListTableSheet(workbook, room, 'Currency suspense', SUSPENSE_COLUMNS, input.suspense, {
+        whole: 'recon sql "SELECT * FROM currency_suspense"',
+      });
     }
     if (input.bank) await writeBankSheets(workbook, room, input.bank);
-    return { path, provisional: input.provisional, lines, disbursements, openFindings, journalEntries: input.journal.length, journal: input.journal };
+    return {
+      path,
+      provisional: input.provisional,
+      lines,
+      disbursements,
+      openFindings,
+      journalEntries: input.journal.length,
+      journal: input.journal,
+    };
   });
 }
 
 type LineColumn = ColumnSpec<CloseLine>;
-const amount = (header: string, pick: (l: CloseLine) => bigint): LineColumn =>
-  ({ header, numeric: true, width: Math.max(16, header.length + 3), write: (c, l) => setAmount(c, pick(l), l.currency) });
+const amount = (header: string, pick: (l: CloseLine) => bigint): LineColumn => ({
+  header,
+  numeric: true,
+  width: Math.max(16, header.length + 3),
+  write: (c, l) => setAmount(c, pick(l), l.currency),
+});
 
 const AMOUNT_COLUMNS: LineColumn[] = [
   { header: 'Disbursements', numeric: true, width: 15, write: (c, l) => setCount(c, l.disbursements) },
@@ -86,7 +110,11 @@ const SUSPENSE_COLUMNS: Array<ColumnSpec<SuspenseLine>> = [
   { header: 'Disbursement', width: 20, write: (c, s) => setText(c, s.disbursementId) },
   { header: 'Recipient', width: 18, write: (c, s) => setText(c, s.recipientId) },
   { header: 'Disbursement currency', width: 12, write: (c, s) => setText(c, s.disbursementCurrency) },
-  { header: 'Line', width: 12, write: (c, s) => setText(c, s.kind === 'adjustment' ? `${s.entryType ?? ''} adjustment` : s.kind) },
+  {
+    header: 'Line',
+    width: 12,
+    write: (c, s) => setText(c, s.kind === 'adjustment' ? `${s.entryType ?? ''} adjustment` : s.kind),
+  },
   { header: 'Reference', width: 24, write: (c, s) => setText(c, s.reference ?? '') },
   { header: 'Line currency', width: 10, write: (c, s) => setText(c, s.currency) },
   { header: 'Amount', numeric: true, width: 18, write: (c, s) => setAmount(c, s.amount, s.currency) },
@@ -114,7 +142,14 @@ async function writeSummarySheet(workbook: StreamingWorkbook, input: CloseInput)
   styleTitle(title.getCell(1));
   title.commit();
   writeFields(sheet, FIELDS_START, [
-    ['Month', (c) => setText(c, !input.booksTz || input.booksTz === 'UTC' ? input.month : `${input.month} (delivered_at in ${input.booksTz})`)],
+    [
+      'Month',
+      (c) =>
+        setText(
+          c,
+          !input.booksTz || input.booksTz === 'UTC' ? input.month : `${input.month} (delivered_at in ${input.booksTz})`,
+        ),
+    ],
     ['Version', (c) => setCount(c, input.version)],
     ['Generated (UTC)', (c) => setDate(c, input.generatedAt)],
     ['Service', (c) => setText(c, input.serviceUrl)],
@@ -152,8 +187,15 @@ function writeTotalsByCurrency(sheet: ExcelJS.Worksheet, headerRow: number, line
   return headerRow + 1 + totals.size;
 }
 
-const JOURNAL_HEADERS = ['Currency', 'Account', 'Description',
-  { header: 'Debit', numeric: true }, { header: 'Credit', numeric: true }, { header: 'Balanced?', numeric: true }, 'Role'];
+const JOURNAL_HEADERS = [
+  'Currency',
+  'Account',
+  'Description',
+  { header: 'Debit', numeric: true },
+  { header: 'Credit', numeric: true },
+  { header: 'Balanced?', numeric: true },
+  'Role',
+];
 /** With a chart of accounts (recon close --accounts): the account of the user's books each line posts to. */
 const LEDGER_HEADERS = ['Code', 'Account in your books'];
 
@@ -162,7 +204,11 @@ const LEDGER_HEADERS = ['Code', 'Account in your books'];
  * journal the files book, at the currency's ISO 4217 decimals, with each line's role and, given a chart of
  * accounts, the code and name of the account it posts to.
  */
-function writeJournalSheet(workbook: StreamingWorkbook, journal: readonly JournalEntry[], balances: CurrencyBalance[]): void {
+function writeJournalSheet(
+  workbook: StreamingWorkbook,
+  journal: readonly JournalEntry[],
+  balances: CurrencyBalance[],
+): void {
   const ledger = journal.some((e) => e.ledger);
   const headers = [...JOURNAL_HEADERS, ...(ledger ? LEDGER_HEADERS : [])];
   const sheet = addSheet(workbook, 'Journal', [10, 30, 40, 16, 16, 11, 18, ...(ledger ? [14, 30] : [])], 1);
@@ -193,18 +239,23 @@ function writeJournalSheet(workbook: StreamingWorkbook, journal: readonly Journa
     // computed as their cached results: a person who edits an entry sees the balance test react
     const last = rowNumber - 2;
     const sum = (col: string, cell: ExcelJS.Cell) => {
-      if (typeof cell.value === 'number') cell.value = { formula: `SUM(${col}${first}:${col}${last})`, result: cell.value };
+      if (typeof cell.value === 'number')
+        cell.value = { formula: `SUM(${col}${first}:${col}${last})`, result: cell.value };
     };
     sum('D', total.getCell(4));
     sum('E', total.getCell(5));
     const places = currencyDecimals(balance.currency);
-    total.getCell(6).value = { formula: `IF(ROUND(D${last + 1}-E${last + 1},${places})=0,"Yes","No")`, result: balance.balanced ? 'Yes' : 'No' };
+    total.getCell(6).value = {
+      formula: `IF(ROUND(D${last + 1}-E${last + 1},${places})=0,"Yes","No")`,
+      result: balance.balanced ? 'Yes' : 'No',
+    };
     for (let col = 1; col <= headers.length; col++) styleHeader(total.getCell(col));
     total.getCell(6).alignment = { horizontal: 'right' };
     total.commit();
   }
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(rowNumber - 1, 2), column: headers.length } };
-  // printed: the journal itself (Currency … Balanced?); the role and the user's account are on screen, as the Journal files
+  // printed: the journal itself (Currency … Balanced?); the role and the user's account are on screen, as the Journal
+  // files
   sheet.pageSetup.printArea = `A$1:F$${Math.max(rowNumber - 1, 2)}`;
   sheet.commit();
 }

@@ -1,6 +1,17 @@
 // Column layouts shared by the daily exception workbook and the monthly close, so a finding or a
 // disbursement reads the same in both.
-import { DATE_FORMAT, LINK, setAmount, setCount, setDate, setDisbursementStatus, setSeverity, setStatus, setText, type CellTarget } from './cells.js';
+import {
+  DATE_FORMAT,
+  LINK,
+  setAmount,
+  setCount,
+  setDate,
+  setDisbursementStatus,
+  setSeverity,
+  setStatus,
+  setText,
+  type CellTarget,
+} from './cells.js';
 import type { ColumnSpec } from './table-sheet.js';
 import { linkInside } from './xlsx-parts.js';
 import type { DisbursementRow, FindingRow } from './types.js';
@@ -80,7 +91,13 @@ const BASE_FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
   { header: 'Actual', numeric: true, width: 14, write: (c, f) => setAmount(c, f.actual, f.currency) },
   { header: 'Difference', numeric: true, width: 14, write: (c, f) => setAmount(c, f.difference, f.currency) },
   { header: 'Detail', width: 34, wrap: true, write: (c, f) => setText(c, splitReceived(f.detail).detail) },
-  { header: 'Received', width: 40, wrap: true, print: false, write: (c, f) => setText(c, splitReceived(f.detail).received) },
+  {
+    header: 'Received',
+    width: 40,
+    wrap: true,
+    print: false,
+    write: (c, f) => setText(c, splitReceived(f.detail).received),
+  },
   { header: 'Recipient', width: 18, print: false, write: (c, f) => setText(c, f.recipientId) },
   { header: 'Key', width: 36, print: false, write: (c, f) => setText(c, f.key) },
   { header: 'First seen', width: 12, print: false, write: (c, f) => setDate(c, f.firstSeen, DATE_FORMAT) },
@@ -88,7 +105,13 @@ const BASE_FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
   { header: 'Acknowledged at', width: 17, print: false, write: (c, f) => (f.ackAt ? setDate(c, f.ackAt) : undefined) },
   { header: 'Note', width: 30, wrap: true, print: false, write: (c, f) => setText(c, f.ackNote) },
   // the history behind the current acknowledgement (SELECT * FROM acknowledgements WHERE finding_key = …)
-  { header: 'Ack history', numeric: true, width: 9, print: false, write: (c, f) => (f.ackEntries ? setCount(c, f.ackEntries) : undefined) },
+  {
+    header: 'Ack history',
+    numeric: true,
+    width: 9,
+    print: false,
+    write: (c, f) => (f.ackEntries ? setCount(c, f.ackEntries) : undefined),
+  },
 ];
 
 /** What invalid_record appends to its detail: the payload as received (sql/checks/invalid_record.sql). */
@@ -97,13 +120,20 @@ const RECEIVED = ' — received: ';
 /** A detail in plain words, and the raw payload it quotes (if any) for a column of its own. */
 export function splitReceived(detail: string): { detail: string; received: string | null } {
   const at = detail.indexOf(RECEIVED);
-  return at < 0 ? { detail, received: null } : { detail: detail.slice(0, at), received: detail.slice(at + RECEIVED.length) };
+  return at < 0
+    ? { detail, received: null }
+    : { detail: detail.slice(0, at), received: detail.slice(at + RECEIVED.length) };
 }
 
 /** The disbursement id, a link to its row on the Disbursements sheet when that row is known. */
 function writeDisbursementLink(cell: CellTarget, finding: FindingRow): void {
   setText(cell, finding.disbursementId);
-  if (finding.disbursementId && finding.disbursementRow && linkInside(cell, DISBURSEMENTS_SHEET, `A${finding.disbursementRow}`)) cell.font = LINK;
+  if (
+    finding.disbursementId &&
+    finding.disbursementRow &&
+    linkInside(cell, DISBURSEMENTS_SHEET, `A${finding.disbursementRow}`)
+  )
+    cell.font = LINK;
 }
 
 const part = (value: bigint | undefined) => (value === undefined ? null : value);
@@ -123,7 +153,12 @@ export const DISBURSEMENT_COLUMNS: ReadonlyArray<ColumnSpec<DisbursementRow>> = 
   { header: 'Findings', numeric: true, width: 9, write: (c, d) => setCount(c, d.findings) },
   { header: 'Payouts', numeric: true, width: 15, write: (c, d) => setAmount(c, part(d.payouts), d.currency) },
   { header: 'Refunds', numeric: true, width: 14, write: (c, d) => setAmount(c, part(d.refunds), d.currency) },
-  { header: 'Credit adjustments', numeric: true, width: 14, write: (c, d) => setAmount(c, part(d.credits), d.currency) },
+  {
+    header: 'Credit adjustments',
+    numeric: true,
+    width: 14,
+    write: (c, d) => setAmount(c, part(d.credits), d.currency),
+  },
   { header: 'Debit adjustments', numeric: true, width: 14, write: (c, d) => setAmount(c, part(d.debits), d.currency) },
   { header: 'Recipient', width: 18, print: false, write: (c, d) => setText(c, d.recipientId) },
 ];
@@ -134,5 +169,11 @@ export const FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = findingCol
 /** The close's Open findings: grouped by cause like the exceptions, each with its acknowledgement history in words. */
 export const CLOSE_FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
   ...FINDING_COLUMNS,
-  { header: 'Acknowledgement history', width: 60, wrap: true, print: false, write: (c, f) => setText(c, f.ackHistory ?? null) },
+  {
+    header: 'Acknowledgement history',
+    width: 60,
+    wrap: true,
+    print: false,
+    write: (c, f) => setText(c, f.ackHistory ?? null),
+  },
 ];

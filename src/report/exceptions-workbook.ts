@@ -11,7 +11,16 @@ import { writeMonthSheet, type MonthShape } from './month-sheet.js';
 import type { BankSheets, CheckWords, DisbursementRow, FindingRow, RunSummary } from './types.js';
 import { writeBankSheets } from './bank-sheet.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
-import { countOf, listLayout, rowsOf, roomBeside, writeListSheet, writeListTableSheet, type CountedRows, type SheetRoom } from './list-sheet.js';
+import {
+  countOf,
+  listLayout,
+  rowsOf,
+  roomBeside,
+  writeListSheet,
+  writeListTableSheet,
+  type CountedRows,
+  type SheetRoom,
+} from './list-sheet.js';
 import { addSheet } from './table-sheet.js';
 import type ExcelJS from 'exceljs';
 import { writeAgeing } from './ageing-table.js';
@@ -34,7 +43,10 @@ export interface ExceptionWorkbookInput {
   listed?: ListedDisbursements;
   /** Days with disbursed totals and findings, drawn on a Month sheet (left out when absent). */
   month?: MonthShape;
-  /** Whether each disbursement's money arrived, the credits that settled nothing, files refused (left out without statements). */
+  /**
+   * Whether each disbursement's money arrived, the credits that settled nothing, files refused (left out without
+   * statements).
+   */
   bank?: BankSheets;
   /** What each check means and what to do about it, from its own file's header (the Checks sheet). */
   checks?: readonly CheckWords[];
@@ -66,7 +78,12 @@ export async function writeExceptionWorkbook(
     const columns = findingColumns(input.summary.rates?.reporting ?? null, true);
     const findings = await writeListTableSheet(workbook, room, 'Exceptions', columns, input.findings,
       { whole: `recon sql "SELECT * FROM exceptions WHERE run_id = '${input.summary.runId}'"` });
-    const disbursements = await writeDisbursementsSheet(workbook, room, input.disbursements, input.summary.totalsByCurrency.length);
+    const disbursements = await writeDisbursementsSheet(
+      workbook,
+      room,
+      input.disbursements,
+      input.summary.totalsByCurrency.length,
+    );
     if (input.bank) await writeBankSheets(workbook, room, input.bank);
     return { path, findings: findings.count, disbursements };
   });
@@ -88,7 +105,12 @@ const CHECK_COLUMNS: ReadonlyArray<ColumnSpec<CheckRow>> = [
   { header: 'Check', width: 24, write: (c, r) => setText(c, r.checkId) },
   { header: 'Errors', numeric: true, width: 9, write: (c, r) => setCount(c, r.errors) },
   { header: 'Warnings', numeric: true, width: 10, write: (c, r) => setCount(c, r.warnings) },
-  { header: 'What it means', width: 55, wrap: true, write: (c, r) => setText(c, r.words?.meaning ?? 'see sql/checks/' + r.checkId + '.sql') },
+  {
+    header: 'What it means',
+    width: 55,
+    wrap: true,
+    write: (c, r) => setText(c, r.words?.meaning ?? 'see sql/checks/' + r.checkId + '.sql'),
+  },
   { header: 'What to do next', width: 60, wrap: true, write: (c, r) => setText(c, r.words?.nextStep ?? '') },
 ];
 
@@ -96,9 +118,15 @@ const CHECK_COLUMNS: ReadonlyArray<ColumnSpec<CheckRow>> = [
 function checkRows(summary: RunSummary, checks: readonly CheckWords[]): CheckRow[] {
   const words = new Map(checks.map((c) => [c.id, c]));
   const ids = new Set([...words.keys(), ...summary.byCheck.map((b) => b.checkId)]);
-  const count = (id: string, severity: string) => summary.byCheck.filter((b) => b.checkId === id && b.severity === severity).reduce((n, b) => n + b.count, 0);
+  const count = (id: string, severity: string) =>
+    summary.byCheck.filter((b) => b.checkId === id && b.severity === severity).reduce((n, b) => n + b.count, 0);
   return [...ids]
-    .map((checkId) => ({ checkId, errors: count(checkId, 'error'), warnings: count(checkId, 'warning'), words: words.get(checkId) }))
+    .map((checkId) => ({
+      checkId,
+      errors: count(checkId, 'error'),
+      warnings: count(checkId, 'warning'),
+      words: words.get(checkId),
+    }))
     .sort((a, b) => b.errors - a.errors || b.warnings - a.warnings || (a.checkId < b.checkId ? -1 : 1));
 }
 
@@ -114,8 +142,14 @@ async function writeDisbursementsSheet(
   const below = disbursementsBelow(currencies);
   const shown = count === null ? Infinity : listLayout(room.maxRows, count, 0, below).shown;
   const rows = summed(rowsOf(list), totals, shown);
-  const written = await writeListSheet(workbook, room, DISBURSEMENTS_SHEET, DISBURSEMENT_COLUMNS, count === null ? rows : { rows, count },
-    { below, whole: 'recon sql "SELECT * FROM reconciliation"' });
+  const written = await writeListSheet(
+    workbook,
+    room,
+    DISBURSEMENTS_SHEET,
+    DISBURSEMENT_COLUMNS,
+    count === null ? rows : { rows, count },
+    { below, whole: 'recon sql "SELECT * FROM reconciliation"' },
+  );
   const { sheet } = written;
   let at = written.nextRow + 1;
   const column = (header: string) => DISBURSEMENT_COLUMNS.findIndex((c) => c.header === header) + 1;
@@ -126,8 +160,15 @@ async function writeDisbursementsSheet(
     row.getCell(1).value = `Total ${t.currency}`;
     row.getCell(1).font = BOLD;
     setText(row.getCell(column('Currency')), t.currency);
-    const amounts: Array<[string, bigint]> = [['Reported total', t.reported], ['Computed total', t.computed], ['Difference', t.difference],
-      ['Payouts', t.payouts], ['Refunds', t.refunds], ['Credit adjustments', t.credits], ['Debit adjustments', t.debits]];
+    const amounts: Array<[string, bigint]> = [
+      ['Reported total', t.reported],
+      ['Computed total', t.computed],
+      ['Difference', t.difference],
+      ['Payouts', t.payouts],
+      ['Refunds', t.refunds],
+      ['Credit adjustments', t.credits],
+      ['Debit adjustments', t.debits],
+    ];
     for (const [header, value] of amounts) {
       const cell = row.getCell(column(header));
       setAmount(cell, value, t.currency);
@@ -136,7 +177,8 @@ async function writeDisbursementsSheet(
     row.commit();
   }
   // the printed area ends at the last totals row, not at the table's
-  if (sheet.pageSetup.printArea && shownTotals.length > 0) sheet.pageSetup.printArea = sheet.pageSetup.printArea.replace(/\$\d+$/, `$${at - 1}`);
+  if (sheet.pageSetup.printArea && shownTotals.length > 0)
+    sheet.pageSetup.printArea = sheet.pageSetup.printArea.replace(/\$\d+$/, `$${at - 1}`);
   sheet.commit();
   return written.count;
 }
@@ -166,7 +208,20 @@ async function* summed(
       continue;
     }
     let t = totals.get(d.currency);
-    if (!t) totals.set(d.currency, (t = { currency: d.currency, reported: 0n, computed: 0n, difference: 0n, payouts: 0n, refunds: 0n, credits: 0n, debits: 0n }));
+    if (!t)
+      totals.set(
+        d.currency,
+        (t = {
+          currency: d.currency,
+          reported: 0n,
+          computed: 0n,
+          difference: 0n,
+          payouts: 0n,
+          refunds: 0n,
+          credits: 0n,
+          debits: 0n,
+        }),
+      );
     t.reported += d.reported;
     t.computed += d.computed ?? 0n;
     t.difference += d.difference ?? 0n;
@@ -182,7 +237,12 @@ type CheckCount = RunSummary['byCheck'][number];
 type CurrencyTotal = RunSummary['totalsByCurrency'][number];
 type StatusCount = { status: string; count: number };
 
-function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary, listedCount: number | null, listed: ListedDisbursements | undefined): void {
+function writeSummarySheet(
+  workbook: StreamingWorkbook,
+  summary: RunSummary,
+  listedCount: number | null,
+  listed: ListedDisbursements | undefined,
+): void {
   const sheet = addSheet(workbook, 'Summary', [28, 22, 16, 18, 18, 16, 18, 14, 12], 0);
   const title = sheet.getRow(1);
   title.getCell(1).value = 'Reconciliation exceptions';
@@ -211,38 +271,71 @@ function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary, lis
     { status: 'resolved', count: byStatus.resolved },
     { status: 'total', count: byStatus.new + byStatus.open + byStatus.acknowledged + byStatus.resolved },
   ];
-  next = writeSmallTable<StatusCount>(sheet, next + 1, [
-    { header: 'Findings by status', write: (c, s) => setText(c, s.status) },
-    { header: 'Findings', write: (c, s) => setCount(c, s.count) },
-  ], statuses);
+  next = writeSmallTable<StatusCount>(
+    sheet,
+    next + 1,
+    [
+      { header: 'Findings by status', write: (c, s) => setText(c, s.status) },
+      { header: 'Findings', write: (c, s) => setCount(c, s.count) },
+    ],
+    statuses,
+  );
 
-  next = writeSmallTable<CheckCount>(sheet, next + 1, [
-    { header: 'Check', write: (c, k) => setText(c, k.checkId) },
-    { header: 'Severity', write: (c, k) => setSeverity(c, k.severity) },
-    { header: 'Findings', write: (c, k) => setCount(c, k.count) },
-  ], summary.byCheck);
+  next = writeSmallTable<CheckCount>(
+    sheet,
+    next + 1,
+    [
+      { header: 'Check', write: (c, k) => setText(c, k.checkId) },
+      { header: 'Severity', write: (c, k) => setSeverity(c, k.severity) },
+      { header: 'Findings', write: (c, k) => setCount(c, k.count) },
+    ],
+    summary.byCheck,
+  );
 
-  writeSmallTable<CurrencyTotal>(sheet, next + 1, [
-    { header: 'Currency', write: (c, t) => setText(c, t.currency) },
-    { header: 'Disbursements', numeric: true, write: (c, t) => setCount(c, t.disbursements) },
-    { header: 'Reported total', numeric: true, write: (c, t) => setAmount(c, t.reported, t.currency) },
-    { header: 'Computed total', numeric: true, write: (c, t) => setAmount(c, t.computed, t.currency) },
-    { header: 'Difference', numeric: true, write: (c, t) => setAmount(c, t.difference, t.currency) },
-  ], summary.totalsByCurrency);
+  writeSmallTable<CurrencyTotal>(
+    sheet,
+    next + 1,
+    [
+      { header: 'Currency', write: (c, t) => setText(c, t.currency) },
+      { header: 'Disbursements', numeric: true, write: (c, t) => setCount(c, t.disbursements) },
+      { header: 'Reported total', numeric: true, write: (c, t) => setAmount(c, t.reported, t.currency) },
+      { header: 'Computed total', numeric: true, write: (c, t) => setAmount(c, t.computed, t.currency) },
+      { header: 'Difference', numeric: true, write: (c, t) => setAmount(c, t.difference, t.currency) },
+    ],
+    summary.totalsByCurrency,
+  );
 
   sheet.commit();
 }
 
 /** What the Disbursements sheet lists and where every disbursement is (docs/workbooks.md). */
-function listedFields(count: number | null, listed: ListedDisbursements | undefined): Array<[string, (c: ExcelJS.Cell) => void]> {
+function listedFields(
+  count: number | null,
+  listed: ListedDisbursements | undefined,
+): Array<[string, (c: ExcelJS.Cell) => void]> {
   if (!listed || count === null) return [];
   const n = (x: number) => x.toLocaleString('en-US');
   return [
     ['Disbursements listed', (c) => setCount(c, count)],
-    ['Listed because', (c) => setText(c, `read or credited this night (${n(listed.window)}), or with a finding not yet resolved (${n(listed.withFindings)}); `
-      + 'see the Disbursements and Bank sheets')],
-    ['Every disbursement', (c) => setText(c, `all ${n(listed.stored)} stored are in the published snapshot: recon sql "SELECT * FROM reconciliation" `
-      + '(their bank status: bank_status)')],
+    [
+      'Listed because',
+      (c) =>
+        setText(
+          c,
+          `read or credited this night (${n(listed.window)}), or with a finding not yet resolved ` +
+            `(${n(listed.withFindings)}); ` +
+            'see the Disbursements and Bank sheets',
+        ),
+    ],
+    [
+      'Every disbursement',
+      (c) =>
+        setText(
+          c,
+          `all ${n(listed.stored)} stored are in the published snapshot: recon sql "SELECT * FROM reconciliation" ` +
+            '(their bank status: bank_status)',
+        ),
+    ],
   ];
 }
 
@@ -253,7 +346,12 @@ type StakeRow = CurrencyStake & { converted: bigint | null; rate: Rates['rates']
  * With rates, the at-stake amounts converted, their total in the reporting currency and which rates were
  * used; without, a line saying nothing is added across currencies.
  */
-function writeStakes(sheet: ExcelJS.Worksheet, at: number, stakes: readonly CurrencyStake[], rates: Rates | null): number {
+function writeStakes(
+  sheet: ExcelJS.Worksheet,
+  at: number,
+  stakes: readonly CurrencyStake[],
+  rates: Rates | null,
+): number {
   const rows: StakeRow[] = stakes.map((s) => {
     const rate = rates?.rates.find((r) => r.currency === s.currency);
     return { ...s, rate, converted: rates && rate ? convert(rates, s.atStake, s.currency) : null };
@@ -262,16 +360,25 @@ function writeStakes(sheet: ExcelJS.Worksheet, at: number, stakes: readonly Curr
     { header: 'Money at stake by currency', write: (c, r) => setText(c, r.currency) },
     { header: 'At stake now', numeric: true, write: (c, r) => setAmount(c, r.atStake, r.currency) },
     { header: 'Causes', numeric: true, write: (c, r) => setCount(c, r.causes) },
-    { header: 'Not yet in the bank', numeric: true,
-      write: (c, r) => (r.notInBank === null ? setText(c, 'no statements') : setAmount(c, r.notInBank, r.currency)) },
-    { header: 'Another account or currency', numeric: true,
-      write: (c, r) => (r.elsewhere === null ? undefined : setAmount(c, r.elsewhere, r.currency)) },
+    {
+      header: 'Not yet in the bank',
+      numeric: true,
+      write: (c, r) => (r.notInBank === null ? setText(c, 'no statements') : setAmount(c, r.notInBank, r.currency)),
+    },
+    {
+      header: 'Another account or currency',
+      numeric: true,
+      write: (c, r) => (r.elsewhere === null ? undefined : setAmount(c, r.elsewhere, r.currency)),
+    },
     { header: 'In currency suspense', numeric: true, write: (c, r) => setAmount(c, r.suspense, r.currency) },
   ];
   if (rates) {
     cols.push(
-      { header: `At stake now (${rates.reporting})`, numeric: true,
-        write: (c, r) => (r.converted === null ? setText(c, 'no rate') : setAmount(c, r.converted, rates.reporting)) },
+      {
+        header: `At stake now (${rates.reporting})`,
+        numeric: true,
+        write: (c, r) => (r.converted === null ? setText(c, 'no rate') : setAmount(c, r.converted, rates.reporting)),
+      },
       { header: `Rate to ${rates.reporting}`, numeric: true, write: (c, r) => setText(c, r.rate?.text ?? null) },
       { header: 'Rate as of', write: (c, r) => setText(c, r.rate?.asOf ?? null) },
     );
@@ -288,10 +395,21 @@ function writeStakes(sheet: ExcelJS.Worksheet, at: number, stakes: readonly Curr
     const total = rows.reduce((n, r) => n + (r.converted ?? 0n), 0n);
     const missing = rows.filter((r) => r.converted === null && r.atStake !== 0n).map((r) => r.currency);
     line(`Total at stake now (${rates.reporting})`, (c) => setAmount(c, total, rates.reporting));
-    line('Rates used', (c) => setText(c, `${rates.source}: ${rates.rates.map((r) => `${r.currency} ${r.text} (${r.asOf})`).join(', ')}`
-      + (missing.length > 0 ? `; no rate for ${missing.join(', ')}: not in the total` : '')));
+    line('Rates used', (c) =>
+      setText(
+        c,
+        `${rates.source}: ${rates.rates.map((r) => `${r.currency} ${r.text} (${r.asOf})`).join(', ')}` +
+          (missing.length > 0 ? `; no rate for ${missing.join(', ')}: not in the total` : ''),
+      ),
+    );
   } else {
-    line('Rates used', (c) => setText(c, 'none (--rates FILE): amounts of different currencies are never added or ranked together; Exceptions are ordered within each currency'));
+    line('Rates used', (c) =>
+      setText(
+        c,
+        'none (--rates FILE): amounts of different currencies are never added or ranked together; Exceptions are ' +
+          'ordered within each currency',
+      ),
+    );
   }
   return next;
 }

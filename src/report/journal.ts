@@ -41,7 +41,13 @@ export const ROLES = {
 export const JOURNAL_ROLES = Object.keys(ROLES) as JournalRole[];
 
 /** A line of role `role` in `currency`, named with recon's account name. */
-export function journalLine(currency: string, role: JournalRole, description: string, debit: bigint, credit: bigint): JournalEntry {
+export function journalLine(
+  currency: string,
+  role: JournalRole,
+  description: string,
+  debit: bigint,
+  credit: bigint,
+): JournalEntry {
   return { currency, role, account: ROLES[role], description, debit, credit };
 }
 
@@ -59,12 +65,21 @@ interface CurrencyTotals {
  * Lines held in suspense (another currency than their disbursement's) are booked in their own currency
  * against Reconciliation suspense, never added to the disbursement's currency.
  */
-export function buildJournal(lines: readonly CloseLine[], suspense: readonly SuspenseLine[] = [], bank?: ReadonlyMap<string, BankSplit>): JournalEntry[] {
+export function buildJournal(
+  lines: readonly CloseLine[],
+  suspense: readonly SuspenseLine[] = [],
+  bank?: ReadonlyMap<string, BankSplit>,
+): JournalEntry[] {
   const totals = new Map<string, CurrencyTotals>();
   for (const line of lines) {
     checkLine(line);
     const t = totals.get(line.currency) ?? {
-      payouts: 0n, refunds: 0n, creditAdjustments: 0n, debitAdjustments: 0n, disbursedTotal: 0n, variance: 0n,
+      payouts: 0n,
+      refunds: 0n,
+      creditAdjustments: 0n,
+      debitAdjustments: 0n,
+      disbursedTotal: 0n,
+      variance: 0n,
     };
     t.payouts += line.payouts;
     t.refunds += line.refunds;
@@ -104,7 +119,8 @@ function suspenseByCurrency(suspense: readonly SuspenseLine[]): Map<string, Held
 
 /** Lines settled inside disbursements of another currency: booked as such, the net held on suspense. */
 function suspenseEntries(currency: string, t: HeldTotals): JournalEntry[] {
-  const entry = (role: JournalRole, description: string, debit: bigint, credit: bigint) => journalLine(currency, role, description, debit, credit);
+  const entry = (role: JournalRole, description: string, debit: bigint, credit: bigint) =>
+    journalLine(currency, role, description, debit, credit);
   const where = 'in disbursements of another currency';
   const net = t.payouts + t.credits - t.refunds - t.debits;
   return [
@@ -127,17 +143,45 @@ export type BankSplit = BankSplitRow;
  */
 function cashEntries(currency: string, disbursed: bigint, split: BankSplit | undefined): JournalEntry[] {
   const line = (role: JournalRole, description: string, amount: bigint): JournalEntry =>
-    (amount >= 0n ? journalLine(currency, role, description, amount, 0n) : journalLine(currency, role, description, 0n, -amount));
-  if (!split) return [line('bank', 'Disbursements received (the provider\'s figure: no bank statement imported)', disbursed)];
+    amount >= 0n
+      ? journalLine(currency, role, description, amount, 0n)
+      : journalLine(currency, role, description, 0n, -amount);
+  if (!split)
+    return [line('bank', "Disbursements received (the provider's figure: no bank statement imported)", disbursed)];
   const unproven = split.unproven ?? 0n;
-  const explained = split.settled + split.bankCharges + split.shortCredited + split.shortBy + split.otherAccount + split.awaiting + split.notArrived + unproven;
+  const explained =
+    split.settled +
+    split.bankCharges +
+    split.shortCredited +
+    split.shortBy +
+    split.otherAccount +
+    split.awaiting +
+    split.notArrived +
+    unproven;
   return [
-    line('bank', 'Settled: disbursements received, matched to bank credits (also fee deducted, part of a batch credit, and what short credits brought)', split.settled + split.shortCredited),
-    line('bank_charges', 'Kept by the bank from the provider\'s credits (bank_fee; see Bank)', split.bankCharges),
-    line('bank_suspense', 'Short: credited less than disbursed (fees or FX deducted; negative when over; see Bank)', split.shortBy),
-    line('bank_suspense', 'On another account: credited to another account than the disbursement\'s (see Bank)', split.otherAccount),
+    line(
+      'bank',
+      'Settled: disbursements received, matched to bank credits (also fee deducted, part of a batch credit, and ' +
+        'what short credits brought)',
+      split.settled + split.shortCredited,
+    ),
+    line('bank_charges', "Kept by the bank from the provider's credits (bank_fee; see Bank)", split.bankCharges),
+    line(
+      'bank_suspense',
+      'Short: credited less than disbursed (fees or FX deducted; negative when over; see Bank)',
+      split.shortBy,
+    ),
+    line(
+      'bank_suspense',
+      "On another account: credited to another account than the disbursement's (see Bank)",
+      split.otherAccount,
+    ),
     line('bank_suspense', 'Not arrived: no credit although statements cover the window (see Bank)', split.notArrived),
-    line('bank_suspense', 'Credited on an unbalanced statement: its balances do not prove its entries (see Bank)', unproven),
+    line(
+      'bank_suspense',
+      'Credited on an unbalanced statement: its balances do not prove its entries (see Bank)',
+      unproven,
+    ),
     line('cash_in_transit', 'Awaiting statement: no bank statement covers the window yet', split.awaiting),
     line('bank_suspense', 'Disbursed but not explained by the statements', disbursed - explained),
     ...movementEntries(currency, split),
@@ -158,7 +202,12 @@ function movementEntries(currency: string, split: BankSplit): JournalEntry[] {
   const m = split.movement;
   const matched = split.settled + split.shortCredited;
   if (!m && matched === 0n) return [];
-  const pair = (debitRole: JournalRole, creditRole: JournalRole, description: string, amount: bigint): JournalEntry[] => {
+  const pair = (
+    debitRole: JournalRole,
+    creditRole: JournalRole,
+    description: string,
+    amount: bigint,
+  ): JournalEntry[] => {
     const [dr, cr] = amount >= 0n ? [debitRole, creditRole] : [creditRole, debitRole];
     const v = amount >= 0n ? amount : -amount;
     return [journalLine(currency, dr, description, v, 0n), journalLine(currency, cr, description, 0n, v)];
@@ -167,18 +216,31 @@ function movementEntries(currency: string, split: BankSplit): JournalEntry[] {
   const booked = matched + moved.duplicate + moved.unexpected + moved.otherCredits - moved.debits;
   const held = (description: string, amount: bigint) => pair('bank', 'bank_suspense', description, amount);
   return [
-    ...held('Credited twice: second credits for settled disbursements, to return (see Unmatched credits)', moved.duplicate),
+    ...held(
+      'Credited twice: second credits for settled disbursements, to return (see Unmatched credits)',
+      moved.duplicate,
+    ),
     ...held('From the provider, matching no disbursement (see Unmatched credits)', moved.unexpected),
     ...held('Credited by others than the provider (see Unmatched credits)', moved.otherCredits),
-    ...pair('bank_charges', 'bank', 'Debited on the statements of the month (account fees and other debits)', moved.debits),
-    ...held('Statement movement of the month not matched to its disbursements (credits of disbursements of another month, '
-      + 'or on another account; see Bank)', moved.credits - moved.debits - booked),
+    ...pair(
+      'bank_charges',
+      'bank',
+      'Debited on the statements of the month (account fees and other debits)',
+      moved.debits,
+    ),
+    ...held(
+      'Statement movement of the month not matched to its disbursements (credits of disbursements of another month, ' +
+        'or on another account; see Bank)',
+      moved.credits - moved.debits - booked,
+    ),
   ];
 }
 
 function entriesFor(currency: string, t: CurrencyTotals, split?: BankSplit): JournalEntry[] {
-  const dr = (role: JournalRole, description: string, amount: bigint) => journalLine(currency, role, description, amount, 0n);
-  const cr = (role: JournalRole, description: string, amount: bigint) => journalLine(currency, role, description, 0n, amount);
+  const dr = (role: JournalRole, description: string, amount: bigint) =>
+    journalLine(currency, role, description, amount, 0n);
+  const cr = (role: JournalRole, description: string, amount: bigint) =>
+    journalLine(currency, role, description, 0n, amount);
   const entries = [
     ...cashEntries(currency, t.disbursedTotal, split),
     dr('refunds', 'Refunds deducted from disbursements', t.refunds),
@@ -202,10 +264,14 @@ function checkLine(line: CloseLine): void {
   }
   const net = line.payouts - line.refunds + line.creditAdjustments - line.debitAdjustments;
   if (line.computedNet !== net) {
-    throw new Error(`${where}: computedNet ${line.computedNet} ≠ payouts − refunds + creditAdjustments − debitAdjustments (${net})`);
+    throw new Error(
+      `${where}: computedNet ${line.computedNet} ≠ payouts − refunds + creditAdjustments − debitAdjustments (${net})`,
+    );
   }
   if (line.variance !== line.disbursedTotal - line.computedNet) {
-    throw new Error(`${where}: variance ${line.variance} ≠ disbursedTotal − computedNet (${line.disbursedTotal - line.computedNet})`);
+    throw new Error(
+      `${where}: variance ${line.variance} ≠ disbursedTotal − computedNet (${line.disbursedTotal - line.computedNet})`,
+    );
   }
 }
 
@@ -232,7 +298,9 @@ export function journalBalances(journal: readonly JournalEntry[]): CurrencyBalan
 export function assertJournalBalanced(journal: readonly JournalEntry[]): CurrencyBalance[] {
   const negative = journal.find((e) => e.debit < 0n || e.credit < 0n);
   if (negative) {
-    throw new Error(`journal entry ${negative.currency} "${negative.account}" has a negative amount; post it on the other side`);
+    throw new Error(
+      `journal entry ${negative.currency} "${negative.account}" has a negative amount; post it on the other side`,
+    );
   }
   const balances = journalBalances(journal);
   const off = balances.filter((b) => !b.balanced);

@@ -27,7 +27,10 @@ export function rowsOf<T>(list: CountedRows<T>): RowSource<T> {
 const isCounted = <T>(list: CountedRows<T>): list is { rows: RowSource<T>; count: number } =>
   typeof (list as { count?: unknown }).count === 'number' && 'rows' in list;
 
-/** What each sheet of one workbook is held to: its rows (Excel's limit; a test gives a small one) and the CSVs beside it. */
+/**
+ * What each sheet of one workbook is held to: its rows (Excel's limit; a test gives a small one) and the CSVs beside
+ * it.
+ */
 export interface SheetRoom {
   maxRows: number;
   /** The CSV that takes a sheet's whole list when the sheet cannot. */
@@ -84,7 +87,11 @@ export interface WrittenList {
 
 /** The list on a new sheet `name`, its rows bounded by `room` (module comment). */
 export async function writeListSheet<R>(
-  workbook: StreamingWorkbook, room: SheetRoom, name: string, columns: ReadonlyArray<ColumnSpec<R>>, list: CountedRows<R>,
+  workbook: StreamingWorkbook,
+  room: SheetRoom,
+  name: string,
+  columns: ReadonlyArray<ColumnSpec<R>>,
+  list: CountedRows<R>,
   o: ListSheetOptions = {},
 ): Promise<WrittenList> {
   const count = countOf(list);
@@ -93,7 +100,12 @@ export async function writeListSheet<R>(
   if (count === null) layout.shown = room.maxRows - layout.headerRow - (o.below ?? 0);
   const csv = layout.overflows ? room.csvFor(name) : null;
   const lines = csv ? [overflowNote(layout.shown, count ?? 0, room.maxRows), wholeNote(csv, o.whole), ...above] : above;
-  const sheet = addSheet(workbook, name, columns.map((c) => c.width), layout.headerRow);
+  const sheet = addSheet(
+    workbook,
+    name,
+    columns.map((c) => c.width),
+    layout.headerRow,
+  );
   // the note in bold, and the first of the caller's lines (a title)
   const bold = new Set([...(csv ? [0, 1] : []), csv ? NOTE_LINES : 0]);
   lines.forEach((text, i) => {
@@ -103,22 +115,32 @@ export async function writeListSheet<R>(
     sheet.getRow(1 + i).commit();
   });
   const bound = { capacity: layout.shown };
-  const written = csv === null
-    ? await writeTable(sheet, layout.headerRow, columns, rowsOf(list), bound)
-    : await writeFileAtomically(csv, (temp) => streamInto(temp, async (out) => {
-      const sink = new CsvSink(out);
-      await sink.add(columns.map((c) => c.header));
-      const n = await writeTable(sheet, layout.headerRow, columns, rowsOf(list), { ...bound, whole: sink });
-      await sink.flush();
-      return n;
-    }), REPORTS_SETTING);
+  const written =
+    csv === null
+      ? await writeTable(sheet, layout.headerRow, columns, rowsOf(list), bound)
+      : await writeFileAtomically(
+          csv,
+          (temp) =>
+            streamInto(temp, async (out) => {
+              const sink = new CsvSink(out);
+              await sink.add(columns.map((c) => c.header));
+              const n = await writeTable(sheet, layout.headerRow, columns, rowsOf(list), { ...bound, whole: sink });
+              await sink.flush();
+              return n;
+            }),
+          REPORTS_SETTING,
+        );
   const shown = Math.min(written, layout.shown);
   return { sheet, count: written, shown, csv, nextRow: layout.headerRow + Math.max(shown, 1) + 1 };
 }
 
 /** The list on a new sheet, committed. */
 export async function writeListTableSheet<R>(
-  workbook: StreamingWorkbook, room: SheetRoom, name: string, columns: ReadonlyArray<ColumnSpec<R>>, list: CountedRows<R>,
+  workbook: StreamingWorkbook,
+  room: SheetRoom,
+  name: string,
+  columns: ReadonlyArray<ColumnSpec<R>>,
+  list: CountedRows<R>,
   o: ListSheetOptions = {},
 ): Promise<WrittenList> {
   const written = await writeListSheet(workbook, room, name, columns, list, o);
@@ -131,12 +153,14 @@ const REPORTS_SETTING = '--reports / RECON_REPORTS_DIR';
 const number = (n: number) => n.toLocaleString('en-US');
 
 function overflowNote(shown: number, count: number, maxRows: number): string {
-  return `This sheet shows the first ${number(shown)} of ${number(count)} rows: a sheet holds at most ${number(maxRows)} rows.`;
+  return `This sheet shows the first ${number(shown)} of ${number(count)} rows: a sheet holds at most ` +
+           `${number(maxRows)} rows.`;
 }
 
 function wholeNote(csv: string, whole: string | undefined): string {
   // a command ends the line: no full stop to be copied with it
-  return `Every row is in ${path.basename(csv)}, beside this workbook${whole ? `, and in the published snapshot: ${whole}` : '.'}`;
+  return `Every row is in ${path.basename(csv)}, beside this ` +
+           `workbook${whole ? `, and in the published snapshot: ${whole}` : '.'}`;
 }
 
 /** Records to a CSV stream, in blocks, waiting when the stream asks to. */

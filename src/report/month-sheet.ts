@@ -18,18 +18,34 @@ const CHART_ROWS = 15;
 const MIN_CHART_COLUMNS = 6;
 
 /** Writes and commits the Month sheet: the table of days, then its charts under it. */
-export async function writeMonthSheet(workbook: StreamingWorkbook, shape: MonthShape, sheetName = 'Month'): Promise<void> {
+export async function writeMonthSheet(
+  workbook: StreamingWorkbook,
+  shape: MonthShape,
+  sheetName = 'Month',
+): Promise<void> {
   const columns = 1 + shape.currencies.length + 1;
-  const sheet = addSheet(workbook, sheetName, [12, ...shape.currencies.map(() => 17), 15, ...Array<number>(MIN_CHART_COLUMNS).fill(14)], HEADER_ROW);
+  const sheet = addSheet(
+    workbook,
+    sheetName,
+    [12, ...shape.currencies.map(() => 17), 15, ...Array<number>(MIN_CHART_COLUMNS).fill(14)],
+    HEADER_ROW,
+  );
   const title = sheet.getRow(1);
   setText(title.getCell(1), `The month's shape: ${shape.title}`);
   styleTitle(title.getCell(1));
   title.commit();
   const note = sheet.getRow(2);
-  setText(note.getCell(1), shape.currencies.length === 0
-    ? 'No disbursement was delivered in these days.'
-    : `Disbursed: the totals the service reported, per delivery day, each currency on its own.${shape.otherCurrencies.length > 0
-      ? ` Not charted (fewer disbursements): ${shape.otherCurrencies.slice(0, 20).join(', ')}${shape.otherCurrencies.length > 20 ? ', …' : ''}.` : ''} Open findings: on the disbursements delivered that day.`);
+  setText(
+    note.getCell(1),
+    shape.currencies.length === 0
+      ? 'No disbursement was delivered in these days.'
+      : `Disbursed: the totals the service reported, per delivery day, each currency on its own.${
+          shape.otherCurrencies.length > 0
+            ? ` Not charted (fewer disbursements): ` +
+                `${shape.otherCurrencies.slice(0, 20).join(', ')}${shape.otherCurrencies.length > 20 ? ', …' : ''}.`
+            : ''
+        } Open findings: on the disbursements delivered that day.`,
+  );
   note.commit();
 
   const header = sheet.getRow(HEADER_ROW);
@@ -54,10 +70,17 @@ export async function writeMonthSheet(workbook: StreamingWorkbook, shape: MonthS
   totals.getCell(1).font = BOLD;
   shape.currencies.forEach((c, k) => {
     const cell = totals.getCell(2 + k);
-    setAmount(cell, c.totals.reduce((a, b) => a + b, 0n), c.currency);
+    setAmount(
+      cell,
+      c.totals.reduce((a, b) => a + b, 0n),
+      c.currency,
+    );
     cell.font = BOLD;
   });
-  setCount(totals.getCell(columns), shape.findings.reduce((a, b) => a + b, 0));
+  setCount(
+    totals.getCell(columns),
+    shape.findings.reduce((a, b) => a + b, 0),
+  );
   totals.getCell(columns).font = BOLD;
   // printed, the charts start on a page of their own rather than cut under the table
   totals.addPageBreak();
@@ -74,21 +97,47 @@ export async function writeMonthSheet(workbook: StreamingWorkbook, shape: MonthS
   const at = (i: number): ColumnChart['anchor'] => {
     const fromCol = (i % perRow) * span;
     const fromRow = top + Math.floor(i / perRow) * (CHART_ROWS + 1);
-    return { fromCol, fromRow, toCol: perRow === 2 && i % 2 === 1 ? columns : fromCol + span, toRow: fromRow + CHART_ROWS };
+    return {
+      fromCol,
+      fromRow,
+      toCol: perRow === 2 && i % 2 === 1 ? columns : fromCol + span,
+      toRow: fromRow + CHART_ROWS,
+    };
   };
   const charts: ColumnChart[] = shape.currencies.map((c, k) => {
     const column = columnLetter(2 + k);
     return {
-      title: `Disbursed per day, ${c.currency}`, sheetName, categories, valueFormat: '#,##0',
-      series: [{ nameCell: `${column}${HEADER_ROW}`, name: c.currency, range: `${column}${first}:${column}${last}`,
-        values: c.totals.map((t) => Number(t) / currencyFactor(c.currency)), color: PALETTE[k % PALETTE.length]! }],
+      title: `Disbursed per day, ${c.currency}`,
+      sheetName,
+      categories,
+      valueFormat: '#,##0',
+      series: [
+        {
+          nameCell: `${column}${HEADER_ROW}`,
+          name: c.currency,
+          range: `${column}${first}:${column}${last}`,
+          values: c.totals.map((t) => Number(t) / currencyFactor(c.currency)),
+          color: PALETTE[k % PALETTE.length]!,
+        },
+      ],
       anchor: at(k),
     };
   });
   const findingsColumn = columnLetter(columns);
   charts.push({
-    title: 'Open findings per delivery day', sheetName, categories, valueFormat: '0',
-    series: [{ nameCell: `${findingsColumn}${HEADER_ROW}`, name: 'Open findings', range: `${findingsColumn}${first}:${findingsColumn}${last}`, values: shape.findings, color: FINDINGS_COLOR }],
+    title: 'Open findings per delivery day',
+    sheetName,
+    categories,
+    valueFormat: '0',
+    series: [
+      {
+        nameCell: `${findingsColumn}${HEADER_ROW}`,
+        name: 'Open findings',
+        range: `${findingsColumn}${first}:${findingsColumn}${last}`,
+        values: shape.findings,
+        color: FINDINGS_COLOR,
+      },
+    ],
     anchor: at(shape.currencies.length),
   });
   drawCharts(workbook, sheet, charts);

@@ -7,7 +7,15 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { addDays } from 'date-fns';
 import { countLatestFindings, describeChecks, latestFindings, type CheckRunResult } from '../checks/index.js';
 import { withMaterialised } from '../store/materialise.js';
-import { bankCredits, bankRefusals, bankRows, countCredits, hasBankData, reconciliationRows, withDisbursementRows } from '../store/read/rows.js';
+import {
+  bankCredits,
+  bankRefusals,
+  bankRows,
+  countCredits,
+  hasBankData,
+  reconciliationRows,
+  withDisbursementRows,
+} from '../store/read/rows.js';
 import { currencyStakes, monthShape, newestDelivery, runFacts } from '../store/read/summaries.js';
 import { listNight, withListed, type ListedCounts } from '../store/read/listed.js';
 import type { Rates } from '../rates.js';
@@ -61,7 +69,12 @@ export function withWorkbookViews<T>(connection: DuckDBConnection, fn: () => Pro
 }
 
 /** The run's Bank sheets: with statements in the store, or with files this run refused; the disbursements listed. */
-async function runBankSheets(connection: DuckDBConnection, runId: string, listed: ListedCounts, bank: boolean): Promise<BankSheets | undefined> {
+async function runBankSheets(
+  connection: DuckDBConnection,
+  runId: string,
+  listed: ListedCounts,
+  bank: boolean,
+): Promise<BankSheets | undefined> {
   const refusedFiles = await bankRefusals(connection, runId);
   if (!bank && refusedFiles.length === 0) return undefined;
   return {
@@ -71,7 +84,12 @@ async function runBankSheets(connection: DuckDBConnection, runId: string, listed
   };
 }
 
-async function runSummary(connection: DuckDBConnection, runId: string, serviceUrl: string, checks: CheckRunResult): Promise<RunSummary> {
+async function runSummary(
+  connection: DuckDBConnection,
+  runId: string,
+  serviceUrl: string,
+  checks: CheckRunResult,
+): Promise<RunSummary> {
   const facts = await runFacts(connection, runId);
   return {
     runId,
@@ -82,38 +100,74 @@ async function runSummary(connection: DuckDBConnection, runId: string, serviceUr
     serviceUrl,
     disbursementsChecked: facts.totals.reduce((n, t) => n + t.disbursements, 0),
     byCheck: checks.byCheck,
-    byStatus: { new: checks.byStatus.new, open: checks.byStatus.open, acknowledged: checks.byStatus.acknowledged, resolved: checks.byStatus.resolved },
+    byStatus: {
+      new: checks.byStatus.new,
+      open: checks.byStatus.open,
+      acknowledged: checks.byStatus.acknowledged,
+      resolved: checks.byStatus.resolved,
+    },
     totalsByCurrency: facts.totals,
   };
 }
 
 export async function writeRunWorkbook(
   connection: DuckDBConnection,
-  opts: { runId: string; reportsDir: string; serviceUrl: string; checks: CheckRunResult; rates?: Rates | null; maxRows?: number },
+  opts: {
+    runId: string;
+    reportsDir: string;
+    serviceUrl: string;
+    checks: CheckRunResult;
+    rates?: Rates | null;
+    maxRows?: number;
+  },
 ): Promise<WrittenWorkbook> {
   // every page of rows lives until its cells are written, then is garbage: held to the sync's heap growth
   // (`recon run` has it from its sync already; `recon report` the same). A 10M-payout night's workbook:
   // peak 359–364 → 306–311 MB, JS heap 83–90 → 35–36 MB (docs/performance.md)
   preferCompactHeap();
   const bank = await hasBankData(connection);
-  return withWorkbookViews(connection, () => withListed(connection, () => listNight(connection, opts.runId, bank), async (listed) => {
-    const summary = await runSummary(connection, opts.runId, opts.serviceUrl, opts.checks);
-    summary.rates = opts.rates ?? null;
-    // the Disbursements sheet's rows are known before the Exceptions sheet links to them
-    const place = listLayout(opts.maxRows ?? EXCEL_MAX_ROWS, listed.listed, 0, disbursementsBelow(summary.totalsByCurrency.length));
-    const findings = withDisbursementRows(connection, flatten(latestFindings(connection, opts.runId, { includeResolved: true, rates: opts.rates ?? null })),
-      { firstRow: place.headerRow + 1, shown: place.shown });
-    const written = await writeExceptionWorkbook(workbookPath(opts.reportsDir, opts.runId, opts.checks.checkedAt), {
-      summary: { ...summary, stakes: await currencyStakes(connection, opts.runId, bank),
-        ageing: await causeAgeing(connection, opts.runId, opts.checks.checkedAt) },
-      month: await recentShape(connection),
-      findings: { rows: findings, count: await countLatestFindings(connection, opts.runId, { includeResolved: true }) },
-      disbursements: { rows: reconciliationRows(connection, { listed: true }), count: listed.listed },
-      listed,
-      bank: await runBankSheets(connection, opts.runId, listed, bank),
-      checks: await describeChecks(),
-    }, { maxRows: opts.maxRows });
-    await replaceAtomically(written.path, path.join(opts.reportsDir, LATEST_WORKBOOK));
-    return written;
-  }));
+  return withWorkbookViews(connection, () =>
+    withListed(
+      connection,
+      () => listNight(connection, opts.runId, bank),
+      async (listed) => {
+        const summary = await runSummary(connection, opts.runId, opts.serviceUrl, opts.checks);
+        summary.rates = opts.rates ?? null;
+        // the Disbursements sheet's rows are known before the Exceptions sheet links to them
+        const place = listLayout(
+          opts.maxRows ?? EXCEL_MAX_ROWS,
+          listed.listed,
+          0,
+          disbursementsBelow(summary.totalsByCurrency.length),
+        );
+        const findings = withDisbursementRows(
+          connection,
+          flatten(latestFindings(connection, opts.runId, { includeResolved: true, rates: opts.rates ?? null })),
+          { firstRow: place.headerRow + 1, shown: place.shown },
+        );
+        const written = await writeExceptionWorkbook(
+          workbookPath(opts.reportsDir, opts.runId, opts.checks.checkedAt),
+          {
+            summary: {
+              ...summary,
+              stakes: await currencyStakes(connection, opts.runId, bank),
+              ageing: await causeAgeing(connection, opts.runId, opts.checks.checkedAt),
+            },
+            month: await recentShape(connection),
+            findings: {
+              rows: findings,
+              count: await countLatestFindings(connection, opts.runId, { includeResolved: true }),
+            },
+            disbursements: { rows: reconciliationRows(connection, { listed: true }), count: listed.listed },
+            listed,
+            bank: await runBankSheets(connection, opts.runId, listed, bank),
+            checks: await describeChecks(),
+          },
+          { maxRows: opts.maxRows },
+        );
+        await replaceAtomically(written.path, path.join(opts.reportsDir, LATEST_WORKBOOK));
+        return written;
+      },
+    ),
+  );
 }

@@ -14,7 +14,10 @@ const FORMULA_TRIGGER = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
 export type TextTarget = 'xlsx' | 'csv';
 
-/** Control characters a terminal acts on (ESC starts escape sequences, C1 has CSI/OSC): C0 but tab and line breaks, DEL, C1. */
+/**
+ * Control characters a terminal acts on (ESC starts escape sequences, C1 has CSI/OSC): C0 but tab and line breaks, DEL,
+ * C1.
+ */
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 /** A separator a spreadsheet may split on, then a formula trigger: the start of a cell once split there. */
 const TRIGGER_AFTER_SEPARATOR = /([,;|\t])(?=[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/g;

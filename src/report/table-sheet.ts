@@ -108,7 +108,10 @@ export async function writeTable<R>(
   for await (const item of rows) {
     const number = headerRow + 1 + count;
     if (count >= bound.capacity) {
-      if (!whole) throw new Error(`sheet "${sheet.name}" would pass its ${headerRow + bound.capacity} rows; narrow the query or use CSV`);
+      if (!whole)
+        throw new Error(
+          `sheet "${sheet.name}" would pass its ${headerRow + bound.capacity} rows; narrow the query or use CSV`,
+        );
       await whole.past(item);
       count += 1;
       continue;
@@ -250,10 +253,14 @@ function renderCell(address: string, styleId: number, type: ExcelJS.ValueType, v
   if (type === NULL) return styleId ? `<c r="${address}" s="${styleId}"/>` : '';
   const open = styleId ? `<c r="${address}" s="${styleId}"` : `<c r="${address}"`;
   switch (type) {
-    case STRING_TYPE: return `${open} t="str"><v>${xmlText(value as string)}</v></c>`;
-    case NUMBER_TYPE: return `${open}><v>${xmlText(String(value))}</v></c>`;
-    case DATE_TYPE: return `${open}><v>${xmlText(String(25569 + (value as Date).getTime() / (24 * 3600 * 1000)))}</v></c>`;
-    default: return `${open} t="b"><v>${value ? '1' : '0'}</v></c>`;
+    case STRING_TYPE:
+      return `${open} t="str"><v>${xmlText(value as string)}</v></c>`;
+    case NUMBER_TYPE:
+      return `${open}><v>${xmlText(String(value))}</v></c>`;
+    case DATE_TYPE:
+      return `${open}><v>${xmlText(String(25569 + (value as Date).getTime() / (24 * 3600 * 1000)))}</v></c>`;
+    default:
+      return `${open} t="b"><v>${value ? '1' : '0'}</v></c>`;
   }
 }
 
@@ -328,7 +335,8 @@ class ColumnStyles {
       id = this.out.styleId(style, type);
       this.byContent.set(key, id);
     }
-    if (this.known.length < MAX_KNOWN_STYLES) this.known.push({ type, numFmt, font, fill, border, alignment, protection, id });
+    if (this.known.length < MAX_KNOWN_STYLES)
+      this.known.push({ type, numFmt, font, fill, border, alignment, protection, id });
     return id;
   }
 }

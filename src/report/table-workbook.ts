@@ -31,7 +31,13 @@ export async function writeTableWorkbook(
     write: (cell, row) => {
       setValue(cell, row[i]);
       const currency = currencyAt >= 0 ? row[currencyAt] : null;
-      if (header.endsWith('_major') && typeof cell.value === 'number' && typeof currency === 'string' && /^[A-Z]{3}$/.test(currency)) cell.numFmt = numberFormat(currency);
+      if (
+        header.endsWith('_major') &&
+        typeof cell.value === 'number' &&
+        typeof currency === 'string' &&
+        /^[A-Z]{3}$/.test(currency)
+      )
+        cell.numFmt = numberFormat(currency);
     },
   }));
   return writeWorkbookFile(path, async (workbook) => {

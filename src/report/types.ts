@@ -4,9 +4,29 @@
 import type { Rates } from '../rates.js';
 import type { CurrencyStake } from '../store/read/summaries.js';
 import type { CauseAgeing } from '../store/read/ageing.js';
-import type { BankCreditRow, BankRow, CloseLine, DisbursementRow, FindingRow, MonthShape, Severity, SuspenseLine } from '../store/read/types.js';
+import type {
+  BankCreditRow,
+  BankRow,
+  CloseLine,
+  DisbursementRow,
+  FindingRow,
+  MonthShape,
+  Severity,
+  SuspenseLine,
+} from '../store/read/types.js';
 
-export type { BankCreditRow, BankRow, CloseLine, DisbursementRow, DisbursementStatus, FindingRow, FindingStatus, MonthShape, Severity, SuspenseLine } from '../store/read/types.js';
+export type {
+  BankCreditRow,
+  BankRow,
+  CloseLine,
+  DisbursementRow,
+  DisbursementStatus,
+  FindingRow,
+  FindingStatus,
+  MonthShape,
+  Severity,
+  SuspenseLine,
+} from '../store/read/types.js';
 
 /** A check's words as its file's header gives them (src/checks/contract.ts). */
 export interface CheckWords {
@@ -69,8 +89,17 @@ export interface CloseControls {
 }
 
 /** What a journal line books; recon's account name of each is ROLES in src/report/journal.ts. */
-export type JournalRole = 'bank' | 'cash_in_transit' | 'bank_suspense' | 'bank_charges' | 'refunds' | 'fees' | 'clearing'
-  | 'credit_adjustments' | 'suspense' | 'rounding';
+export type JournalRole =
+  | 'bank'
+  | 'cash_in_transit'
+  | 'bank_suspense'
+  | 'bank_charges'
+  | 'refunds'
+  | 'fees'
+  | 'clearing'
+  | 'credit_adjustments'
+  | 'suspense'
+  | 'rounding';
 
 /** A journal line: exactly one of debit/credit is non-zero in what buildJournal produces. */
 export interface JournalEntry {
@@ -121,11 +150,16 @@ export interface CloseInput {
   booksTz?: string;
   /** The month's days, drawn on a Month sheet (left out when absent). */
   shape?: MonthShape;
-  /** The month's disbursements' bank status and the month's unmatched provider credits (left out without statements). */
+  /**
+   * The month's disbursements' bank status and the month's unmatched provider credits (left out without statements).
+   */
   bank?: BankSheets;
 }
 
-/** What the bank sheets show: the disbursements listed, the credits that settled nothing, and statement files a run refused. */
+/**
+ * What the bank sheets show: the disbursements listed, the credits that settled nothing, and statement files a run
+ * refused.
+ */
 export interface BankSheets {
   disbursements: CountedRows<BankRow>;
   credits: CountedRows<BankCreditRow>;

@@ -8,7 +8,10 @@ import { streamInto, writeFileAtomically } from '../files.js';
 
 export type StreamingWorkbook = ExcelJS.stream.xlsx.WorkbookWriter;
 
-/** The temp files writeWorkbookFile (and its sheets' CSVs, list-sheet.ts) leave behind when their process is killed mid-write. */
+/**
+ * The temp files writeWorkbookFile (and its sheets' CSVs, list-sheet.ts) leave behind when their process is killed
+ * mid-write.
+ */
 const TEMP = /^\..+\.(?:xlsx|csv)\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
 /**
@@ -86,6 +89,10 @@ export function sheetBacklog(sheet: ExcelJS.Worksheet): number {
 }
 
 /** `target` becomes a copy of `source`, swapped in by rename: a reader sees the old file or the new one. */
-export async function replaceAtomically(source: string, target: string, setting: string | null = '--reports / RECON_REPORTS_DIR'): Promise<void> {
+export async function replaceAtomically(
+  source: string,
+  target: string,
+  setting: string | null = '--reports / RECON_REPORTS_DIR',
+): Promise<void> {
   await writeFileAtomically(target, (temp) => copyFile(source, temp), setting);
 }

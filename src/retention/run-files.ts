@@ -15,7 +15,10 @@ export interface RunFile {
   at: Date;
 }
 
-/** The run id a workbook or results file name carries (recon-2026-11-23-070307Z-f434.xlsx → 20261123T070307Z-f434), or null. */
+/**
+ * The run id a workbook or results file name carries (recon-2026-11-23-070307Z-f434.xlsx → 20261123T070307Z-f434), or
+ * null.
+ */
 export function runOfReport(name: string): { runId: string; at: Date } | null {
   const m = RUN_FILE.exec(name);
   if (!m) return null;

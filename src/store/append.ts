@@ -9,12 +9,22 @@
 //  - numbers, slots and validity go over in one copy per column (copy_data_to_vector).
 // test/unit/store/append.test.ts writes every kind of value this way and reads the table back.
 import duckdb from '@duckdb/node-bindings';
-import { BIGINT, INTEGER, VARCHAR, DuckDBDataChunk, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import {
+  BIGINT,
+  INTEGER,
+  VARCHAR,
+  DuckDBDataChunk,
+  type DuckDBConnection,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
 
 export type ColumnKind = 'varchar' | 'integer' | 'bigint';
 const TYPES: Record<ColumnKind, DuckDBType> = { varchar: VARCHAR, integer: INTEGER, bigint: BIGINT };
 const WIDTH: Record<ColumnKind, number> = { varchar: 16, integer: 4, bigint: 8 };
-/** Rows per data chunk (DuckDB's vector size); builders that hand over slices make them this long (src/store/writer.ts). */
+/**
+ * Rows per data chunk (DuckDB's vector size); builders that hand over slices make them this long (src/store/writer.ts).
+ */
 export const CHUNK = 2048;
 /** string_t: a string of up to this many bytes lives in the slot itself. */
 const INLINE = 12;
@@ -93,8 +103,16 @@ export async function appendSlices(
         chunk = DuckDBDataChunk.create(kinds.map((k) => TYPES[k]));
         scratch = kinds.map((k) => {
           const data = new Uint8Array(CHUNK * WIDTH[k]);
-          return { data, view: new DataView(data.buffer), validity: new Uint8Array(CHUNK / 8),
-            longRow: new Int32Array(CHUNK), longOffset: new Int32Array(CHUNK), longLength: new Int32Array(CHUNK), longBlob: new Int32Array(CHUNK), blobs: [] };
+          return {
+            data,
+            view: new DataView(data.buffer),
+            validity: new Uint8Array(CHUNK / 8),
+            longRow: new Int32Array(CHUNK),
+            longOffset: new Int32Array(CHUNK),
+            longLength: new Int32Array(CHUNK),
+            longBlob: new Int32Array(CHUNK),
+            blobs: [],
+          };
         });
       }
       for (let start = 0; start < rows; start += CHUNK) {
@@ -115,7 +133,14 @@ export async function appendSlices(
   }
 }
 
-function fillVector(vector: duckdb.Vector, kind: ColumnKind, values: readonly DuckDBValue[], start: number, n: number, s: Scratch): void {
+function fillVector(
+  vector: duckdb.Vector,
+  kind: ColumnKind,
+  values: readonly DuckDBValue[],
+  start: number,
+  n: number,
+  s: Scratch,
+): void {
   let nulls = 0;
   s.validity.fill(0xff, 0, Math.ceil(n / 8));
   if (kind === 'varchar') {
@@ -141,7 +166,8 @@ function fillVector(vector: duckdb.Vector, kind: ColumnKind, values: readonly Du
         s.view.setBigInt64(r * 8, big, true);
       } else {
         const int = Number(v);
-        if (!Number.isInteger(int) || int < -2147483648 || int > 2147483647) throw new Error(`${String(v)} is not an INTEGER`);
+        if (!Number.isInteger(int) || int < -2147483648 || int > 2147483647)
+          throw new Error(`${String(v)} is not an INTEGER`);
         s.view.setInt32(r * 4, int, true);
       }
     }
@@ -163,7 +189,13 @@ const BLOB_BYTES = 1 << 20;
  * first four bytes, and the heap address plus its offset. A string repeated from the row before (a line's
  * disbursement id, the run id) is written once. Returns the number of nulls.
  */
-function fillStrings(vector: duckdb.Vector, values: readonly DuckDBValue[], start: number, n: number, s: Scratch): number {
+function fillStrings(
+  vector: duckdb.Vector,
+  values: readonly DuckDBValue[],
+  start: number,
+  n: number,
+  s: Scratch,
+): number {
   const out = s.data.subarray(0, n * 16);
   const { longRow, longOffset, longLength, longBlob } = s;
   let longs = 0;
@@ -226,7 +258,8 @@ function fillStrings(vector: duckdb.Vector, values: readonly DuckDBValue[], star
   }
   if (longs > 0) {
     // each blob once into DuckDB's heap, through its first row's slot; where it landed, read back at once
-    for (const blob of blobs) duckdb.vector_assign_string_element_len(vector, blob.firstRow, blob.bytes.subarray(0, blob.used));
+    for (const blob of blobs)
+      duckdb.vector_assign_string_element_len(vector, blob.firstRow, blob.bytes.subarray(0, blob.used));
     const landed = duckdb.vector_get_data(vector, n * 16);
     const landedView = new DataView(landed.buffer, landed.byteOffset, landed.byteLength);
     // heap addresses as numbers (below 2^53 on every platform DuckDB runs on): no BigInt per string

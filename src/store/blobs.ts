@@ -40,7 +40,8 @@ export async function listBlobs(filesDir: string): Promise<BlobFile[]> {
     for (const entry of await readdir(sub, { withFileTypes: true }).catch(() => [])) {
       if (!entry.isFile() || !BLOB_NAME.test(entry.name) || !entry.name.startsWith(dir.name)) continue;
       const st = await lstat(path.join(sub, entry.name)).catch(() => null);
-      if (st?.isFile()) out.push({ path: path.join(sub, entry.name), name: entry.name, bytes: st.size, modifiedMs: st.mtimeMs });
+      if (st?.isFile())
+        out.push({ path: path.join(sub, entry.name), name: entry.name, bytes: st.size, modifiedMs: st.mtimeMs });
     }
   }
   return out;

@@ -77,9 +77,29 @@ export function contentHash(b: Omit<DisbursementBundle, 'contentHash' | 'raw'>):
   h.update(JSON.stringify([r.disbursement_id, r.recipient_id, r.status, r.delivered_at, r.number_of_payments,
     r.number_of_refunds, r.number_of_adjustments, r.amount, r.currency, r.bank_account_number ?? null]));
   const parts = [
-    ...b.payouts.map((p) => JSON.stringify(['p', p.value.reference, p.value.payment_id, p.value.amount, p.value.currency, p.value.status ?? null])),
-    ...b.refunds.map((x) => JSON.stringify(['r', x.value.refund_id, x.value.payment.id, x.value.amount, x.value.currency])),
-    ...b.adjustments.map((a) => JSON.stringify(['a', a.value.reference, a.value.entry_type, a.value.amount, a.value.currency, a.value.category ?? null])),
+    ...b.payouts.map((p) =>
+      JSON.stringify([
+        'p',
+        p.value.reference,
+        p.value.payment_id,
+        p.value.amount,
+        p.value.currency,
+        p.value.status ?? null,
+      ]),
+    ),
+    ...b.refunds.map((x) =>
+      JSON.stringify(['r', x.value.refund_id, x.value.payment.id, x.value.amount, x.value.currency]),
+    ),
+    ...b.adjustments.map((a) =>
+      JSON.stringify([
+        'a',
+        a.value.reference,
+        a.value.entry_type,
+        a.value.amount,
+        a.value.currency,
+        a.value.category ?? null,
+      ]),
+    ),
     ...b.quarantine.map((q) => JSON.stringify(['q', q.resource, q.reason.replace(/\bline \d+\b/g, 'line'), q.raw])),
     ...b.files.map((f) => JSON.stringify(['f', f.sha256, f.parseStatus])),
   ];
@@ -91,8 +111,19 @@ export function contentHash(b: Omit<DisbursementBundle, 'contentHash' | 'raw'>):
 /** Hash of the list record alone: a change seen in the list means the disbursement must be re-read. */
 export function recordHash(r: Disbursement): string {
   return createHash('sha256')
-    .update(JSON.stringify([r.disbursement_id, r.recipient_id, r.delivered_at, r.number_of_payments, r.number_of_refunds,
-      r.number_of_adjustments, r.amount, r.currency, r.bank_account_number ?? null]))
+    .update(
+      JSON.stringify([
+        r.disbursement_id,
+        r.recipient_id,
+        r.delivered_at,
+        r.number_of_payments,
+        r.number_of_refunds,
+        r.number_of_adjustments,
+        r.amount,
+        r.currency,
+        r.bank_account_number ?? null,
+      ]),
+    )
     .digest('hex');
 }
 
@@ -101,9 +132,13 @@ export function recordHash(r: Disbursement): string {
  * boundary, src/api/redact.ts): raw payloads, notes, reasons, file names and parse errors. Typed fields
  * (ids, amounts, references) are stored as received: they are what the checks compare.
  */
-export function redactBundle(b: DisbursementBundle, clean: <T extends string | null | undefined>(text: T) => T): DisbursementBundle {
+export function redactBundle(
+  b: DisbursementBundle,
+  clean: <T extends string | null | undefined>(text: T) => T,
+): DisbursementBundle {
   // lines in place: a disbursement may hold many, and the bundle is this sync's own
-  for (const lines of [b.payouts, b.refunds, b.adjustments] as Array<Array<Line<unknown>>>) for (const l of lines) l.raw = clean(l.raw);
+  for (const lines of [b.payouts, b.refunds, b.adjustments] as Array<Array<Line<unknown>>>)
+    for (const l of lines) l.raw = clean(l.raw);
   return {
     ...b,
     raw: clean(b.raw),

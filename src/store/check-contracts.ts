@@ -12,7 +12,12 @@ export async function contractHashes(c: DuckDBConnection, sqls: readonly string[
 
 /** Those of `hashes` validated before. */
 export async function validatedContracts(c: DuckDBConnection, hashes: readonly string[]): Promise<Set<string>> {
-  const rows = (await c.runAndReadAll('SELECT contract_hash FROM check_contracts WHERE list_contains($1::VARCHAR[], contract_hash)', [listValue([...hashes])])).getRows();
+  const rows = (
+    await c.runAndReadAll(
+      'SELECT contract_hash FROM check_contracts WHERE list_contains($1::VARCHAR[], contract_hash)',
+      [listValue([...hashes])],
+    )
+  ).getRows();
   return new Set(rows.map((r) => String(r[0])));
 }
 

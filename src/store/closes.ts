@@ -109,9 +109,22 @@ export async function standingEntries(c: DuckDBConnection, month: string, format
   const out = new Map<string, StandingEntry>();
   for (const r of rows) {
     const currency = String(r.currency);
-    const entry = out.get(currency) ?? { currency, version: Number(r.version), journalNo: String(r.journal_no), lines: [] };
-    entry.lines.push({ currency, role: String(r.role), account: String(r.account), code: String(r.code), name: String(r.name),
-      description: String(r.description), debit: BigInt(String(r.debit)), credit: BigInt(String(r.credit)) });
+    const entry = out.get(currency) ?? {
+      currency,
+      version: Number(r.version),
+      journalNo: String(r.journal_no),
+      lines: [],
+    };
+    entry.lines.push({
+      currency,
+      role: String(r.role),
+      account: String(r.account),
+      code: String(r.code),
+      name: String(r.name),
+      description: String(r.description),
+      debit: BigInt(String(r.debit)),
+      credit: BigInt(String(r.credit)),
+    });
     out.set(currency, entry);
   }
   return [...out.values()];
@@ -129,10 +142,18 @@ export async function setBooksTz(c: DuckDBConnection, tz: string): Promise<void>
 
 /** The latest version a month was closed in; 0 when it never was. */
 export async function closedVersion(c: DuckDBConnection, month: string): Promise<number> {
-  return Number((await c.runAndReadAll('SELECT coalesce(max(version), 0) FROM closes WHERE month = $1', [month])).getRowsJS()[0]?.[0] ?? 0);
+  return Number(
+    (
+      await c.runAndReadAll('SELECT coalesce(max(version), 0) FROM closes WHERE month = $1', [month])
+    ).getRowsJS()[0]?.[0] ?? 0,
+  );
 }
 
 /** How many disbursements were delivered in the month (UTC). */
 export async function disbursementsInMonth(c: DuckDBConnection, month: string): Promise<number> {
-  return Number((await c.runAndReadAll('SELECT count(*) FROM disbursements WHERE month_of(delivered_at) = $1', [month])).getRowsJS()[0]?.[0] ?? 0);
+  return Number(
+    (
+      await c.runAndReadAll('SELECT count(*) FROM disbursements WHERE month_of(delivered_at) = $1', [month])
+    ).getRowsJS()[0]?.[0] ?? 0,
+  );
 }

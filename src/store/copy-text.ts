@@ -22,7 +22,9 @@ const REPLACEMENT = '\uFFFD';
 const escaped = (x: string) =>
   String.raw`replace(replace(replace(replace(replace(${x}, '\', '\\'), chr(10), '\n'), chr(13), '\r'), chr(9), '\t'), chr(0), '${REPLACEMENT}')`;
 
-/** jsonb refuses the escape \u0000; one preceded by an even run of backslashes is that escape (twice: matches overlap). */
+/**
+ * jsonb refuses the escape \u0000; one preceded by an even run of backslashes is that escape (twice: matches overlap).
+ */
 const jsonSafe = (x: string) => {
   const once = (s: string) => String.raw`regexp_replace(${s}, '(^|[^\\])((?:\\\\)*)\\u0000', '\1\2\\ufffd', 'g')`;
   return once(once(x));
@@ -64,15 +66,24 @@ export function columnText(col: TargetColumn, source: ReadonlySet<string>, month
 }
 
 /** One COPY text line per row: the columns tab-separated, \N for NULL, ending with a newline. */
-export function copyLineExpression(columns: readonly TargetColumn[], source: ReadonlySet<string>, month: string | null): string {
-  return `${columns.map((c) => `coalesce(${columnText(c, source, month)}, '\\N')`).join(" || chr(9) || ")} || chr(10)`;
+export function copyLineExpression(
+  columns: readonly TargetColumn[],
+  source: ReadonlySet<string>,
+  month: string | null,
+): string {
+  return `${columns.map((c) => `coalesce(${columnText(c, source, month)}, '\\N')`).join(' || chr(9) || ')} || chr(10)`;
 }
 
 /**
  * Streams the one-column result of `sql` (COPY text lines) to `write`, a DuckDB chunk (2048 rows) at a
  * time; `write` may wait (backpressure). Returns the number of rows.
  */
-export async function streamLines(c: DuckDBConnection, sql: string, params: DuckDBValue[], write: (text: string) => Promise<void>): Promise<number> {
+export async function streamLines(
+  c: DuckDBConnection,
+  sql: string,
+  params: DuckDBValue[],
+  write: (text: string) => Promise<void>,
+): Promise<number> {
   const result = await c.stream(sql, params);
   let rows = 0;
   for (;;) {

@@ -152,7 +152,8 @@ export async function checkpoint(connection: DuckDBConnection): Promise<void> {
  * setting is put back as it was.
  */
 export async function withoutInsertionOrder<T>(connection: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
-  const before = (await connection.runAndReadAll(`SELECT current_setting('preserve_insertion_order')`)).getRows()[0]![0] !== false;
+  const before =
+    (await connection.runAndReadAll(`SELECT current_setting('preserve_insertion_order')`)).getRows()[0]![0] !== false;
   const restore = () => connection.run(`SET preserve_insertion_order = ${before}`);
   await connection.run('SET preserve_insertion_order = false');
   let out: T;

@@ -16,7 +16,8 @@ export async function materialiseViews(c: DuckDBConnection, views: readonly stri
   const db = sqlIdent(await currentDatabase(c));
   // read by joins, never by their rows' places
   await withoutInsertionOrder(c, async () => {
-    for (const view of views) await c.run(`CREATE OR REPLACE TEMP TABLE ${sqlIdent(view)} AS SELECT * FROM ${db}.main.${sqlIdent(view)}`);
+    for (const view of views)
+      await c.run(`CREATE OR REPLACE TEMP TABLE ${sqlIdent(view)} AS SELECT * FROM ${db}.main.${sqlIdent(view)}`);
   });
 }
 
@@ -26,7 +27,11 @@ export async function dropMaterialised(c: DuckDBConnection, views: readonly stri
 }
 
 /** Runs `fn` with the views materialised, and drops them after. */
-export async function withMaterialised<T>(c: DuckDBConnection, views: readonly string[], fn: () => Promise<T>): Promise<T> {
+export async function withMaterialised<T>(
+  c: DuckDBConnection,
+  views: readonly string[],
+  fn: () => Promise<T>,
+): Promise<T> {
   await materialiseViews(c, views);
   try {
     return await fn();

@@ -24,7 +24,12 @@ export interface MonthPrint {
 export type CoveredColumns = ReadonlyMap<string, readonly string[]>;
 
 /** Every month's fingerprint, months in order ('none' and '*' sort apart from the dates, as text does). */
-export async function monthFingerprints(c: DuckDBConnection, slices: readonly Slice[], covered: CoveredColumns, layout: string): Promise<MonthPrint[]> {
+export async function monthFingerprints(
+  c: DuckDBConnection,
+  slices: readonly Slice[],
+  covered: CoveredColumns,
+  layout: string,
+): Promise<MonthPrint[]> {
   const parts = new Map<string, { text: string[]; rows: number; objects: Record<string, number> }>();
   for (const slice of slices) {
     const columns = covered.get(slice.object.name) ?? slice.columns;
@@ -37,12 +42,14 @@ export async function monthFingerprints(c: DuckDBConnection, slices: readonly Sl
     }
   }
   const salt = createHash('sha256').update(ALGORITHM).update('\0').update(layout).digest('hex');
-  return [...parts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([month, p]) => ({
-    month,
-    rows: p.rows,
-    objects: p.objects,
-    fingerprint: createHash('sha256').update(salt).update('\0').update(p.text.join('\n')).digest('hex'),
-  }));
+  return [...parts.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([month, p]) => ({
+      month,
+      rows: p.rows,
+      objects: p.objects,
+      fingerprint: createHash('sha256').update(salt).update('\0').update(p.text.join('\n')).digest('hex'),
+    }));
 }
 
 /** One object's rows per month and an order-free digest of the given columns (one scan, no sort). */
@@ -62,8 +69,15 @@ export function fingerprintOf(salt: string, ...parts: ReadonlyArray<string | num
 
 /** What the store remembers having written to `target`, by month. */
 export async function readMonthExports(c: DuckDBConnection, target: string): Promise<Map<string, MonthPrint>> {
-  const rows = (await c.runAndReadAll('SELECT month, fingerprint, rows FROM month_exports WHERE target = $1', [target])).getRows();
-  return new Map(rows.map(([month, fingerprint, n]) => [String(month), { month: String(month), fingerprint: String(fingerprint), rows: Number(n) }]));
+  const rows = (
+    await c.runAndReadAll('SELECT month, fingerprint, rows FROM month_exports WHERE target = $1', [target])
+  ).getRows();
+  return new Map(
+    rows.map(([month, fingerprint, n]) => [
+      String(month),
+      { month: String(month), fingerprint: String(fingerprint), rows: Number(n) },
+    ]),
+  );
 }
 
 /**
@@ -72,15 +86,24 @@ export async function readMonthExports(c: DuckDBConnection, target: string): Pro
  * next export corrects (it asks the target, not the store, what it holds).
  */
 export async function recordMonthExports(
-  c: DuckDBConnection, target: string, written: readonly MonthPrint[], removed: readonly string[], runId: string, at: Date = new Date(),
+  c: DuckDBConnection,
+  target: string,
+  written: readonly MonthPrint[],
+  removed: readonly string[],
+  runId: string,
+  at: Date = new Date(),
 ): Promise<void> {
   if (written.length === 0 && removed.length === 0) return;
   await inTransaction(c, async () => {
-    for (const month of removed) await c.run('DELETE FROM month_exports WHERE target = $1 AND month = $2', [target, month]);
+    for (const month of removed)
+      await c.run('DELETE FROM month_exports WHERE target = $1 AND month = $2', [target, month]);
     for (const m of written) {
-      await c.run(`INSERT INTO month_exports VALUES ($1, $2, $3, $4, $5::TIMESTAMPTZ, $6)
+      await c.run(
+        `INSERT INTO month_exports VALUES ($1, $2, $3, $4, $5::TIMESTAMPTZ, $6)
         ON CONFLICT (target, month) DO UPDATE SET fingerprint = excluded.fingerprint, rows = excluded.rows,
-          exported_at = excluded.exported_at, run_id = excluded.run_id`, [target, m.month, m.fingerprint, m.rows, at.toISOString(), runId]);
+          exported_at = excluded.exported_at, run_id = excluded.run_id`,
+        [target, m.month, m.fingerprint, m.rows, at.toISOString(), runId],
+      );
     }
   });
 }

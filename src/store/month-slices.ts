@@ -83,7 +83,10 @@ export interface Slice {
  * disbursement's month once, each view computed once into a temp table, so cutting twelve months reads a
  * view once rather than twelve times.
  */
-export async function prepareSlices(c: DuckDBConnection, objects: readonly MonthlyObject[] = MONTHLY_OBJECTS): Promise<Slice[]> {
+export async function prepareSlices(
+  c: DuckDBConnection,
+  objects: readonly MonthlyObject[] = MONTHLY_OBJECTS,
+): Promise<Slice[]> {
   await c.run(`CREATE OR REPLACE TEMP TABLE ${DISBURSEMENT_MONTHS} AS
     SELECT disbursement_id, month_of(delivered_at) AS month FROM disbursements`);
   const columns = await storeColumns(c);
@@ -110,8 +113,10 @@ export async function releaseSlices(c: DuckDBConnection, slices: readonly Slice[
 }
 
 async function storeColumns(c: DuckDBConnection): Promise<Map<string, string[]>> {
-  const rows = (await c.runAndReadAll(`SELECT table_name, column_name FROM information_schema.columns
-    WHERE table_schema = 'main' AND table_catalog = current_database() ORDER BY table_name, ordinal_position`)).getRows();
+  const rows = (
+    await c.runAndReadAll(`SELECT table_name, column_name FROM information_schema.columns
+    WHERE table_schema = 'main' AND table_catalog = current_database() ORDER BY table_name, ordinal_position`)
+  ).getRows();
   const out = new Map<string, string[]>();
   for (const [table, column] of rows) {
     const list = out.get(String(table)) ?? [];

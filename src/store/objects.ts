@@ -51,8 +51,17 @@ async function loadObjects(): Promise<SqlObject[]> {
       const m = CREATE.exec(sql);
       const name = fileName.slice(0, -'.sql'.length);
       if (!m || m[2]!.toLowerCase() !== name) throw new Error(`${file} must create one macro or view named ${name}`);
-      if ((withoutComments(sql).match(/^CREATE /gim) ?? []).length !== 1) throw new Error(`${file} must create exactly one object`);
-      found.push({ name, kind: m[1]!.toLowerCase() as SqlObject['kind'], folder, file, sql, reads: [], materialised: /^-- materialised: per check run/m.test(sql) });
+      if ((withoutComments(sql).match(/^CREATE /gim) ?? []).length !== 1)
+        throw new Error(`${file} must create exactly one object`);
+      found.push({
+        name,
+        kind: m[1]!.toLowerCase() as SqlObject['kind'],
+        folder,
+        file,
+        sql,
+        reads: [],
+        materialised: /^-- materialised: per check run/m.test(sql),
+      });
     }
   }
   for (const o of found) {
@@ -69,7 +78,8 @@ function ordered(objects: SqlObject[]): SqlObject[] {
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (o: SqlObject, chain: string[]) => {
     if (state.get(o.name) === 'done') return;
-    if (state.get(o.name) === 'visiting') throw new Error(`SQL objects read each other in a circle: ${[...chain, o.name].join(' → ')}`);
+    if (state.get(o.name) === 'visiting')
+      throw new Error(`SQL objects read each other in a circle: ${[...chain, o.name].join(' → ')}`);
     state.set(o.name, 'visiting');
     for (const r of o.reads) visit(byName.get(r)!, [...chain, o.name]);
     state.set(o.name, 'done');
@@ -93,8 +103,12 @@ export function readThrough(objects: readonly SqlObject[], sql: string): Set<str
   return seen;
 }
 
-/** A digest of every SQL object's text and of the migrations applied: it changes when anything a check reads may have. */
-export async function objectsDigest(c: { runAndReadAll(sql: string): Promise<{ getRows(): unknown[][] }> }): Promise<string> {
+/**
+ * A digest of every SQL object's text and of the migrations applied: it changes when anything a check reads may have.
+ */
+export async function objectsDigest(c: {
+  runAndReadAll(sql: string): Promise<{ getRows(): unknown[][] }>;
+}): Promise<string> {
   const hash = createHash('sha256');
   for (const o of await sqlObjects()) hash.update(o.file).update('\0').update(o.sql).update('\0');
   hash.update(String((await c.runAndReadAll('SELECT max(version) FROM schema_migrations')).getRows()[0]?.[0]));

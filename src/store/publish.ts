@@ -245,7 +245,10 @@ async function removeTemp(tmpPath: string): Promise<void> {
 }
 
 /** Opens a published snapshot for reading; many readers may do this at once. */
-export async function openReadOnly(path: string, settings: Record<string, string> = {}): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
+export async function openReadOnly(
+  path: string,
+  settings: Record<string, string> = {},
+): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
   if (!(await exists(path))) throw new SnapshotMissingError(path);
   let instance: DuckDBInstance;
   try {

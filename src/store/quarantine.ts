@@ -13,7 +13,12 @@ export async function quarantineRecord(
   [reason, raw] = [redact(reason), redact(raw)];
   await inTransaction(c, async () => {
     if (id) await c.run(`DELETE FROM quarantine WHERE disbursement_id = $1 AND resource = 'disbursement'`, [id]);
-    await c.run(`INSERT INTO quarantine VALUES ($1, $2, 'disbursement', NULL, $3, $4, now())`, [runId, id, reason, raw]);
+    await c.run(`INSERT INTO quarantine VALUES ($1, $2, 'disbursement', NULL, $3, $4, now())`, [
+      runId,
+      id,
+      reason,
+      raw,
+    ]);
   });
 }
 

@@ -6,8 +6,15 @@ import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
 
 const RESULT_TABLE = '__recon_result';
 
-/** CREATE TEMP TABLE … AS <sql>, run by `execute`; false when the statement cannot be a table's source (SHOW, DESCRIBE, PRAGMA …). */
-export async function materialiseResult(c: DuckDBConnection, sql: string, execute: <T>(step: Promise<T>) => Promise<T>): Promise<boolean> {
+/**
+ * CREATE TEMP TABLE … AS <sql>, run by `execute`; false when the statement cannot be a table's source (SHOW, DESCRIBE,
+ * PRAGMA …).
+ */
+export async function materialiseResult(
+  c: DuckDBConnection,
+  sql: string,
+  execute: <T>(step: Promise<T>) => Promise<T>,
+): Promise<boolean> {
   const wrapped = `CREATE TEMP TABLE ${RESULT_TABLE} AS ${sql}`;
   const extracted = await c.extractStatements(wrapped).catch(() => null);
   if (extracted === null || extracted.count !== 1) return false;
@@ -27,5 +34,7 @@ export function streamResult(c: DuckDBConnection): Promise<DuckDBResult> {
 
 /** Bytes DuckDB's spill files hold now (its own cap does not cover a temporary table's blocks). */
 export async function tempFileBytes(c: DuckDBConnection): Promise<number> {
-  return Number((await c.runAndReadAll('SELECT coalesce(sum(size), 0) FROM duckdb_temporary_files()')).getRowsJS()[0]?.[0] ?? 0);
+  return Number(
+    (await c.runAndReadAll('SELECT coalesce(sum(size), 0) FROM duckdb_temporary_files()')).getRowsJS()[0]?.[0] ?? 0,
+  );
 }

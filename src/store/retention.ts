@@ -11,25 +11,31 @@ import { inTransaction } from './transaction.js';
  * a file of a disbursement still incomplete (it is read again) is needed too.
  */
 export async function neededBlobs(c: DuckDBConnection, cutoff: Date): Promise<Set<string>> {
-  const rows = (await c.runAndReadAll(
-    `SELECT DISTINCT df.sha256 FROM disbursement_files df JOIN disbursements d USING (disbursement_id)
+  const rows = (
+    await c.runAndReadAll(
+      `SELECT DISTINCT df.sha256 FROM disbursement_files df JOIN disbursements d USING (disbursement_id)
       WHERE df.sha256 IS NOT NULL AND (
         d.delivered_at >= $1::TIMESTAMPTZ OR coalesce(df.downloaded_at >= $1::TIMESTAMPTZ, TRUE)
         OR d.delivered_at IS NULL OR month_of(d.delivered_at) NOT IN (SELECT month FROM closes)
         OR d.sync_status = 'incomplete'
         OR d.disbursement_id IN (SELECT disbursement_id FROM findings WHERE state <> 'resolved' AND disbursement_id IS NOT NULL))`,
-    [cutoff.toISOString()],
-  )).getRows();
+      [cutoff.toISOString()],
+    )
+  ).getRows();
   return new Set(rows.map((r) => String(r[0])));
 }
 
 /** Every blob a stored disbursement file names (needed or not): the others under files/ are no one's. */
 export async function referencedBlobs(c: DuckDBConnection): Promise<Set<string>> {
-  const rows = (await c.runAndReadAll('SELECT DISTINCT sha256 FROM disbursement_files WHERE sha256 IS NOT NULL')).getRows();
+  const rows = (
+    await c.runAndReadAll('SELECT DISTINCT sha256 FROM disbursement_files WHERE sha256 IS NOT NULL')
+  ).getRows();
   return new Set(rows.map((r) => String(r[0])));
 }
 
-/** Run ids whose workbook an unresolved finding needs: the run that first reported it, last reported it, or showed it. */
+/**
+ * Run ids whose workbook an unresolved finding needs: the run that first reported it, last reported it, or showed it.
+ */
 export async function neededRuns(c: DuckDBConnection): Promise<Set<string>> {
   const rows = (await c.runAndReadAll(
     `SELECT first_run_id FROM findings WHERE state <> 'resolved'

@@ -4,12 +4,18 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 
 /** In a snapshot, the run that published it (the latest to succeed: a night, a close, an acknowledgement). */
 export async function publishedRunId(c: DuckDBConnection): Promise<string | null> {
-  const v = (await c.runAndReadAll(
-    `SELECT run_id FROM runs WHERE status IN ('succeeded', 'publishing') ORDER BY started_at DESC LIMIT 1`)).getRows()[0]?.[0];
+  const v = (
+    await c.runAndReadAll(
+      `SELECT run_id FROM runs WHERE status IN ('succeeded', 'publishing') ORDER BY started_at DESC LIMIT 1`,
+    )
+  ).getRows()[0]?.[0];
   return typeof v === 'string' ? v : null;
 }
 
 /** Adds one line to runs.warnings of `runId`. */
 export async function addRunWarning(c: DuckDBConnection, runId: string, warning: string): Promise<void> {
-  await c.run(`UPDATE runs SET warnings = CASE WHEN warnings IS NULL THEN $2 ELSE warnings || chr(10) || $2 END WHERE run_id = $1`, [runId, warning]);
+  await c.run(
+    `UPDATE runs SET warnings = CASE WHEN warnings IS NULL THEN $2 ELSE warnings || chr(10) || $2 END WHERE run_id = $1`,
+    [runId, warning],
+  );
 }

@@ -14,7 +14,13 @@ export function newRunId(now: Date = new Date()): string {
 
 export async function startRun(
   c: DuckDBConnection,
-  run: { runId: string; command: string; serviceUrl: string | null; options: Record<string, unknown>; startedAt?: Date },
+  run: {
+    runId: string;
+    command: string;
+    serviceUrl: string | null;
+    options: Record<string, unknown>;
+    startedAt?: Date;
+  },
 ): Promise<void> {
   await c.run(
     `INSERT INTO runs (run_id, command, started_at, status, service_url, options) VALUES ($1, $2, $3::TIMESTAMPTZ, 'running', $4, $5::JSON)`,
@@ -54,7 +60,9 @@ export async function finishRun(
 
 /** Runs left 'running' by a process that died: they were interrupted (called at start, under the lock). */
 export async function markAbandonedRuns(c: DuckDBConnection): Promise<void> {
-  await c.run(`UPDATE runs SET status = 'interrupted', error = coalesce(error, 'process ended without finishing the run') WHERE status = 'running'`);
+  await c.run(
+    `UPDATE runs SET status = 'interrupted', error = coalesce(error, 'process ended without finishing the run') WHERE status = 'running'`,
+  );
   // ended while publishing: whether the new snapshot was swapped in is unknown, so the run is not a success
   await c.run(`UPDATE runs SET status = 'failed', error = 'process ended while publishing the snapshot; the snapshot accountants see may be the previous one'
     WHERE status = 'publishing'`);
@@ -79,7 +87,9 @@ const failureNotePath = (dbPath: string) => `${dbPath}.failed-run.json`;
 
 export async function noteFailure(dbPath: string, runId: string, error: string): Promise<void> {
   // whole or absent: on a full disk an empty note would be worse than none
-  await writeFileAtomically(failureNotePath(dbPath), (temp) => writeFile(temp, JSON.stringify({ runId, error }))).catch(() => undefined);
+  await writeFileAtomically(failureNotePath(dbPath), (temp) => writeFile(temp, JSON.stringify({ runId, error }))).catch(
+    () => undefined,
+  );
 }
 
 /** Records the noted failure on its run (instead of 'interrupted'), then removes the note. */
@@ -91,7 +101,10 @@ export async function applyFailureNote(c: DuckDBConnection, dbPath: string): Pro
     return;
   }
   if (typeof note.runId === 'string' && typeof note.error === 'string') {
-    await c.run(`UPDATE runs SET status = 'failed', error = $2 WHERE run_id = $1 AND status IN ('running', 'interrupted', 'publishing')`, [note.runId, note.error]);
+    await c.run(
+      `UPDATE runs SET status = 'failed', error = $2 WHERE run_id = $1 AND status IN ('running', 'interrupted', 'publishing')`,
+      [note.runId, note.error],
+    );
   }
   await rm(failureNotePath(dbPath), { force: true });
 }

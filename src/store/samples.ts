@@ -35,17 +35,42 @@ export async function pickSampleTargets(c: DuckDBConnection, limit: number, seed
       LIMIT ${Math.floor(limit)}`,
     [seed],
   );
-  return reader.getRows().map((r) => ({ paymentId: String(r[0]), disbursementId: String(r[1]), payoutReference: r[2] === null ? null : String(r[2]) }));
+  return reader
+    .getRows()
+    .map((r) => ({
+      paymentId: String(r[0]),
+      disbursementId: String(r[1]),
+      payoutReference: r[2] === null ? null : String(r[2]),
+    }));
 }
 
 export async function saveSamples(c: DuckDBConnection, runId: string, samples: PaymentSample[]): Promise<void> {
   if (samples.length === 0) return;
   await c.run(`CREATE OR REPLACE TEMP TABLE _s (payment_id VARCHAR, disbursement_id VARCHAR, payout_reference VARCHAR, http_status INTEGER,
     payment_status VARCHAR, reported_disbursement_id VARCHAR, payout_found VARCHAR, payout_amount BIGINT, payout_currency VARCHAR, raw VARCHAR)`);
-  await appendRows(c, '_s', ['varchar', 'varchar', 'varchar', 'integer', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar'],
-    samples.map((s) => [s.paymentId, s.disbursementId, s.payoutReference, s.httpStatus, s.paymentStatus, s.reportedDisbursementId,
-      String(s.payoutFound), s.payoutAmount, s.payoutCurrency, s.raw]));
-  await inTransaction(c, () => c.run(`INSERT OR REPLACE INTO payment_samples
+  await appendRows(
+    c,
+    '_s',
+    ['varchar', 'varchar', 'varchar', 'integer', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar'],
+    samples.map((s) => [
+      s.paymentId,
+      s.disbursementId,
+      s.payoutReference,
+      s.httpStatus,
+      s.paymentStatus,
+      s.reportedDisbursementId,
+      String(s.payoutFound),
+      s.payoutAmount,
+      s.payoutCurrency,
+      s.raw,
+    ]),
+  );
+  await inTransaction(c, () =>
+    c.run(
+      `INSERT OR REPLACE INTO payment_samples
       SELECT payment_id, disbursement_id, payout_reference, $1, now(), http_status, payment_status, reported_disbursement_id,
-             payout_found = 'true', payout_amount, payout_currency, CAST(raw AS JSON) FROM _s`, [runId]));
+             payout_found = 'true', payout_amount, payout_currency, CAST(raw AS JSON) FROM _s`,
+      [runId],
+    ),
+  );
 }

@@ -20,7 +20,11 @@ export function sqlText(name: string, parts: Readonly<Record<string, string>> = 
 }
 
 /** `text` with each {{key}} replaced by parts[key]; a key without a part throws what `missing` makes of it. */
-export function fillTemplate(text: string, parts: Readonly<Record<string, string>>, missing: (key: string) => Error): string {
+export function fillTemplate(
+  text: string,
+  parts: Readonly<Record<string, string>>,
+  missing: (key: string) => Error,
+): string {
   return text.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => {
     const part = parts[key];
     if (part === undefined) throw missing(key);

@@ -19,11 +19,14 @@ export function notBigint(v: unknown): string | null {
 
 /** Why `v` is not an INTEGER (a line or file number), or null when it is one. */
 export function notInteger(v: unknown): string | null {
-  return typeof v === 'number' && Number.isInteger(v) && v >= -2_147_483_648 && v <= 2_147_483_647 ? null : `${describe(v)} is not a 32-bit whole number`;
+  return typeof v === 'number' && Number.isInteger(v) && v >= -2_147_483_648 && v <= 2_147_483_647
+    ? null
+    : `${describe(v)} is not a 32-bit whole number`;
 }
 
 function describe(v: unknown): string {
-  const text = typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? String(v) : JSON.stringify(v) ?? String(v);
+  const text =
+    typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? String(v) : (JSON.stringify(v) ?? String(v));
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
@@ -51,18 +54,36 @@ export function storable(b: DisbursementBundle): Storable {
   const quarantined = b.quarantine.length + quarantine.length;
   if (quarantine.length === 0) return { ok: true, bundle: b, deliveredAt: utcText(at) };
   const syncStatus = b.syncStatus === 'complete' ? 'invalid' : b.syncStatus;
-  const syncNote = b.syncStatus === 'complete' || b.syncStatus === 'invalid' ? `${quarantined} record(s) quarantined` : b.syncNote;
+  const syncNote =
+    b.syncStatus === 'complete' || b.syncStatus === 'invalid' ? `${quarantined} record(s) quarantined` : b.syncNote;
   return {
     ok: true,
     deliveredAt: utcText(at),
-    bundle: { ...b, payouts, refunds, adjustments, files, quarantine: [...b.quarantine, ...quarantine], syncStatus, syncNote },
+    bundle: {
+      ...b,
+      payouts,
+      refunds,
+      adjustments,
+      files,
+      quarantine: [...b.quarantine, ...quarantine],
+      syncStatus,
+      syncNote,
+    },
   };
 }
 
-function keepLines<T extends { amount: unknown }>(lines: Line<T>[], resource: 'payout' | 'refund' | 'adjustment', out: QuarantinedRecord[]): Line<T>[] {
+function keepLines<T extends { amount: unknown }>(
+  lines: Line<T>[],
+  resource: 'payout' | 'refund' | 'adjustment',
+  out: QuarantinedRecord[],
+): Line<T>[] {
   let bad: Set<Line<T>> | null = null;
   for (const l of lines) {
-    const why = notInteger(l.lineNo) ? `line number: ${notInteger(l.lineNo)}` : notBigint(l.value.amount) ? `amount: ${notBigint(l.value.amount)}` : null;
+    const why = notInteger(l.lineNo)
+      ? `line number: ${notInteger(l.lineNo)}`
+      : notBigint(l.value.amount)
+        ? `amount: ${notBigint(l.value.amount)}`
+        : null;
     if (!why) continue;
     (bad ??= new Set()).add(l);
     out.push({ resource, lineNo: notInteger(l.lineNo) ? null : l.lineNo, reason: `${why}; not stored`, raw: l.raw });
@@ -77,18 +98,33 @@ function keepFile(f: FileResult, out: QuarantinedRecord[]): FileResult[] {
     return [];
   }
   let { footerCount, footerTotal } = f;
-  const footerWhy = (footerCount === null ? null : notBigint(footerCount)) ?? (footerTotal === null ? null : notBigint(footerTotal));
+  const footerWhy =
+    (footerCount === null ? null : notBigint(footerCount)) ?? (footerTotal === null ? null : notBigint(footerTotal));
   if (footerWhy) {
-    out.push({ resource: 'file', lineNo: null, reason: `${f.name}: footer: ${footerWhy}; its count and total are not stored`, raw: '' });
+    out.push({
+      resource: 'file',
+      lineNo: null,
+      reason: `${f.name}: footer: ${footerWhy}; its count and total are not stored`,
+      raw: '',
+    });
     footerCount = null;
     footerTotal = null;
   }
   let bad: Set<FileResult['lines'][number]> | null = null;
   for (const l of f.lines) {
-    const why = notInteger(l.lineNo) ? `line number: ${notInteger(l.lineNo)}` : notBigint(l.amount) ? `amount: ${notBigint(l.amount)}` : null;
+    const why = notInteger(l.lineNo)
+      ? `line number: ${notInteger(l.lineNo)}`
+      : notBigint(l.amount)
+        ? `amount: ${notBigint(l.amount)}`
+        : null;
     if (!why) continue;
     (bad ??= new Set()).add(l);
-    out.push({ resource: 'file', lineNo: notInteger(l.lineNo) ? null : l.lineNo, reason: `${f.name}: line ${l.lineNo}: ${why}; not stored`, raw: l.raw });
+    out.push({
+      resource: 'file',
+      lineNo: notInteger(l.lineNo) ? null : l.lineNo,
+      reason: `${f.name}: line ${l.lineNo}: ${why}; not stored`,
+      raw: l.raw,
+    });
   }
   if (!bad && !footerWhy) return [f];
   return [{ ...f, footerCount, footerTotal, lines: bad ? f.lines.filter((l) => !bad.has(l)) : f.lines }];

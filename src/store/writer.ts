@@ -157,10 +157,16 @@ export class StoreWriter {
     const slot = this.batches++ % this.connections.length;
     const previous = this.flushing;
     const ids = batch.map((b) => b.record.disbursement_id);
-    const ready = Promise.all([this.appended, this.free[slot], ids.some((id) => this.pending.has(id)) ? previous : undefined]);
+    const ready = Promise.all([
+      this.appended,
+      this.free[slot],
+      ids.some((id) => this.pending.has(id)) ? previous : undefined,
+    ]);
     for (const id of ids) this.pending.add(id);
     let done!: (err?: unknown) => void;
-    const appended = new Promise<void>((resolve, reject) => (done = (err) => (err === undefined ? resolve() : reject(err))));
+    const appended = new Promise<void>(
+      (resolve, reject) => (done = (err) => (err === undefined ? resolve() : reject(err))),
+    );
     appended.catch(() => undefined); // the next batch sees it; never an unhandled rejection
     const committed = this.writeBatch(this.connections[slot]!, batch, ready, previous, done).finally(() => {
       for (const id of ids) this.pending.delete(id);
@@ -191,7 +197,9 @@ export class StoreWriter {
   exclusive(fn: (c: DuckDBConnection) => Promise<void>): Promise<void> {
     // every connection's transaction over first (free never rejects), then the batches' outcome
     const last = this.flushing;
-    const turn = Promise.all(this.free).then(() => last).then(() => fn(this.connection));
+    const turn = Promise.all(this.free)
+      .then(() => last)
+      .then(() => fn(this.connection));
     const over = turn.catch(() => undefined);
     this.flushing = over;
     this.appended = over;
@@ -199,23 +207,48 @@ export class StoreWriter {
     return turn;
   }
 
-  private async writeBatch(c: DuckDBConnection, batch: DisbursementBundle[], ready: Promise<unknown>, previous: Promise<void>,
-    appended: (err?: unknown) => void): Promise<void> {
+  private async writeBatch(
+    c: DuckDBConnection,
+    batch: DisbursementBundle[],
+    ready: Promise<unknown>,
+    previous: Promise<void>,
+    appended: (err?: unknown) => void,
+  ): Promise<void> {
     // what the stored state and the counts need of the batch once committed: its lines are let go as
     // soon as they are appended (the next batch is built meanwhile; two would be held otherwise)
-    let written: Array<{ id: string; contentHash: string; recordHash: string; syncStatus: string; deliveredAt: number; quarantined: number;
-      files: number; lines: number }> = [];
+    let written: Array<{
+      id: string;
+      contentHash: string;
+      recordHash: string;
+      syncStatus: string;
+      deliveredAt: number;
+      quarantined: number;
+      files: number;
+      lines: number;
+    }> = [];
     try {
       await ready;
       const now = new Date().toISOString();
       await inTransaction(c, async () => {
         const replaced = batch.filter((b) => this.stored.has(b.record.disbursement_id));
-        if (replaced.length) await this.archiveAndClear(c, replaced.map((b) => b.record.disbursement_id), now);
+        if (replaced.length)
+          await this.archiveAndClear(
+            c,
+            replaced.map((b) => b.record.disbursement_id),
+            now,
+          );
         await this.insertRecords(c, batch, now);
         await this.insertLines(c, batch);
-        written = batch.map((b) => ({ id: b.record.disbursement_id, contentHash: b.contentHash, recordHash: recordHash(b.record), syncStatus: b.syncStatus,
-          deliveredAt: serviceTimestampMs(b.record.delivered_at), quarantined: b.quarantine.length, files: b.files.length,
-          lines: b.payouts.length + b.refunds.length + b.adjustments.length }));
+        written = batch.map((b) => ({
+          id: b.record.disbursement_id,
+          contentHash: b.contentHash,
+          recordHash: recordHash(b.record),
+          syncStatus: b.syncStatus,
+          deliveredAt: serviceTimestampMs(b.record.delivered_at),
+          quarantined: b.quarantine.length,
+          files: b.files.length,
+          lines: b.payouts.length + b.refunds.length + b.adjustments.length,
+        }));
         batch.length = 0;
         appended();
         await previous; // commits in order: an earlier batch that failed fails this one
@@ -227,7 +260,8 @@ export class StoreWriter {
     }
     for (const w of written) {
       const prior = this.stored.get(w.id);
-      if (prior) this.counts.restated += prior.contentHash !== w.contentHash && prior.syncStatus !== 'incomplete' ? 1 : 0;
+      if (prior)
+        this.counts.restated += prior.contentHash !== w.contentHash && prior.syncStatus !== 'incomplete' ? 1 : 0;
       this.stored.set(w.id, {
         contentHash: w.contentHash,
         recordHash: w.recordHash,
@@ -247,7 +281,12 @@ export class StoreWriter {
   /** Keep the version being replaced (with its lines) in disbursement_history, then remove its rows. */
   private async archiveAndClear(c: DuckDBConnection, ids: string[], now: string): Promise<void> {
     await c.run('CREATE OR REPLACE TEMP TABLE _replaced (disbursement_id VARCHAR)');
-    await appendRows(c, '_replaced', ['varchar'], ids.map((id) => [id]));
+    await appendRows(
+      c,
+      '_replaced',
+      ['varchar'],
+      ids.map((id) => [id]),
+    );
     await c.run(
       `INSERT INTO disbursement_history
        SELECT d.disbursement_id, d.version, d.recipient_id, d.delivered_at, d.number_of_payments, d.number_of_refunds,
@@ -269,7 +308,15 @@ export class StoreWriter {
        WHERE d.sync_status <> 'incomplete'`,
       [now, this.runId],
     );
-    for (const table of ['payouts', 'refunds', 'adjustments', 'disbursement_files', 'file_lines', 'quarantine', 'disbursements']) {
+    for (const table of [
+      'payouts',
+      'refunds',
+      'adjustments',
+      'disbursement_files',
+      'file_lines',
+      'quarantine',
+      'disbursements',
+    ]) {
       await c.run(`DELETE FROM ${table} WHERE disbursement_id IN (SELECT disbursement_id FROM _replaced)`);
     }
   }
@@ -279,9 +326,24 @@ export class StoreWriter {
       const r = b.record;
       const prior = this.stored.get(r.disbursement_id);
       return [
-        r.disbursement_id, r.recipient_id, r.status, utcText(parseServiceTimestamp(r.delivered_at) as Instant), BigInt(r.number_of_payments), BigInt(r.number_of_refunds),
-        BigInt(r.number_of_adjustments), BigInt(r.amount), r.currency, r.bank_account_number ?? null, b.syncStatus, b.syncNote,
-        (prior?.version ?? 0) + 1, b.contentHash, prior?.firstRunId ?? this.runId, this.runId, now, b.raw,
+        r.disbursement_id,
+        r.recipient_id,
+        r.status,
+        utcText(parseServiceTimestamp(r.delivered_at) as Instant),
+        BigInt(r.number_of_payments),
+        BigInt(r.number_of_refunds),
+        BigInt(r.number_of_adjustments),
+        BigInt(r.amount),
+        r.currency,
+        r.bank_account_number ?? null,
+        b.syncStatus,
+        b.syncNote,
+        (prior?.version ?? 0) + 1,
+        b.contentHash,
+        prior?.firstRunId ?? this.runId,
+        this.runId,
+        now,
+        b.raw,
       ];
     });
     // Staged through a VARCHAR temp table; delivered_at is the UTC text of src/timestamp.ts (checked by
@@ -292,9 +354,31 @@ export class StoreWriter {
         bank_account_number VARCHAR, sync_status VARCHAR, sync_note VARCHAR, version INTEGER, content_hash VARCHAR,
         first_run_id VARCHAR, run_id VARCHAR, synced_at VARCHAR, raw VARCHAR)`,
     );
-    await appendRows(c, '_disb',
-      ['varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'bigint', 'bigint', 'bigint', 'varchar', 'varchar', 'varchar',
-        'varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar'], rows);
+    await appendRows(
+      c,
+      '_disb',
+      [
+        'varchar',
+        'varchar',
+        'varchar',
+        'varchar',
+        'bigint',
+        'bigint',
+        'bigint',
+        'bigint',
+        'varchar',
+        'varchar',
+        'varchar',
+        'varchar',
+        'integer',
+        'varchar',
+        'varchar',
+        'varchar',
+        'varchar',
+        'varchar',
+      ],
+      rows,
+    );
     await c.run(
       `INSERT INTO disbursements SELECT disbursement_id, recipient_id, status, CAST(delivered_at AS TIMESTAMPTZ), number_of_payments,
         number_of_refunds, number_of_adjustments, amount, currency, bank_account_number, sync_status, sync_note, version,
@@ -304,27 +388,159 @@ export class StoreWriter {
 
   private async insertLines(c: DuckDBConnection, batch: DisbursementBundle[]): Promise<void> {
     const run = this.runId;
-    await appendSlices(c, 'payouts', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
-      lineSlices(batch, (b) => b.payouts, (l) => l.value.reference, [(l) => l.value.recipient_id, (l) => l.value.reference, (l) => l.value.status ?? null,
-        (l) => l.value.payment_id, (l) => l.value.currency, (l) => l.value.amount], run));
-    await appendSlices(c, 'refunds', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
-      lineSlices(batch, (b) => b.refunds, (l) => l.value.refund_id, [(l) => l.value.refund_id, (l) => l.value.payment.id,
-        (l) => l.value.payment.external_reference ?? null, (l) => l.value.currency, (l) => l.value.amount], run));
-    await appendSlices(c, 'adjustments', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
-      lineSlices(batch, (b) => b.adjustments, (l) => l.value.reference, [(l) => l.value.reference, (l) => l.value.category ?? null, (l) => l.value.entry_type,
-        (l) => l.value.entity ?? null, (l) => l.value.entity_reference ?? null, (l) => l.value.currency, (l) => l.value.amount], run));
-    const files = batch.flatMap((b) => b.files.map((f) => [b.record.disbursement_id, f.fileNo, f.name, f.extension, f.sha256,
-      f.sizeBytes === null ? null : BigInt(f.sizeBytes), f.layout, f.parseStatus, f.parseError, f.lines.length, f.footerCount, f.footerTotal, run]));
-    await c.run(`CREATE OR REPLACE TEMP TABLE _files AS SELECT * EXCLUDE (downloaded_at) FROM disbursement_files LIMIT 0`);
-    await appendRows(c, '_files', ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'varchar', 'integer', 'bigint', 'bigint', 'varchar'], files);
+    await appendSlices(
+      c,
+      'payouts',
+      [
+        'varchar',
+        'integer',
+        'varchar',
+        'varchar',
+        'varchar',
+        'varchar',
+        'varchar',
+        'bigint',
+        'varchar',
+        'varchar',
+        'integer',
+      ],
+      lineSlices(
+        batch,
+        (b) => b.payouts,
+        (l) => l.value.reference,
+        [
+          (l) => l.value.recipient_id,
+          (l) => l.value.reference,
+          (l) => l.value.status ?? null,
+          (l) => l.value.payment_id,
+          (l) => l.value.currency,
+          (l) => l.value.amount,
+        ],
+        run,
+      ),
+    );
+    await appendSlices(
+      c,
+      'refunds',
+      ['varchar', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
+      lineSlices(
+        batch,
+        (b) => b.refunds,
+        (l) => l.value.refund_id,
+        [
+          (l) => l.value.refund_id,
+          (l) => l.value.payment.id,
+          (l) => l.value.payment.external_reference ?? null,
+          (l) => l.value.currency,
+          (l) => l.value.amount,
+        ],
+        run,
+      ),
+    );
+    await appendSlices(
+      c,
+      'adjustments',
+      [
+        'varchar',
+        'integer',
+        'varchar',
+        'varchar',
+        'varchar',
+        'varchar',
+        'varchar',
+        'varchar',
+        'bigint',
+        'varchar',
+        'varchar',
+        'integer',
+      ],
+      lineSlices(
+        batch,
+        (b) => b.adjustments,
+        (l) => l.value.reference,
+        [
+          (l) => l.value.reference,
+          (l) => l.value.category ?? null,
+          (l) => l.value.entry_type,
+          (l) => l.value.entity ?? null,
+          (l) => l.value.entity_reference ?? null,
+          (l) => l.value.currency,
+          (l) => l.value.amount,
+        ],
+        run,
+      ),
+    );
+    const files = batch.flatMap((b) =>
+      b.files.map((f) => [
+        b.record.disbursement_id,
+        f.fileNo,
+        f.name,
+        f.extension,
+        f.sha256,
+        f.sizeBytes === null ? null : BigInt(f.sizeBytes),
+        f.layout,
+        f.parseStatus,
+        f.parseError,
+        f.lines.length,
+        f.footerCount,
+        f.footerTotal,
+        run,
+      ]),
+    );
+    await c.run(
+      `CREATE OR REPLACE TEMP TABLE _files AS SELECT * EXCLUDE (downloaded_at) FROM disbursement_files LIMIT 0`,
+    );
+    await appendRows(
+      c,
+      '_files',
+      [
+        'varchar',
+        'integer',
+        'varchar',
+        'varchar',
+        'varchar',
+        'bigint',
+        'varchar',
+        'varchar',
+        'varchar',
+        'integer',
+        'bigint',
+        'bigint',
+        'varchar',
+      ],
+      files,
+    );
     await c.run('INSERT INTO disbursement_files SELECT *, CASE WHEN sha256 IS NOT NULL THEN now() END FROM _files');
-    await appendSlices(c, 'file_lines', ['varchar', 'integer', 'integer', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar', 'integer'],
-      fileLineSlices(batch, run));
-    const quarantine = batch.flatMap((b) => b.quarantine.map((q) => [run, b.record.disbursement_id, q.resource, q.lineNo, q.reason, q.raw]));
+    await appendSlices(
+      c,
+      'file_lines',
+      [
+        'varchar',
+        'integer',
+        'integer',
+        'varchar',
+        'varchar',
+        'varchar',
+        'varchar',
+        'varchar',
+        'bigint',
+        'varchar',
+        'varchar',
+        'integer',
+      ],
+      fileLineSlices(batch, run),
+    );
+    const quarantine = batch.flatMap((b) =>
+      b.quarantine.map((q) => [run, b.record.disbursement_id, q.resource, q.lineNo, q.reason, q.raw]),
+    );
     if (quarantine.length) {
-      await c.run('CREATE OR REPLACE TEMP TABLE _q (run_id VARCHAR, disbursement_id VARCHAR, resource VARCHAR, line_no INTEGER, reason VARCHAR, raw VARCHAR)');
+      await c.run(
+        'CREATE OR REPLACE TEMP TABLE _q (run_id VARCHAR, disbursement_id VARCHAR, resource VARCHAR, line_no INTEGER, reason VARCHAR, raw VARCHAR)',
+      );
       await appendRows(c, '_q', ['varchar', 'varchar', 'varchar', 'integer', 'varchar', 'varchar'], quarantine);
-      await c.run('INSERT INTO quarantine SELECT run_id, disbursement_id, resource, line_no, reason, raw, now() FROM _q');
+      await c.run(
+        'INSERT INTO quarantine SELECT run_id, disbursement_id, resource, line_no, reason, raw, now() FROM _q',
+      );
     }
   }
 }
@@ -390,9 +606,33 @@ function* lineSlices<T>(
 /** The file_lines table's rows, a slice at a time, straight from the bundles' parsed files (as lineSlices). */
 function* fileLineSlices(batch: readonly DisbursementBundle[], runId: string): Generator<ColumnSlice> {
   const columns = sliceColumns(12);
-  const [ids, fileNos, lineNos, kinds, entryTypes, references, paymentIds, currencies, amounts, runs, raws, occurrence] = columns as [
-    DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[], DuckDBValue[],
-    DuckDBValue[], DuckDBValue[]];
+  const [
+    ids,
+    fileNos,
+    lineNos,
+    kinds,
+    entryTypes,
+    references,
+    paymentIds,
+    currencies,
+    amounts,
+    runs,
+    raws,
+    occurrence,
+  ] = columns as [
+    DuckDBValue[],
+    DuckDBValue[],
+    DuckDBValue[],
+    DuckDBValue[],
+    DuckDBValue[],
+    DuckDBValue[],
+    DuckDBValue[],
+    DuckDBValue[],
+    DuckDBValue[],
+    DuckDBValue[],
+    DuckDBValue[],
+    DuckDBValue[],
+  ];
   let rows = 0;
   for (const b of batch) {
     for (const f of b.files) {

@@ -12,7 +12,13 @@ import {
   describeIssues,
   type Disbursement,
 } from '../api/schemas.js';
-import { contentHash, type DisbursementBundle, type Line, type QuarantinedRecord, type SyncStatus } from '../store/bundle.js';
+import {
+  contentHash,
+  type DisbursementBundle,
+  type Line,
+  type QuarantinedRecord,
+  type SyncStatus,
+} from '../store/bundle.js';
 import { FileListError, describeProblem, fetchFiles, type FileDeps } from './files.js';
 import { MAX_JSON_DEPTH, canonicalJson, tooDeepStandIn } from './canonical.js';
 
@@ -58,7 +64,9 @@ async function readChildren<S extends z.ZodType>(
       if (next.done) {
         const o = next.value;
         if (o.ended === 'page_cap') problem = `${resource}: the list did not end after ${o.pages} pages`;
-        else if (o.collected < o.totalEntries) problem = `${resource}: ${o.collected} of ${o.totalEntries} announced lines received (${o.ended.replace('_', ' ')})`;
+        else if (o.collected < o.totalEntries)
+          problem = `${resource}: ${o.collected} of ${o.totalEntries} announced lines received ` +
+                      `(${o.ended.replace('_', ' ')})`;
         if (o.lagged) deps.onLaggedList?.(o.lagged);
         break;
       }
@@ -66,21 +74,32 @@ async function readChildren<S extends z.ZodType>(
       for (const item of next.value.items) {
         lineNo += 1;
         if (--allowance.left < 0) {
-          problem = `${resource}: more than ${deps.maxLines} lines for one disbursement (--max-lines); the rest was not read`;
+          problem = `${resource}: more than ${deps.maxLines} lines for one disbursement (--max-lines); the rest was ` +
+                      `not read`;
           await pages.return({ totalEntries: 0, collected: 0, pages: 0, ended: 'last_page', lagged: null });
           break paging;
         }
         // canonical (keys sorted): the same line served with its fields in another order is the same line
         const raw = canonicalJson(item);
         if (raw === null) {
-          quarantine.push({ resource: singular, lineNo, reason: `nests deeper than ${MAX_JSON_DEPTH} levels; not kept`, raw: tooDeepStandIn() });
+          quarantine.push({
+            resource: singular,
+            lineNo,
+            reason: `nests deeper than ${MAX_JSON_DEPTH} levels; not kept`,
+            raw: tooDeepStandIn(),
+          });
           continue;
         }
         // An item served again on a later page is the list shifting under us, not a second line: kept
         // apart so it is neither summed twice nor lost (the missing line shows in the totals check).
         const earlier = seenOnEarlierPages.get(raw);
         if (earlier !== undefined) {
-          quarantine.push({ resource: singular, lineNo, reason: `repeats line ${earlier} of an earlier page (the list changed while it was read)`, raw });
+          quarantine.push({
+            resource: singular,
+            lineNo,
+            reason: `repeats line ${earlier} of an earlier page (the list changed while it was read)`,
+            raw,
+          });
           continue;
         }
         if (!onThisPage.has(raw)) onThisPage.set(raw, lineNo);
@@ -102,15 +121,32 @@ async function readChildren<S extends z.ZodType>(
  * reconciled, read again next run. Everything else in the night goes on.
  */
 export function unreadBundle(record: Disbursement, raw: string, reason: string): DisbursementBundle {
-  const partial = { record, payouts: [], refunds: [], adjustments: [], files: [], quarantine: [], syncStatus: 'incomplete' as const, syncNote: reason };
+  const partial = {
+    record,
+    payouts: [],
+    refunds: [],
+    adjustments: [],
+    files: [],
+    quarantine: [],
+    syncStatus: 'incomplete' as const,
+    syncNote: reason,
+  };
   return { ...partial, raw, contentHash: contentHash(partial) };
 }
 
-export async function extractDisbursement(deps: ExtractDeps, record: Disbursement, raw: string): Promise<DisbursementBundle> {
+export async function extractDisbursement(
+  deps: ExtractDeps,
+  record: Disbursement,
+  raw: string,
+): Promise<DisbursementBundle> {
   const id = record.disbursement_id;
   const announced = record.number_of_payments + record.number_of_refunds + record.number_of_adjustments;
   if (announced > deps.maxLines) {
-    return unreadBundle(record, raw, `announces ${announced} lines, above the limit of ${deps.maxLines} for one disbursement (--max-lines); not read`);
+    return unreadBundle(
+      record,
+      raw,
+      `announces ${announced} lines, above the limit of ${deps.maxLines} for one disbursement (--max-lines); not read`,
+    );
   }
   const allowance: LineAllowance = { left: deps.maxLines };
   const [payouts, refunds, adjustments] = await Promise.all([
@@ -123,12 +159,14 @@ export async function extractDisbursement(deps: ExtractDeps, record: Disbursemen
   try {
     files = await fetchFiles(deps, id);
   } catch (err) {
-    if (err instanceof FileListError || (err instanceof ApiError && !err.transient)) problems.push(`files: ${(err as Error).message}`);
+    if (err instanceof FileListError || (err instanceof ApiError && !err.transient))
+      problems.push(`files: ${(err as Error).message}`);
     else throw err;
   }
   const quarantine = [...payouts.quarantine, ...refunds.quarantine, ...adjustments.quarantine];
   for (const f of files) {
-    for (const p of f.problems) quarantine.push({ resource: 'file', lineNo: p.lineNo, reason: `${f.name}: ${describeProblem(p)}`, raw: '' });
+    for (const p of f.problems)
+      quarantine.push({ resource: 'file', lineNo: p.lineNo, reason: `${f.name}: ${describeProblem(p)}`, raw: '' });
   }
   const syncStatus: SyncStatus = problems.length ? 'incomplete' : quarantine.length ? 'invalid' : 'complete';
   const partial = {
@@ -139,7 +177,11 @@ export async function extractDisbursement(deps: ExtractDeps, record: Disbursemen
     files,
     quarantine,
     syncStatus,
-    syncNote: problems.length ? problems.join('; ') : quarantine.length ? `${quarantine.length} record(s) quarantined` : null,
+    syncNote: problems.length
+      ? problems.join('; ')
+      : quarantine.length
+        ? `${quarantine.length} record(s) quarantined`
+        : null,
   };
   return { ...partial, raw, contentHash: contentHash(partial) };
 }

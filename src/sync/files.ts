@@ -47,10 +47,13 @@ export function linkExpiry(url: string, listedAtMs: number): number | null {
     return null;
   }
   const q = parsed.searchParams;
-  const value = ['expiry', 'Expiry', 'expires', 'Expires', 'expires_in', 'se'].map((k) => q.get(k)).find((v) => v !== null && v !== '');
+  const value = ['expiry', 'Expiry', 'expires', 'Expires', 'expires_in', 'se']
+    .map((k) => q.get(k))
+    .find((v) => v !== null && v !== '');
   if (value !== undefined && value !== null) {
     const n = Number(value);
-    if (Number.isFinite(n) && value.trim() !== '') return n > 1e12 ? n : n > EPOCH_SECONDS ? n * 1000 : listedAtMs + n * 1000;
+    if (Number.isFinite(n) && value.trim() !== '')
+      return n > 1e12 ? n : n > EPOCH_SECONDS ? n * 1000 : listedAtMs + n * 1000;
     const d = Date.parse(value);
     if (Number.isFinite(d)) return d;
   }
@@ -67,7 +70,8 @@ async function listFiles(client: PaymentsClient, disbursementId: string): Promis
   const path_ = `/disbursements/${encodeURIComponent(disbursementId)}/files`;
   const body = await client.getJson(path_);
   const parsed = FileListSchema.safeParse(body);
-  if (!parsed.success) throw new FileListError(`GET ${path_}: not a list of {name, url} (${describeIssues(parsed.error)})`);
+  if (!parsed.success)
+    throw new FileListError(`GET ${path_}: not a list of {name, url} (${describeIssues(parsed.error)})`);
   return parsed.data;
 }
 
@@ -98,7 +102,15 @@ export async function fetchFiles(deps: FileDeps, disbursementId: string): Promis
         listedAt = deps.now();
       }
     }
-    results.push(result ?? failed(links[i]!, i + 1, `the download link kept expiring or being refused (403) after asking /files for fresh links ${MAX_LINK_REFRESHES} times`));
+    results.push(
+      result ??
+        failed(
+          links[i]!,
+          i + 1,
+          `the download link kept expiring or being refused (403) after asking /files for fresh links ` +
+            `${MAX_LINK_REFRESHES} times`,
+        ),
+    );
   }
   return results;
 }
@@ -114,10 +126,25 @@ function extensionOf(name: string): string | null {
   return m ? m[1]!.toLowerCase() : null;
 }
 
-function failed(link: FileLink, fileNo: number, reason: string, status: FileResult['parseStatus'] = 'download_failed'): FileResult {
+function failed(
+  link: FileLink,
+  fileNo: number,
+  reason: string,
+  status: FileResult['parseStatus'] = 'download_failed',
+): FileResult {
   return {
-    fileNo, name: link.name, extension: extensionOf(link.name), sha256: null, sizeBytes: null, layout: null,
-    parseStatus: status, parseError: reason, lines: [], footerCount: null, footerTotal: null, problems: [],
+    fileNo,
+    name: link.name,
+    extension: extensionOf(link.name),
+    sha256: null,
+    sizeBytes: null,
+    layout: null,
+    parseStatus: status,
+    parseError: reason,
+    lines: [],
+    footerCount: null,
+    footerTotal: null,
+    problems: [],
   };
 }
 
@@ -130,7 +157,8 @@ async function downloadOne(deps: FileDeps, link: FileLink, fileNo: number): Prom
     if (res.status < 200 || res.status >= 300) return failed(link, fileNo, `download answered HTTP ${res.status}`);
     body = res.body;
   } catch (err) {
-    if (err instanceof BodyTooLargeError) return failed(link, fileNo, `file is over the ${deps.maxFileBytes}-byte limit`, 'too_large');
+    if (err instanceof BodyTooLargeError)
+      return failed(link, fileNo, `file is over the ${deps.maxFileBytes}-byte limit`, 'too_large');
     // one file that cannot be had (refused, redirected away, failing after its retries) is a finding on
     // that file; the disbursement's lines still reconcile
     if (err instanceof ApiError && !(err instanceof RateLimitedError)) return failed(link, fileNo, err.message);
@@ -141,11 +169,26 @@ async function downloadOne(deps: FileDeps, link: FileLink, fileNo: number): Prom
   const base = { fileNo, name: link.name, extension: extensionOf(link.name), sha256, sizeBytes: body.length };
   const parsed = parseDisbursementFile(body, deps.layouts, { ...DEFAULT_PARSE_LIMITS, maxLines: deps.maxLines });
   if (parsed.status !== 'parsed') {
-    return { ...base, layout: null, parseStatus: parsed.status, parseError: parsed.reason, lines: [], footerCount: null, footerTotal: null, problems: [] };
+    return {
+      ...base,
+      layout: null,
+      parseStatus: parsed.status,
+      parseError: parsed.reason,
+      lines: [],
+      footerCount: null,
+      footerTotal: null,
+      problems: [],
+    };
   }
   return {
-    ...base, layout: parsed.layout, parseStatus: 'parsed', parseError: parsed.problems.length ? parsed.problems.map(describeProblem).join('; ') : null,
-    lines: parsed.lines, footerCount: parsed.footerCount, footerTotal: parsed.footerTotal, problems: parsed.problems,
+    ...base,
+    layout: parsed.layout,
+    parseStatus: 'parsed',
+    parseError: parsed.problems.length ? parsed.problems.map(describeProblem).join('; ') : null,
+    lines: parsed.lines,
+    footerCount: parsed.footerCount,
+    footerTotal: parsed.footerTotal,
+    problems: parsed.problems,
   };
 }
 

@@ -12,7 +12,14 @@ export type { FileLine, LineProblem };
 export type LineKind = 'payout' | 'refund' | 'credit' | 'debit';
 
 export type ParsedFile =
-  | { status: 'parsed'; layout: string; lines: FileLine[]; footerCount: bigint | null; footerTotal: bigint | null; problems: LineProblem[] }
+  | {
+      status: 'parsed';
+      layout: string;
+      lines: FileLine[];
+      footerCount: bigint | null;
+      footerTotal: bigint | null;
+      problems: LineProblem[];
+    }
   | { status: 'unrecognised' | 'unparseable'; reason: string };
 
 const DELIMITERS = [',', ';', '|', '\t'] as const;
@@ -26,7 +33,10 @@ export function detectDelimiter(text: string): string {
     const nonZero = counts.filter((c) => c > 0).length;
     // most lines split, and split the same way: the delimiter
     const common = mode(counts);
-    const score = nonZero === 0 ? -1 : nonZero * 10 + (counts.filter((c) => c === common).length / counts.length) * 5 + common / 100;
+    const score =
+      nonZero === 0
+        ? -1
+        : nonZero * 10 + (counts.filter((c) => c === common).length / counts.length) * 5 + common / 100;
     if (score > bestScore) {
       bestScore = score;
       best = d;
@@ -59,7 +69,8 @@ function overLimits(content: Buffer, limits: ParseLimits): string | null {
   for (;;) {
     const nl = content.indexOf(10, start);
     const end = nl === -1 ? content.length : nl;
-    if (end - start > limits.maxLineBytes) return `line ${lines + 1} is ${end - start} bytes long, above the limit of ${limits.maxLineBytes}`;
+    if (end - start > limits.maxLineBytes)
+      return `line ${lines + 1} is ${end - start} bytes long, above the limit of ${limits.maxLineBytes}`;
     if (end > start) lines += 1;
     if (lines > limits.maxLines) return `more than ${limits.maxLines} lines (--max-lines)`;
     if (nl === -1) return null;
@@ -67,7 +78,11 @@ function overLimits(content: Buffer, limits: ParseLimits): string | null {
   }
 }
 
-export function parseDisbursementFile(content: Buffer, layouts: Layout[], limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParsedFile {
+export function parseDisbursementFile(
+  content: Buffer,
+  layouts: Layout[],
+  limits: ParseLimits = DEFAULT_PARSE_LIMITS,
+): ParsedFile {
   const over = overLimits(content, limits);
   if (over) return { status: 'unparseable', reason: over };
   let text = content.toString('utf8');
@@ -81,21 +96,33 @@ export function parseDisbursementFile(content: Buffer, layouts: Layout[], limits
     rawLines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
   } catch (err) {
     // the parser's message quotes the file; only its code is kept (service text never enters the store)
-    return { status: 'unparseable', reason: `not readable as delimited text (${(err as { code?: string }).code ?? 'parse error'})` };
+    return {
+      status: 'unparseable',
+      reason: `not readable as delimited text (${(err as { code?: string }).code ?? 'parse error'})`,
+    };
   }
   if (rows.length === 0) return { status: 'unparseable', reason: 'empty file' };
   for (const layout of layouts) {
     const parsed = applyLayout(layout, rows, rawLines);
     if (parsed) return parsed;
   }
-  return { status: 'unrecognised', reason: `no layout matches its first row (${rows[0]?.length ?? 0} fields); add a layout to the layouts file` };
+  return {
+    status: 'unrecognised',
+    reason: `no layout matches its first row (${rows[0]?.length ?? 0} fields); add a layout to the layouts file`,
+  };
 }
 
 /** csv-parse's reading of a file (quoted fields, any line ends): the rows of splitPlain's fallback. */
 export function parseQuoted(text: string, delimiter: string): string[][] {
   // relax_column_count: header, detail and footer records of a tagged file differ in length (csv-parse builds
   // an error object for each such record, which is why a file without quotes never comes here)
-  return parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, bom: true }) as string[][];
+  return parse(text, {
+    delimiter,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    trim: true,
+    bom: true,
+  }) as string[][];
 }
 
 /**
@@ -157,12 +184,14 @@ function applyLayout(layout: Layout, rows: string[][], rawLines: string[]): Pars
       else if (tag === tags.footer && layout.footer) {
         footerCount = toBigInt(row[layout.footer.count]);
         footerTotal = toBigInt(row[layout.footer.total]);
-        if (footerCount === null || footerTotal === null) problems.push({ lineNo: i + 1, reason: 'footer count/total are not integers' });
+        if (footerCount === null || footerTotal === null)
+          problems.push({ lineNo: i + 1, reason: 'footer count/total are not integers' });
       }
     });
   }
   let dropped = 0;
-  const col = (row: string[], ref: string | number | undefined): string => (ref === undefined ? '' : (row[index(ref)] ?? '').trim());
+  const col = (row: string[], ref: string | number | undefined): string =>
+    ref === undefined ? '' : (row[index(ref)] ?? '').trim();
   for (const { row, lineNo } of detail) {
     const raw = rawLines[lineNo - 1] ?? row.join(',');
     const typeCode = col(row, layout.columns.type);
@@ -175,7 +204,14 @@ function applyLayout(layout: Layout, rows: string[][], rawLines: string[]): Pars
         dropped += 1;
         continue;
       }
-      problems.push({ lineNo, reason: !kind ? `unknown record type "${typeCode}"` : amount === null ? `amount "${amountText}" is not a whole number of subunits` : 'no currency' });
+      problems.push({
+        lineNo,
+        reason: !kind
+          ? `unknown record type "${typeCode}"`
+          : amount === null
+            ? `amount "${amountText}" is not a whole number of subunits`
+            : 'no currency',
+      });
       continue;
     }
     lines.push({

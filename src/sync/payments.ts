@@ -19,23 +19,54 @@ const LOOKUP_ATTEMPTS = 3;
 export async function samplePayment(client: PaymentsClient, target: SampleTarget): Promise<PaymentSample> {
   let body: unknown;
   try {
-    body = await client.getJson(`/payments/${encodeURIComponent(target.paymentId)}`, undefined, { maxAttempts: LOOKUP_ATTEMPTS });
+    body = await client.getJson(`/payments/${encodeURIComponent(target.paymentId)}`, undefined, {
+      maxAttempts: LOOKUP_ATTEMPTS,
+    });
   } catch (err) {
     if (!(err instanceof ApiError) || err instanceof RateLimitedError) throw err;
-    return { ...target, httpStatus: err instanceof NotFoundError ? 404 : err.status ?? null, paymentStatus: null, reportedDisbursementId: null, payoutFound: false, payoutAmount: null, payoutCurrency: null, raw: null };
+    return {
+      ...target,
+      httpStatus: err instanceof NotFoundError ? 404 : (err.status ?? null),
+      paymentStatus: null,
+      reportedDisbursementId: null,
+      payoutFound: false,
+      payoutAmount: null,
+      payoutCurrency: null,
+      raw: null,
+    };
   }
   const raw = canonicalJson(body);
   if (raw === null) {
-    return { ...target, httpStatus: 200, paymentStatus: null, reportedDisbursementId: null, payoutFound: false, payoutAmount: null, payoutCurrency: null, raw: tooDeepStandIn() };
+    return {
+      ...target,
+      httpStatus: 200,
+      paymentStatus: null,
+      reportedDisbursementId: null,
+      payoutFound: false,
+      payoutAmount: null,
+      payoutCurrency: null,
+      raw: tooDeepStandIn(),
+    };
   }
   const parsed = PaymentDetailsSchema.safeParse(body);
   if (!parsed.success) {
-    return { ...target, httpStatus: 200, paymentStatus: null, reportedDisbursementId: null, payoutFound: false, payoutAmount: null, payoutCurrency: null, raw };
+    return {
+      ...target,
+      httpStatus: 200,
+      paymentStatus: null,
+      reportedDisbursementId: null,
+      payoutFound: false,
+      payoutAmount: null,
+      payoutCurrency: null,
+      raw,
+    };
   }
   const p = parsed.data;
   // the payouts[] entry of this disbursement (and reference, when the payout carries one)
   const entry = (p.payouts ?? []).find(
-    (x) => x.disbursement_id === target.disbursementId && (target.payoutReference === null || x.reference === target.payoutReference),
+    (x) =>
+      x.disbursement_id === target.disbursementId &&
+      (target.payoutReference === null || x.reference === target.payoutReference),
   );
   return {
     ...target,

@@ -44,7 +44,12 @@ export function slotDue(id: string, nowMs: number, nights: number = ROTATION_NIG
  * is unknown, N nights old or older, or later than the run's clock (a clock set back: its age is unknown),
  * or its slot comes round.
  */
-export function rotationDue(id: string, nowMs: number, lastDeepReadMs: number | undefined, nights: number = ROTATION_NIGHTS): boolean {
+export function rotationDue(
+  id: string,
+  nowMs: number,
+  lastDeepReadMs: number | undefined,
+  nights: number = ROTATION_NIGHTS,
+): boolean {
   if (lastDeepReadMs === undefined || lastDeepReadMs > nowMs + DRIFT_MS) return true;
   if (nowMs - lastDeepReadMs >= nights * DAY_MS - DRIFT_MS) return true;
   return slotDue(id, nowMs, nights);

@@ -107,7 +107,13 @@ const FAILURES_IN_A_ROW = 10;
 function stopsTheRun(err: unknown): boolean {
   if (err instanceof AuthError || err instanceof RateLimitedError) return true;
   const code = (err as NodeJS.ErrnoException | null)?.code;
-  return code === 'ENOSPC' || code === 'EROFS' || code === 'EDQUOT' || code === 'EACCES' || (err as Error | null)?.name === 'AbortError';
+  return (
+    code === 'ENOSPC' ||
+    code === 'EROFS' ||
+    code === 'EDQUOT' ||
+    code === 'EACCES' ||
+    (err as Error | null)?.name === 'AbortError'
+  );
 }
 
 /**
@@ -115,14 +121,22 @@ function stopsTheRun(err: unknown): boolean {
  * files missing, --full, its list record changed, or — inside the lookback window — its rotation
  * (src/sync/rotation.ts). Null: unchanged and not due, skipped.
  */
-function readReason(record: Disbursement, prior: StoredState | undefined, o: SyncOptions, blobsMissing: boolean, lastDeepRead: number | undefined): keyof ReadReasons | null {
+function readReason(
+  record: Disbursement,
+  prior: StoredState | undefined,
+  o: SyncOptions,
+  blobsMissing: boolean,
+  lastDeepRead: number | undefined,
+): keyof ReadReasons | null {
   const deliveredAt = serviceTimestampMs(record.delivered_at);
   if (!prior) return o.since === null || deliveredAt >= o.since.getTime() ? 'new' : null;
   if (o.full || prior.syncStatus === 'incomplete' || blobsMissing) return 'again';
   if (prior.recordHash !== recordHash(record)) return 'changed';
   const now = o.now();
   if (deliveredAt < now - o.lookbackDays * 86_400_000) return null;
-  return rotationDue(record.disbursement_id, now, lastDeepRead, o.rotationNights ?? ROTATION_NIGHTS) ? 'rotation' : null;
+  return rotationDue(record.disbursement_id, now, lastDeepRead, o.rotationNights ?? ROTATION_NIGHTS)
+    ? 'rotation'
+    : null;
 }
 
 /**
@@ -143,7 +157,11 @@ export async function syncDisbursements(deps: SyncDeps, o: SyncOptions): Promise
   const readInDepth: string[] = [];
   // files deleted from files/ (a cleaned disk, a restored backup) are downloaded again
   const blobsMissing = await disbursementsMissingBlobs(connection, deps.extract.filesDir);
-  if (blobsMissing.size > 0) logger.warn({ disbursements: blobsMissing.size }, 'downloaded files are missing from the files folder; their disbursements are read again');
+  if (blobsMissing.size > 0)
+    logger.warn(
+      { disbursements: blobsMissing.size },
+      'downloaded files are missing from the files folder; their disbursements are read again',
+    );
   const archiveDir = deps.archiveDir;
   const writer = new StoreWriter(connection, deps.runId, stored, {
     second: deps.second,
@@ -155,8 +173,21 @@ export async function syncDisbursements(deps: SyncDeps, o: SyncOptions): Promise
     onCommit: (ids) => logger.info({ disbursements: ids.length }, 'batch committed'),
   });
   const seen = new Set<string>();
-  const result: SyncResult = { listed: 0, fetched: 0, skipped: 0, written: 0, restated: 0, quarantined: 0, lines: 0, files: 0, sampled: 0, interrupted: false, listComplete: true,
-    reasons: { new: 0, changed: 0, rotation: 0, again: 0 }, warnings: [] };
+  const result: SyncResult = {
+    listed: 0,
+    fetched: 0,
+    skipped: 0,
+    written: 0,
+    restated: 0,
+    quarantined: 0,
+    lines: 0,
+    files: 0,
+    sampled: 0,
+    interrupted: false,
+    listComplete: true,
+    reasons: { new: 0, changed: 0, rotation: 0, again: 0 },
+    warnings: [],
+  };
   // lists whose totals lagged: counted, and the first few kept as examples (bounded however many lag)
   const lagging = { count: 0, examples: [] as string[] };
   const onLaggedList = (note: string) => (lagging.count += 1) <= 3 && lagging.examples.push(note);
@@ -174,13 +205,17 @@ export async function syncDisbursements(deps: SyncDeps, o: SyncOptions): Promise
     } catch (err) {
       if (stopsTheRun(err) || ++failedInARow >= FAILURES_IN_A_ROW) throw err;
       const reason = err instanceof ReconError ? err.message : `could not be read: ${(err as Error).message}`;
-      logger.error({ disbursement_id: record.disbursement_id, err: reason }, 'disbursement could not be read; stored as incomplete, the run goes on');
+      logger.error(
+        { disbursement_id: record.disbursement_id, err: reason },
+        'disbursement could not be read; stored as incomplete, the run goes on',
+      );
       return unreadBundle(record, raw, reason);
     }
   };
 
   let announced = 0;
-  const progress = () => deps.onProgress?.({ announced, listed: result.listed, skipped: result.skipped, done: result.fetched });
+  const progress = () =>
+    deps.onProgress?.({ announced, listed: result.listed, skipped: result.skipped, done: result.fetched });
   // the list is read by this function, the disbursements by the pool's workers; a few pages at most wait
   const pool = new WorkPool<{ record: Disbursement; raw: string }>(async (next) => {
     const bundle = redactBundle(await readOne(next.record, next.raw), deps.redact);
@@ -193,8 +228,18 @@ export async function syncDisbursements(deps: SyncDeps, o: SyncOptions): Promise
       await writer.exclusive((c) => saveDeepReads(c, slice, o.now(), deps.runId));
     }
     result.fetched += 1;
-    logger.info({ disbursement_id: bundle.record.disbursement_id, status: bundle.syncStatus, payouts: bundle.payouts.length,
-      refunds: bundle.refunds.length, adjustments: bundle.adjustments.length, files: bundle.files.length, quarantined: bundle.quarantine.length }, 'disbursement read');
+    logger.info(
+      {
+        disbursement_id: bundle.record.disbursement_id,
+        status: bundle.syncStatus,
+        payouts: bundle.payouts.length,
+        refunds: bundle.refunds.length,
+        adjustments: bundle.adjustments.length,
+        files: bundle.files.length,
+        quarantined: bundle.quarantine.length,
+      },
+      'disbursement read',
+    );
     progress();
   }, { concurrency: deps.pace ?? o.concurrency, maxQueued: o.concurrency * 4, signal: deps.signal });
   deps.pace?.boundBy(() => pool.saturated);
@@ -208,10 +253,16 @@ export async function syncDisbursements(deps: SyncDeps, o: SyncOptions): Promise
         result.listComplete = out.ended !== 'page_cap' && out.collected >= out.totalEntries;
         if (out.lagged) warn(deps.logger, result, `the disbursement list's totals lagged behind it (${out.lagged})`);
         if (!result.listComplete) {
-          const reason = out.ended === 'page_cap'
-            ? `the disbursement list did not end after ${out.pages} pages (it announced ${out.totalEntries} entries); disbursements beyond were not read`
-            : `the disbursement list ended after ${out.collected} of ${out.totalEntries} announced entries (${out.ended.replace('_', ' ')}); the next run picks up the rest`;
-          logger.warn({ ...out }, 'the disbursement list ended before its announced size; the next run picks up the rest');
+          const reason =
+            out.ended === 'page_cap'
+              ? `the disbursement list did not end after ${out.pages} pages (it announced ${out.totalEntries} ` +
+                  `entries); disbursements beyond were not read`
+              : `the disbursement list ended after ${out.collected} of ${out.totalEntries} announced entries ` +
+                  `(${out.ended.replace('_', ' ')}); the next run picks up the rest`;
+          logger.warn(
+            { ...out },
+            'the disbursement list ended before its announced size; the next run picks up the rest',
+          );
           // kept as a quarantined page so invalid_record puts it in front of an accountant, not only in a log
           await writer.exclusive((c) => quarantinePage(c, deps.runId, deps.redact(reason)));
           result.quarantined += 1;
@@ -229,7 +280,9 @@ export async function syncDisbursements(deps: SyncDeps, o: SyncOptions): Promise
         }
         const parsed = DisbursementSchema.safeParse(item);
         if (!parsed.success) {
-          await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, describeIssues(parsed.error, item), raw, deps.redact));
+          await writer.exclusive((c) =>
+            quarantineRecord(c, deps.runId, item, describeIssues(parsed.error, item), raw, deps.redact),
+          );
           result.quarantined += 1;
           continue;
         }
@@ -260,7 +313,9 @@ export async function syncDisbursements(deps: SyncDeps, o: SyncOptions): Promise
   await pool.close().catch((err: unknown) => (failure = err));
   await writer.flush();
   // what was read tonight counts for the rotation even if the run fails after it
-  await writer.exclusive((c) => saveDeepReads(c, readInDepth, o.now(), deps.runId)).catch((err: unknown) => (failure ??= err));
+  await writer
+    .exclusive((c) => saveDeepReads(c, readInDepth, o.now(), deps.runId))
+    .catch((err: unknown) => (failure ??= err));
   if (failure) throw failure;
   if (lagging.count > 0) {
     const examples = `${lagging.examples.join('; ')}${lagging.count > 3 ? '; …' : ''}`;
@@ -268,8 +323,14 @@ export async function syncDisbursements(deps: SyncDeps, o: SyncOptions): Promise
       `${lagging.count} line list(s) counted fewer lines than they served (${examples}); all read`);
   }
   result.interrupted = deps.signal?.aborted === true;
-  if (!result.interrupted && o.sampleBudget > 0) result.sampled = await samplePayments(deps, o.sampleBudget, o.sampleSeed ?? deps.runId, o.concurrency);
-  Object.assign(result, { written: writer.counts.disbursements, restated: writer.counts.restated, lines: writer.counts.lines, files: writer.counts.files });
+  if (!result.interrupted && o.sampleBudget > 0)
+    result.sampled = await samplePayments(deps, o.sampleBudget, o.sampleSeed ?? deps.runId, o.concurrency);
+  Object.assign(result, {
+    written: writer.counts.disbursements,
+    restated: writer.counts.restated,
+    lines: writer.counts.lines,
+    files: writer.counts.files,
+  });
   result.quarantined += writer.counts.quarantined;
   return result;
 }
@@ -310,7 +371,11 @@ async function samplePayments(deps: SyncDeps, budget: number, seed: string, conc
     await pool.close();
   }
   if (refusedMostly()) {
-    deps.logger.warn({ refused, sampled: done }, 'payment details refused (401/403): the API key may lack that permission; no more look-ups this run, those sampled are unverified');
+    deps.logger.warn(
+      { refused, sampled: done },
+      'payment details refused (401/403): the API key may lack that permission; no more look-ups this run, those ' +
+        'sampled are unverified',
+    );
   }
   // samples stay in target order
   const samples = read.filter((s): s is NonNullable<typeof s> => s !== undefined);

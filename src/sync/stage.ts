@@ -122,7 +122,10 @@ export async function syncStage(
     logger,
     timeoutMs: settings.timeoutMs,
     blockMs: tuning.blockMs,
-    retry: tuning.retryBaseMs === undefined ? undefined : { maxAttempts: 10, baseMs: tuning.retryBaseMs, capMs: tuning.retryBaseMs * 20 },
+    retry:
+      tuning.retryBaseMs === undefined
+        ? undefined
+        : { maxAttempts: 10, baseMs: tuning.retryBaseMs, capMs: tuning.retryBaseMs * 20 },
     connections: settings.concurrency * 2,
     insecureHttp: settings.insecureHttp,
     signal: target.signal,
@@ -216,10 +219,16 @@ export async function syncStage(
     // What the sync wrote goes into the store file under the sync's own limit, not at the next checkpoint
     // (the publish's, or the close's) under the run's larger one: a 1M-payout run's peak RSS was that
     // checkpoint's, 434–442 MB against the sync's 384. A failure here leaves it to that checkpoint.
-    await checkpoint(c).catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'checkpoint after the sync failed; the next one writes it'));
+    await checkpoint(c).catch((err: unknown) =>
+      logger.warn({ err: (err as Error).message }, 'checkpoint after the sync failed; the next one writes it'),
+    );
     await setMemoryLimit(c, settings.memoryMb);
     // what the client did is recorded on the run, a failed one too
-    Object.assign(target.counters, { requests: client.stats.requests, retries: client.stats.retries, rate_limited: client.stats.rateLimited });
+    Object.assign(target.counters, {
+      requests: client.stats.requests,
+      retries: client.stats.retries,
+      rate_limited: client.stats.rateLimited,
+    });
     target.counters.paused_ms = pauses.pausedMs(gateNow());
     await client.close();
   }

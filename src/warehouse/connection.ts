@@ -29,19 +29,35 @@ const REFUSAL = /^(28|42|22|23|3D|3F|0A)/;
 export function warehouseError(target: PostgresTarget, what: string, err: unknown): Error {
   const e = err as Error & { code?: string };
   const text = oneLine(redact(`${what} (${target.id}): ${e.message ?? String(err)}`, target.secrets));
-  if (e.code === '42501') return new WarehouseRefusedError(`${text}; the role needs CREATE and USAGE on schema ${target.schema} (README: PostgreSQL)`);
-  if (e.code === '28P01' || e.code === '28000') return new WarehouseRefusedError(`${text}; check the user and password of --export-postgres / RECON_EXPORT_POSTGRES_URL`);
+  if (e.code === '42501')
+    return new WarehouseRefusedError(
+      `${text}; the role needs CREATE and USAGE on schema ${target.schema} (README: PostgreSQL)`,
+    );
+  if (e.code === '28P01' || e.code === '28000')
+    return new WarehouseRefusedError(
+      `${text}; check the user and password of --export-postgres / RECON_EXPORT_POSTGRES_URL`,
+    );
   if (typeof e.code === 'string' && REFUSAL.test(e.code)) return new WarehouseRefusedError(text);
   return new WarehouseUnreachableError(text);
 }
 
 export class Warehouse {
-  private constructor(readonly client: pg.Client, readonly target: PostgresTarget) {}
+  private constructor(
+    readonly client: pg.Client,
+    readonly target: PostgresTarget,
+  ) {}
 
   static async connect(target: PostgresTarget): Promise<Warehouse> {
     const client = new pg.Client({
-      host: target.host, port: target.port, database: target.database, user: target.user, password: target.password,
-      ssl: target.ssl, application_name: 'recon', keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      host: target.host,
+      port: target.port,
+      database: target.database,
+      user: target.user,
+      password: target.password,
+      ssl: target.ssl,
+      application_name: 'recon',
+      keepAlive: true,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     });
     // a connection lost between statements is reported by the next one; without a listener node would crash on it
     client.on('error', () => undefined);
@@ -54,7 +70,9 @@ export class Warehouse {
     const w = new Warehouse(client, target);
     try {
       await w.exec('session', { schema: sqlIdent(target.schema) });
-      const version = Number((await w.select<{ server_version_num: string }>('server_version'))[0]?.server_version_num ?? 0);
+      const version = Number(
+        (await w.select<{ server_version_num: string }>('server_version'))[0]?.server_version_num ?? 0,
+      );
       if (version >= 140000) await w.exec('check_connection_gone');
     } catch (err) {
       await w.close();
@@ -95,7 +113,11 @@ export class Warehouse {
   }
 
   /** COPY … FROM STDIN into `table`: `feed` writes COPY text to the stream (awaiting drain), then it ends. */
-  async copyIn(table: string, columns: readonly string[], feed: (write: (text: string) => Promise<void>) => Promise<number>): Promise<number> {
+  async copyIn(
+    table: string,
+    columns: readonly string[],
+    feed: (write: (text: string) => Promise<void>) => Promise<number>,
+  ): Promise<number> {
     const sql = sqlText('postgres/copy_in', { table: sqlIdent(table), columns: columns.map(sqlIdent).join(', ') });
     let stream: Writable;
     try {

@@ -7,7 +7,14 @@
 // committed is rolled back by the server, and the next export writes what still differs.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { copyLineExpression, streamLines, type TargetColumn } from '../store/copy-text.js';
-import { MONTHLY_OBJECTS, monthSliceSql, prepareSlices, releaseSlices, WHOLE, type Slice } from '../store/month-slices.js';
+import {
+  MONTHLY_OBJECTS,
+  monthSliceSql,
+  prepareSlices,
+  releaseSlices,
+  WHOLE,
+  type Slice,
+} from '../store/month-slices.js';
 import { monthFingerprints, recordMonthExports, type MonthPrint } from '../store/month-fingerprint.js';
 import { sqlIdent, sqlString } from '../store/sql-text.js';
 import { oneLine } from '../errors.js';
@@ -51,12 +58,18 @@ interface Target {
 
 const partitionName = (table: string, month: string) => `${table}_p${month.replace(/-/g, '_')}`;
 
-export async function exportToPostgres(settings: PostgresExportSettings, run: PostgresExportRun): Promise<PostgresExportResult> {
+export async function exportToPostgres(
+  settings: PostgresExportSettings,
+  run: PostgresExportRun,
+): Promise<PostgresExportResult> {
   const w = await Warehouse.connect(settings.target);
   try {
     await w.select('lock_schema', [settings.target.schema]).catch((err: Error) => {
       if (/lock timeout/i.test(err.message)) {
-        throw new WarehouseUnreachableError(`another export is writing schema ${settings.target.schema} of ${settings.target.id} (waited 60 s); try again once it ends`);
+        throw new WarehouseUnreachableError(
+          `another export is writing schema ${settings.target.schema} of ${settings.target.id} (waited 60 s); try ` +
+            `again once it ends`,
+        );
       }
       throw err;
     });
@@ -65,14 +78,32 @@ export async function exportToPostgres(settings: PostgresExportSettings, run: Po
     const slices = await prepareSlices(run.source);
     try {
       const targets = await targetTables(w, slices);
-      const layout = JSON.stringify(targets.map((t) => [t.slice.object.name, t.columns.map((c) => `${c.name}:${c.type}`)]));
-      const covered = new Map(targets.map((t) => [t.slice.object.name, t.columns.filter((c) => t.slice.columns.includes(c.name)).map((c) => c.name)]));
+      const layout = JSON.stringify(
+        targets.map((t) => [t.slice.object.name, t.columns.map((c) => `${c.name}:${c.type}`)]),
+      );
+      const covered = new Map(
+        targets.map((t) => [
+          t.slice.object.name,
+          t.columns.filter((c) => t.slice.columns.includes(c.name)).map((c) => c.name),
+        ]),
+      );
       const current = await monthFingerprints(run.source, slices, covered, layout);
-      const held = new Map((await w.select<{ month: string; fingerprint: string }>('export_months')).map((r) => [r.month, r.fingerprint]));
-      const changed = current.filter((m) => held.get(m.month) !== m.fingerprint).sort((a, b) => order(a.month) - order(b.month) || (a.month < b.month ? -1 : 1));
+      const held = new Map(
+        (await w.select<{ month: string; fingerprint: string }>('export_months')).map((r) => [r.month, r.fingerprint]),
+      );
+      const changed = current
+        .filter((m) => held.get(m.month) !== m.fingerprint)
+        .sort((a, b) => order(a.month) - order(b.month) || (a.month < b.month ? -1 : 1));
       const gone = [...held.keys()].filter((m) => !current.some((c) => c.month === m));
       await w.exec('export_begin', {}, [run.runId, run.snapshotRunId]);
-      const result: PostgresExportResult = { target: settings.target.id, months: current.length, replaced: [], removed: [], rows: 0, migrations };
+      const result: PostgresExportResult = {
+        target: settings.target.id,
+        months: current.length,
+        replaced: [],
+        removed: [],
+        rows: 0,
+        migrations,
+      };
       try {
         await addPartitions(w, targets, changed);
         for (const month of gone) {
@@ -92,7 +123,9 @@ export async function exportToPostgres(settings: PostgresExportSettings, run: Po
         }
       } catch (err) {
         const message = oneLine(redact((err as Error).message, settings.target.secrets));
-        await w.exec('export_end', {}, [run.runId, 'failed', result.replaced, result.removed, result.rows, message]).catch(() => undefined);
+        await w
+          .exec('export_end', {}, [run.runId, 'failed', result.replaced, result.removed, result.rows, message])
+          .catch(() => undefined);
         throw err;
       }
       await w.exec('export_end', {}, [run.runId, 'succeeded', result.replaced, result.removed, result.rows, null]);
@@ -110,25 +143,52 @@ const order = (month: string) => (month === WHOLE ? 2 : month === 'none' ? 1 : 0
 
 /** Each exported object's table in the schema, with the columns PostgreSQL declares (its migrations decide). */
 async function targetTables(w: Warehouse, slices: readonly Slice[]): Promise<Target[]> {
-  const rows = await w.select<{ table_name: string; column_name: string; data_type: string; partitioned: boolean; keyed: boolean }>(
-    'target_columns', [w.target.schema]);
+  const rows = await w.select<{
+    table_name: string;
+    column_name: string;
+    data_type: string;
+    partitioned: boolean;
+    keyed: boolean;
+  }>('target_columns', [w.target.schema]);
   return slices.map((slice) => {
     const own = rows.filter((r) => r.table_name === slice.object.name);
-    if (own.length === 0) throw new WarehouseRefusedError(`schema ${w.target.schema} of ${w.target.id} has no table ${slice.object.name}; its migrations did not run`);
+    if (own.length === 0)
+      throw new WarehouseRefusedError(
+        `schema ${w.target.schema} of ${w.target.id} has no table ${slice.object.name}; its migrations did not run`,
+      );
     const partitioned = own[0]!.partitioned;
     if (partitioned !== (slice.object.partitioning === 'month')) {
-      throw new WarehouseRefusedError(`table ${w.target.schema}.${slice.object.name} is ${partitioned ? '' : 'not '}partitioned in ${w.target.id}, unlike recon's schema`);
+      throw new WarehouseRefusedError(
+        `table ${w.target.schema}.${slice.object.name} is ${partitioned ? '' : 'not '}partitioned in ` +
+          `${w.target.id}, unlike recon's schema`,
+      );
     }
-    return { slice, partitioned, keyed: own[0]!.keyed, columns: own.map((r) => ({ name: r.column_name, type: r.data_type })) };
+    return {
+      slice,
+      partitioned,
+      keyed: own[0]!.keyed,
+      columns: own.map((r) => ({ name: r.column_name, type: r.data_type })),
+    };
   });
 }
 
 /** The partitions the months to write need and do not have yet, in one transaction. */
 async function addPartitions(w: Warehouse, targets: readonly Target[], months: readonly MonthPrint[]): Promise<void> {
-  const existing = new Set((await w.select<{ partition_name: string }>('partitions', [w.target.schema])).map((r) => r.partition_name));
-  const wanted = targets.filter((t) => t.partitioned).flatMap((t) => months
-    .filter((m) => m.month !== WHOLE && (m.objects?.[t.slice.object.name] ?? 0) > 0 && !existing.has(partitionName(t.slice.object.name, m.month)))
-    .map((m) => ({ t, month: m.month })));
+  const existing = new Set(
+    (await w.select<{ partition_name: string }>('partitions', [w.target.schema])).map((r) => r.partition_name),
+  );
+  const wanted = targets
+    .filter((t) => t.partitioned)
+    .flatMap((t) =>
+      months
+        .filter(
+          (m) =>
+            m.month !== WHOLE &&
+            (m.objects?.[t.slice.object.name] ?? 0) > 0 &&
+            !existing.has(partitionName(t.slice.object.name, m.month)),
+        )
+        .map((m) => ({ t, month: m.month })),
+    );
   if (wanted.length === 0) return;
   await w.transaction(async () => {
     for (const { t, month } of wanted) {
@@ -145,7 +205,12 @@ async function emptyMonth(w: Warehouse, t: Target, month: string): Promise<void>
 }
 
 /** One month, inside its transaction: every object's rows of the month replaced, its fingerprint saved. */
-async function writeMonth(w: Warehouse, run: PostgresExportRun, targets: readonly Target[], m: MonthPrint): Promise<number> {
+async function writeMonth(
+  w: Warehouse,
+  run: PostgresExportRun,
+  targets: readonly Target[],
+  m: MonthPrint,
+): Promise<number> {
   let rows = 0;
   for (const t of targets) {
     if (t.partitioned === (m.month === WHOLE)) continue;
@@ -153,7 +218,11 @@ async function writeMonth(w: Warehouse, run: PostgresExportRun, targets: readonl
     if ((m.objects?.[t.slice.object.name] ?? 0) === 0) continue;
     const line = copyLineExpression(t.columns, new Set(t.slice.columns), t.partitioned ? 't.__month' : null);
     const into = t.partitioned ? partitionName(t.slice.object.name, m.month) : t.slice.object.name;
-    rows += await w.copyIn(into, t.columns.map((c) => c.name), (write) => streamLines(run.source, monthSliceSql(t.slice, line), [m.month], write));
+    rows += await w.copyIn(
+      into,
+      t.columns.map((c) => c.name),
+      (write) => streamLines(run.source, monthSliceSql(t.slice, line), [m.month], write),
+    );
   }
   await w.exec('save_month', {}, [m.month, m.fingerprint, m.rows, run.runId]);
   await run.beforeCommit?.(m.month);

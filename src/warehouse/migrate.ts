@@ -33,8 +33,10 @@ export async function prepareSchema(w: Warehouse): Promise<string[]> {
   const [present] = await w.select<{ present: boolean }>('schema_exists', [schema]);
   if (!present?.present) {
     await w.exec('create_schema', { schema: sqlIdent(schema) }).catch((err: Error) => {
-      throw new WarehouseRefusedError(`schema ${schema} does not exist in ${w.target.id} and this role may not create it (${err.message}); `
-        + `as an administrator: CREATE SCHEMA ${schema} AUTHORIZATION <the export's role> (README: PostgreSQL)`);
+      throw new WarehouseRefusedError(
+        `schema ${schema} does not exist in ${w.target.id} and this role may not create it (${err.message}); ` +
+          `as an administrator: CREATE SCHEMA ${schema} AUTHORIZATION <the export's role> (README: PostgreSQL)`,
+      );
     });
   }
   await w.exec('migrations_table');
@@ -44,7 +46,9 @@ export async function prepareSchema(w: Warehouse): Promise<string[]> {
     if (done.has(m.version)) continue;
     await w.transaction(async () => {
       await w.client.query(m.sql).catch((err: Error) => {
-        throw new WarehouseRefusedError(`PostgreSQL migration sql/postgres/schema/${m.name} failed in ${w.target.id}: ${err.message}`);
+        throw new WarehouseRefusedError(
+          `PostgreSQL migration sql/postgres/schema/${m.name} failed in ${w.target.id}: ${err.message}`,
+        );
       });
       await w.exec('record_migration', {}, [m.version, m.name]);
     });

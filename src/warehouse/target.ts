@@ -51,7 +51,10 @@ function readFileParam(name: string, file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read ${name}=${file} of the PostgreSQL URL: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read ${name}=${file} of the PostgreSQL URL: ` +
+        `${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 }
 
@@ -65,7 +68,11 @@ function tlsOptions(mode: string, params: URLSearchParams, host: string): false 
   if (!isIP(host.replace(/^\[|\]$/g, '')) && !host.startsWith('/')) options.servername = host;
   if (mode === 'require' && !ca) return { ...options, rejectUnauthorized: false };
   if (mode === 'require' || mode === 'verify-ca') {
-    if (!ca) throw new UsageError('sslmode=verify-ca needs sslrootcert=<file> in the PostgreSQL URL (the CA that signed the server\'s certificate)');
+    if (!ca)
+      throw new UsageError(
+        "sslmode=verify-ca needs sslrootcert=<file> in the PostgreSQL URL (the CA that signed the server's " +
+          "certificate)",
+      );
     return { ...options, checkServerIdentity: () => undefined };
   }
   return options; // verify-full: node checks the chain and the host name
@@ -77,22 +84,35 @@ export function parsePostgresUrl(url: string, schema: string): PostgresTarget {
   try {
     u = new URL(url);
   } catch {
-    throw new UsageError('the PostgreSQL URL must look like postgres://user:password@host:5432/database?sslmode=require');
+    throw new UsageError(
+      'the PostgreSQL URL must look like postgres://user:password@host:5432/database?sslmode=require',
+    );
   }
-  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') throw new UsageError(`the PostgreSQL URL must start with postgres://, got ${u.protocol}//`);
-  if (!SCHEMA_NAME.test(schema)) throw new UsageError(`--pg-schema must be a plain lower-case name (letters, digits, _), got ${JSON.stringify(schema.slice(0, 70))}`);
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:')
+    throw new UsageError(`the PostgreSQL URL must start with postgres://, got ${u.protocol}//`);
+  if (!SCHEMA_NAME.test(schema))
+    throw new UsageError(
+      `--pg-schema must be a plain lower-case name (letters, digits, _), got ${JSON.stringify(schema.slice(0, 70))}`,
+    );
   const params = u.searchParams;
   const host = params.get('host') ?? decodeURIComponent(u.hostname);
   const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
-  if (!host) throw new UsageError('the PostgreSQL URL names no host (postgres://user@host/database, or ?host=/socket/folder)');
+  if (!host)
+    throw new UsageError('the PostgreSQL URL names no host (postgres://user@host/database, or ?host=/socket/folder)');
   if (!database) throw new UsageError('the PostgreSQL URL names no database (postgres://user@host:5432/<database>)');
   const password = u.password ? decodeURIComponent(u.password) : undefined;
   const given = params.get('sslmode');
   if (given !== null && !(SSL_MODES as readonly string[]).includes(given)) {
-    throw new UsageError(`sslmode=${given} cannot be honoured: use ${SSL_MODES.join(', ')} (recon's driver has no fall-back from TLS to clear text)`);
+    throw new UsageError(
+      `sslmode=${given} cannot be honoured: use ${SSL_MODES.join(', ')} (recon's driver has no fall-back from TLS ` +
+        `to clear text)`,
+    );
   }
   if (given === null && !isLocal(host)) {
-    throw new UsageError(`refusing to connect to PostgreSQL on ${host} without TLS: add ?sslmode=verify-full (or require), or sslmode=disable to send the password in clear`);
+    throw new UsageError(
+      `refusing to connect to PostgreSQL on ${host} without TLS: add ?sslmode=verify-full (or require), or ` +
+        `sslmode=disable to send the password in clear`,
+    );
   }
   const sslmode = given ?? 'disable';
   const port = Number(params.get('port') ?? (u.port || 5432));
@@ -118,7 +138,9 @@ export function storablePostgresUrl(url: string): string {
 
 /** Options as runs.options records them: the export's URL without its password. */
 export function storableWarehouseOptions(options: Record<string, unknown>): Record<string, unknown> {
-  return typeof options.exportPostgres === 'string' ? { ...options, exportPostgres: storablePostgresUrl(options.exportPostgres) } : options;
+  return typeof options.exportPostgres === 'string'
+    ? { ...options, exportPostgres: storablePostgresUrl(options.exportPostgres) }
+    : options;
 }
 
 /** The secrets a URL carries (its password), for the redaction of every message; none when it cannot be read. */

@@ -36,7 +36,10 @@ ${optionsHelp(KEYS)}`,
     requireExistingStore(config);
     const key = positionals[0];
     if (!key) throw new UsageError('recon ack needs the finding key: recon ack <key> --note "…" --by NAME');
-    if (positionals.length > 1) throw new UsageError(`recon ack takes one finding key, got ${positionals.length} (quote a note with spaces: --note "…")`);
+    if (positionals.length > 1)
+      throw new UsageError(
+        `recon ack takes one finding key, got ${positionals.length} (quote a note with spaces: --note "…")`,
+      );
     if (extra.withdraw === true && extra.approve === true) {
       throw new UsageError('--withdraw and --approve do not go together: one entry at a time');
     }
@@ -45,7 +48,10 @@ ${optionsHelp(KEYS)}`,
     if (action !== 'approve' && note.trim() === '') throw new UsageError('recon ack needs --note "…" saying why');
     // never silently the OS user: an accountant's name is a statement, so it is given (the OS user is
     // recorded beside it)
-    if (!config.ackBy) throw new UsageError('who acknowledges must be named: pass --by NAME, or set RECON_ACK_BY (or "ackBy" in the --config file)');
+    if (!config.ackBy)
+      throw new UsageError(
+        'who acknowledges must be named: pass --by NAME, or set RECON_ACK_BY (or "ackBy" in the --config file)',
+      );
     const out = await runAck(config, openTerminal(config).logger, { key, note, by: config.ackBy, action, notice });
     const r = out.ack;
     if (r) process.stdout.write(terminalText(ackLine(r)) + '\n');

@@ -27,11 +27,16 @@ ${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, positionals } = parseCommandArgs(argv, KEYS, {});
     const [verb, ...files] = positionals;
-    if (verb !== 'import') throw new UsageError(`recon bank needs a verb: recon bank import FILE…${verb ? ` (got '${verb}')` : ''}`);
+    if (verb !== 'import')
+      throw new UsageError(`recon bank needs a verb: recon bank import FILE…${verb ? ` (got '${verb}')` : ''}`);
     if (files.length === 0) throw new UsageError('recon bank import needs at least one statement file');
     const out = await runBankImport(config, openTerminal(config).logger, files, { notice });
     const r = out.result;
-    if (r) process.stdout.write(`${r.files} file(s), ${r.statements} statement(s), ${r.entries} entries: ${r.added} added, ${r.entries - r.added} already imported\n`);
+    if (r)
+      process.stdout.write(
+        `${r.files} file(s), ${r.statements} statement(s), ${r.entries} entries: ${r.added} added, ` +
+          `${r.entries - r.added} already imported\n`,
+      );
     return out.code;
   },
 };

@@ -21,13 +21,22 @@ ${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { only: { type: 'string' }, full: { type: 'boolean' } });
     requireExistingStore(config);
-    const only = typeof extra.only === 'string' ? extra.only.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+    const only =
+      typeof extra.only === 'string'
+        ? extra.only
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : undefined;
     const out = await runCheck(config, openTerminal(config).logger, { only, full: extra.full === true, notice });
     const result = out.result;
     if (result) {
-      for (const b of result.byCheck) process.stdout.write(`${b.checkId.padEnd(24)} ${b.severity.padEnd(8)} ${b.count}\n`);
-      process.stdout.write(`run ${out.runId}: ${result.findings} findings (${result.byStatus.new} new, ${result.byStatus.open} open, `
-        + `${result.byStatus.acknowledged} acknowledged, ${result.byStatus.resolved} resolved)\n`);
+      for (const b of result.byCheck)
+        process.stdout.write(`${b.checkId.padEnd(24)} ${b.severity.padEnd(8)} ${b.count}\n`);
+      process.stdout.write(
+        `run ${out.runId}: ${result.findings} findings (${result.byStatus.new} new, ${result.byStatus.open} open, ` +
+          `${result.byStatus.acknowledged} acknowledged, ${result.byStatus.resolved} resolved)\n`,
+      );
       process.stdout.write(`${checkedHow(result)}\n`);
     }
     return out.code;

@@ -50,9 +50,14 @@ ${optionsHelp(KEYS)}`,
     const reissue = extra.reissue === true;
     const out = await runClose(config, logger, { month: extra.month, reissue, accept, approve, notice });
     if (out.workbook) {
-      process.stdout.write(`close ${out.month} v${out.version}: ${out.disbursements} disbursements → ${out.workbook}\n`);
-      process.stdout.write(out.provisional.length === 0 ? 'final: no open error findings, no variance, no money unaccounted for\n'
-        : `PROVISIONAL (exit 1): ${out.provisional.join('; ')}\n`);
+      process.stdout.write(
+        `close ${out.month} v${out.version}: ${out.disbursements} disbursements → ${out.workbook}\n`,
+      );
+      process.stdout.write(
+        out.provisional.length === 0
+          ? 'final: no open error findings, no variance, no money unaccounted for\n'
+          : `PROVISIONAL (exit 1): ${out.provisional.join('; ')}\n`,
+      );
       if (out.accepted && out.accepted.length > 0) {
         process.stdout.write(terminalText(acceptedLine(out, config.ackBy)) + '\n');
       } else if (accept) {

@@ -19,7 +19,8 @@ ${optionsHelp(KEYS)}`,
     const { config } = parseCommandArgs(argv, KEYS);
     const { code, lines } = await runDoctor(config);
     const width = Math.max(...lines.map((l) => l.check.length));
-    for (const l of lines) process.stdout.write(`${l.verdict.padEnd(4)}  ${l.check.padEnd(width)}  ${terminalText(l.reason)}\n`);
+    for (const l of lines)
+      process.stdout.write(`${l.verdict.padEnd(4)}  ${l.check.padEnd(width)}  ${terminalText(l.reason)}\n`);
     return code;
   },
 };

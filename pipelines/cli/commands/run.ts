@@ -10,7 +10,12 @@ const KEYS = COMMAND_OPTIONS.run;
 
 export const command: Command = {
   name: 'run',
-  usage: `Usage: recon run [options]\n\nsync → checks → exception workbook → publish the read-only snapshot.\nExit 0 reconciled, 1 exceptions found (workbook written), 2 failed, 3 another run holds the lock.\n\n${optionsHelp(KEYS)}`,
+  usage: `Usage: recon run [options]
+
+sync → checks → exception workbook → publish the read-only snapshot.
+Exit 0 reconciled, 1 exceptions found (workbook written), 2 failed, 3 another run holds the lock.
+
+${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config } = parseCommandArgs(argv, KEYS);
     const started = Date.now();

@@ -25,14 +25,16 @@ Options:
 
 function intFlag(name: string, raw: string | undefined, min: number, max: number): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`--${name} must be an integer in [${min}, ${max}], got '${raw}'`, true);
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new UsageError(`--${name} must be an integer in [${min}, ${max}], got '${raw}'`, true);
   return Number(raw);
 }
 
 function rateFlag(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--${name} must be a number between 0 and 1, got '${raw}'`, true);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new UsageError(`--${name} must be a number between 0 and 1, got '${raw}'`, true);
   return n;
 }
 
@@ -67,7 +69,8 @@ export function parseSandboxFlags(argv: string[]): SandboxOptions & { statements
     faults: { rate: rateFlag('fault-rate', values['fault-rate']) ?? 0 },
   };
   const profile = values.profile ?? 'realistic';
-  if (profile !== 'realistic' && profile !== 'friendly') throw new UsageError(`--profile must be realistic or friendly, got '${profile}'`, true);
+  if (profile !== 'realistic' && profile !== 'friendly')
+    throw new UsageError(`--profile must be realistic or friendly, got '${profile}'`, true);
   options.profile = profile;
   if (values.statements !== undefined) {
     if (values.statements.trim() === '') throw new UsageError('--statements needs a folder', true);
@@ -89,8 +92,10 @@ export const command: Command = {
     process.stdout.write(`sandbox listening on ${sb.url} (api key: ${sb.apiKey})\n`);
     if (statements) {
       const written = await writeStatements(sb.truth, statements);
-      process.stdout.write(`bank statements: ${written.files.length} files in ${statements} (camt.053, MT940, CSV, BAI2; `
-        + `planted: ${written.planted.map((p) => `${p.kind} ${p.disbursement_id}`).join(', ')})\n`);
+      process.stdout.write(
+        `bank statements: ${written.files.length} files in ${statements} (camt.053, MT940, CSV, BAI2; ` +
+          `planted: ${written.planted.map((p) => `${p.kind} ${p.disbursement_id}`).join(', ')})\n`,
+      );
     }
     await new Promise<void>((resolve) => {
       const stop = (): void => {

@@ -9,7 +9,14 @@ const KEYS = COMMAND_OPTIONS.schedule;
 
 export const command: Command = {
   name: 'schedule',
-  usage: `Usage: recon schedule [options]\n\nRuns \`recon run\` at RECON_CRON (default '30 2 * * *') in RECON_TZ (default UTC), correct across\ndaylight-saving changes; runs at once if the last successful run is older than one period; never two at\nonce (a manual recon run beside it exits 3). SIGINT/SIGTERM: the run in progress finishes its current\ndisbursements, is recorded as interrupted, and the scheduler exits.\n\n${optionsHelp(KEYS)}`,
+  usage: `Usage: recon schedule [options]
+
+Runs \`recon run\` at RECON_CRON (default '30 2 * * *') in RECON_TZ (default UTC), correct across
+daylight-saving changes; runs at once if the last successful run is older than one period; never two at
+once (a manual recon run beside it exits 3). SIGINT/SIGTERM: the run in progress finishes its current
+disbursements, is recorded as interrupted, and the scheduler exits.
+
+${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config } = parseCommandArgs(argv, KEYS);
     const logger = openTerminal(config).logger;

@@ -10,7 +10,11 @@ const KEYS = COMMAND_OPTIONS.sync;
 
 export const command: Command = {
   name: 'sync',
-  usage: `Usage: recon sync [options]\n\nPulls delivered disbursements with their payouts, refunds, adjustments and files.\n\n${optionsHelp(KEYS)}`,
+  usage: `Usage: recon sync [options]
+
+Pulls delivered disbursements with their payouts, refunds, adjustments and files.
+
+${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config } = parseCommandArgs(argv, KEYS);
     const started = Date.now();

@@ -24,7 +24,9 @@ export interface LatestFindingsOptions {
   pageSize?: number;
   /** Also yield, after the run's findings, the findings this run resolved (status 'resolved'). */
   includeResolved?: boolean;
-  /** The user's rates (--rates): money at stake ordered in the reporting currency; without them, within each currency. */
+  /**
+   * The user's rates (--rates): money at stake ordered in the reporting currency; without them, within each currency.
+   */
   rates?: Rates | null;
 }
 
@@ -55,7 +57,8 @@ const CONTROLS = 'fc.owner, fc.owner_source, fc.due_date, fc.ack_os_user, fc.ack
 /** The user's rates as a CTE (codes are three capitals and rates integers: checked by parseRates). */
 function ratesCte(rates: Rates | null | undefined): string {
   const rows = ratesValues(rates ?? null).filter((r) => /^[A-Z]{3}$/.test(r.currency));
-  if (rows.length === 0) return 'rates AS (SELECT CAST(NULL AS VARCHAR) AS currency, CAST(NULL AS HUGEINT) AS scaled WHERE false)';
+  if (rows.length === 0)
+    return 'rates AS (SELECT CAST(NULL AS VARCHAR) AS currency, CAST(NULL AS HUGEINT) AS scaled WHERE false)';
   return `rates AS (SELECT * FROM (VALUES ${rows.map((r) => `('${r.currency}', CAST(${r.scaled.toString()} AS HUGEINT))`).join(', ')}) AS t(currency, scaled))`;
 }
 
@@ -137,7 +140,14 @@ export async function* latestFindings(
   await connection.run(`CREATE OR REPLACE TEMP TABLE ${table} AS ${runRows(opts.rates)}`, [runId]);
   try {
     if (opts.includeResolved) await connection.run(`INSERT INTO ${table} BY NAME ${resolvedRows(opts.rates)}`, [runId]);
-    yield* pages(connection, `SELECT * FROM ${table} WHERE (${SORT}) > ${CURSOR} ORDER BY ${SORT} LIMIT $11`, pageSize, now, opts.rates ?? null);
+    yield *
+      pages(
+        connection,
+        `SELECT * FROM ${table} WHERE (${SORT}) > ${CURSOR} ORDER BY ${SORT} LIMIT $11`,
+        pageSize,
+        now,
+        opts.rates ?? null,
+      );
   } finally {
     await connection.run(`DROP TABLE IF EXISTS temp.main.${table}`);
   }
@@ -147,10 +157,17 @@ export async function* latestFindings(
  * How many rows latestFindings yields for run `runId`, by the same joins: a sheet counts its rows before it
  * writes the first (list-sheet.ts), and a count short of the rows would pass the sheet.
  */
-export async function countLatestFindings(connection: DuckDBConnection, runId: string, opts: { includeResolved?: boolean } = {}): Promise<number> {
-  const reader = await connection.runAndReadAll(`SELECT
+export async function countLatestFindings(
+  connection: DuckDBConnection,
+  runId: string,
+  opts: { includeResolved?: boolean } = {},
+): Promise<number> {
+  const reader = await connection.runAndReadAll(
+    `SELECT
     (SELECT count(*) FROM exceptions AS f JOIN finding_groups AS g ON g.run_id = f.run_id AND g.finding_key = f.finding_key WHERE f.run_id = $1)
-    + CASE WHEN $2 THEN (SELECT count(*) FROM findings WHERE resolved_run_id = $1) ELSE 0 END`, [runId, opts.includeResolved === true]);
+    + CASE WHEN $2 THEN (SELECT count(*) FROM findings WHERE resolved_run_id = $1) ELSE 0 END`,
+    [runId, opts.includeResolved === true],
+  );
   return Number(reader.getRows()[0]![0]);
 }
 
@@ -182,7 +199,18 @@ async function* pages(
     if (rows.length > 0) yield rows;
     if (rows.length < pageSize) return;
     const last = raw[raw.length - 1]!;
-    after = [Number(last.k1), String(last.k2), String(last.k3), String(last.k4), String(last.k5), String(last.k6), String(last.k7), String(last.k8), Number(last.k9), String(last.k10)];
+    after = [
+      Number(last.k1),
+      String(last.k2),
+      String(last.k3),
+      String(last.k4),
+      String(last.k5),
+      String(last.k6),
+      String(last.k7),
+      String(last.k8),
+      Number(last.k9),
+      String(last.k10),
+    ];
   }
 }
 

@@ -101,19 +101,26 @@ async function fill(c: DuckDBConnection, bank: boolean): Promise<ListedCounts> {
         SELECT ${BANK_STATUS} FROM bank_status WHERE disbursement_id IN (SELECT disbursement_id FROM listed_ids)`);
     }
   });
-  const [row] = (await c.runAndReadAll(`SELECT count(*), count(*) FILTER (WHERE in_window), count(*) FILTER (WHERE with_findings),
-    (SELECT count(*) FROM disbursements) FROM listed_ids`)).getRows();
+  const [row] = (
+    await c.runAndReadAll(`SELECT count(*), count(*) FILTER (WHERE in_window), count(*) FILTER (WHERE with_findings),
+    (SELECT count(*) FROM disbursements) FROM listed_ids`)
+  ).getRows();
   const [listed, window, withFindings, stored] = (row ?? [0, 0, 0, 0]).map(Number) as [number, number, number, number];
   return { listed, window, withFindings, stored };
 }
 
 /** The TEMP tables of a list gone. */
 export async function dropListed(c: DuckDBConnection): Promise<void> {
-  for (const table of ['listed_ids', 'listed_places', LISTED_DISBURSEMENTS, LISTED_BANK]) await c.run(`DROP TABLE IF EXISTS temp.main.${table}`);
+  for (const table of ['listed_ids', 'listed_places', LISTED_DISBURSEMENTS, LISTED_BANK])
+    await c.run(`DROP TABLE IF EXISTS temp.main.${table}`);
 }
 
 /** Runs `fn` with the list made by `make`, dropped after. */
-export async function withListed<T>(c: DuckDBConnection, make: () => Promise<ListedCounts>, fn: (counts: ListedCounts) => Promise<T>): Promise<T> {
+export async function withListed<T>(
+  c: DuckDBConnection,
+  make: () => Promise<ListedCounts>,
+  fn: (counts: ListedCounts) => Promise<T>,
+): Promise<T> {
   try {
     return await fn(await make());
   } finally {

@@ -66,7 +66,8 @@ export async function monthShape(c: DuckDBConnection, title: string, from: Date,
   )).getRowsJS();
   const charted = ranked.slice(0, MAX_CHARTED_CURRENCIES).map(([cur, n]) => ({ currency: String(cur), disbursements: Number(n), totals: days.map(() => 0n) }));
   const byCurrency = new Map(charted.map((x) => [x.currency, x]));
-  // no currency on those days (a books' month of a time zone ahead of UTC can hold only its first hours): no list to pass
+  // no currency on those days (a books' month of a time zone ahead of UTC can hold only its first hours): no list to
+  // pass
   const sums = charted.length === 0 ? [] : (await c.runAndReadAll(
     `SELECT strftime(day, '%Y-%m-%d'), currency, total FROM daily_disbursed
       WHERE day >= $1::DATE AND day < $2::DATE AND currency IN (SELECT unnest($3::VARCHAR[]))`, [...window, listValue(charted.map((x) => x.currency))],
@@ -136,7 +137,9 @@ export async function countOpenFindingsOfMonth(c: DuckDBConnection, month: strin
   return Number((await c.runAndReadAll(`SELECT count(*) FROM open_exceptions AS o WHERE ${OF_MONTH}`, [month])).getRows()[0]![0]);
 }
 
-/** Acknowledgement entries shown per finding on the close's Open findings (the latest; the count says how many in all). */
+/**
+ * Acknowledgement entries shown per finding on the close's Open findings (the latest; the count says how many in all).
+ */
 export const ACK_HISTORY_SHOWN = 5;
 
 /**
@@ -217,7 +220,10 @@ export interface BankSplitRow {
   notArrived: bigint;
   /** Settled by a credit on a statement whose balances do not prove it (bank_statement_unbalanced). */
   unproven: bigint;
-  /** What the statements booked in the month (bank_month_movement); null when they booked nothing in this currency, undefined when not read. */
+  /**
+   * What the statements booked in the month (bank_month_movement); null when they booked nothing in this currency,
+   * undefined when not read.
+   */
   movement?: BankMovement | null;
 }
 
@@ -230,28 +236,63 @@ export interface BankMovement {
   otherCredits: bigint;
 }
 
-const NO_SPLIT = { settled: 0n, bankCharges: 0n, shortCredited: 0n, shortBy: 0n, otherAccount: 0n, awaiting: 0n, notArrived: 0n, unproven: 0n };
+const NO_SPLIT = {
+  settled: 0n,
+  bankCharges: 0n,
+  shortCredited: 0n,
+  shortBy: 0n,
+  otherAccount: 0n,
+  awaiting: 0n,
+  notArrived: 0n,
+  unproven: 0n,
+};
 
 export async function bankSplit(c: DuckDBConnection, month: string): Promise<Map<string, BankSplitRow>> {
   const rows = (await c.runAndReadAll('SELECT * FROM bank_month_split WHERE month = $1', [month])).getRowObjectsJS();
-  const out = new Map<string, BankSplitRow>(rows.map((r) => [String(r.currency), {
-    settled: big(r.settled), bankCharges: big(r.bank_charges), shortCredited: big(r.short_credited), shortBy: big(r.short_by),
-    otherAccount: big(r.other_account), awaiting: big(r.awaiting), notArrived: big(r.not_arrived), unproven: big(r.unproven), movement: null,
-  }]));
-  const moved = (await c.runAndReadAll('SELECT * FROM bank_month_movement WHERE month = $1', [month])).getRowObjectsJS();
+  const out = new Map<string, BankSplitRow>(
+    rows.map((r) => [
+      String(r.currency),
+      {
+        settled: big(r.settled),
+        bankCharges: big(r.bank_charges),
+        shortCredited: big(r.short_credited),
+        shortBy: big(r.short_by),
+        otherAccount: big(r.other_account),
+        awaiting: big(r.awaiting),
+        notArrived: big(r.not_arrived),
+        unproven: big(r.unproven),
+        movement: null,
+      },
+    ]),
+  );
+  const moved = (
+    await c.runAndReadAll('SELECT * FROM bank_month_movement WHERE month = $1', [month])
+  ).getRowObjectsJS();
   for (const r of moved) {
     const currency = String(r.currency);
     const row = out.get(currency) ?? { ...NO_SPLIT, movement: null };
-    row.movement = { credits: big(r.credits), debits: big(r.debits), duplicate: big(r.duplicate), unexpected: big(r.unexpected), otherCredits: big(r.other_credits) };
+    row.movement = {
+      credits: big(r.credits),
+      debits: big(r.debits),
+      duplicate: big(r.duplicate),
+      unexpected: big(r.unexpected),
+      otherCredits: big(r.other_credits),
+    };
     out.set(currency, row);
   }
   return out;
 }
 
 /** A run's money at stake per currency, each cause's money once (the money_at_stake view), by currency. */
-export async function runMoneyAtStake(c: DuckDBConnection, runId: string): Promise<Array<{ currency: string; atStake: bigint; causes: number }>> {
-  const rows = (await c.runAndReadAll('SELECT currency, at_stake, causes FROM money_at_stake WHERE run_id = $1 ORDER BY currency', [runId]))
-    .getRowObjectsJS();
+export async function runMoneyAtStake(
+  c: DuckDBConnection,
+  runId: string,
+): Promise<Array<{ currency: string; atStake: bigint; causes: number }>> {
+  const rows = (
+    await c.runAndReadAll('SELECT currency, at_stake, causes FROM money_at_stake WHERE run_id = $1 ORDER BY currency', [
+      runId,
+    ])
+  ).getRowObjectsJS();
   return rows.map((r) => ({ currency: String(r.currency), atStake: big(r.at_stake), causes: Number(r.causes) }));
 }
 
@@ -262,7 +303,10 @@ export interface CurrencyStake {
   atStake: bigint;
   /** How many such causes carry it. */
   causes: number;
-  /** Not arrived, awaiting a statement, or the shortfall of a short credit (null: no statement of this currency imported). */
+  /**
+   * Not arrived, awaiting a statement, or the shortfall of a short credit (null: no statement of this currency
+   * imported).
+   */
   notInBank: bigint | null;
   /** Credited on another account or in another currency (null: no statements imported). */
   elsewhere: bigint | null;
@@ -277,19 +321,38 @@ export interface CurrencyStake {
  */
 export async function currencyStakes(c: DuckDBConnection, runId: string, bank: boolean): Promise<CurrencyStake[]> {
   const stake = await runMoneyAtStake(c, runId);
-  const suspense = (await c.runAndReadAll(
-    'SELECT currency, CAST(sum(signed_amount) AS HUGEINT) AS held FROM currency_suspense GROUP BY currency')).getRowObjectsJS();
-  const banked = bank ? (await c.runAndReadAll(
-    `SELECT currency,
+  const suspense = (
+    await c.runAndReadAll(
+      'SELECT currency, CAST(sum(signed_amount) AS HUGEINT) AS held FROM currency_suspense GROUP BY currency',
+    )
+  ).getRowObjectsJS();
+  const banked = bank
+    ? (
+        await c.runAndReadAll(
+          `SELECT currency,
        bool_and(bank_status = 'no statements') AS none,
        CAST(COALESCE(sum(amount) FILTER (WHERE bank_status IN ('not arrived', 'awaiting statement', 'credited on an unbalanced statement')), 0)
          + COALESCE(sum(-bank_difference) FILTER (WHERE bank_status = 'short'), 0) AS HUGEINT) AS not_in_bank,
        CAST(COALESCE(sum(amount) FILTER (WHERE bank_status IN ('on another account', 'credited in another currency')), 0) AS HUGEINT) AS elsewhere
-     FROM bank_status GROUP BY currency`)).getRowObjectsJS() : [];
+     FROM bank_status GROUP BY currency`,
+        )
+      ).getRowObjectsJS()
+    : [];
   const out = new Map<string, CurrencyStake>();
   const at = (currency: string): CurrencyStake => {
     let s = out.get(currency);
-    if (!s) out.set(currency, s = { currency, atStake: 0n, causes: 0, notInBank: bank ? 0n : null, elsewhere: bank ? 0n : null, suspense: 0n });
+    if (!s)
+      out.set(
+        currency,
+        (s = {
+          currency,
+          atStake: 0n,
+          causes: 0,
+          notInBank: bank ? 0n : null,
+          elsewhere: bank ? 0n : null,
+          suspense: 0n,
+        }),
+      );
     return s;
   };
   for (const r of stake) Object.assign(at(r.currency), { atStake: r.atStake, causes: r.causes });
@@ -302,7 +365,8 @@ export async function currencyStakes(c: DuckDBConnection, runId: string, bank: b
     }
     const notInBank = big(r.not_in_bank);
     const elsewhere = big(r.elsewhere);
-    if (notInBank !== 0n || elsewhere !== 0n || out.has(String(r.currency))) Object.assign(at(String(r.currency)), { notInBank, elsewhere });
+    if (notInBank !== 0n || elsewhere !== 0n || out.has(String(r.currency)))
+      Object.assign(at(String(r.currency)), { notInBank, elsewhere });
   }
   return [...out.values()].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
 }

@@ -60,13 +60,19 @@ type GroupFields = 'stake' | 'stakeConverted' | 'rootKey' | 'isRoot' | 'groupSiz
  * One finding as the workbooks show it: a check run's LatestFinding (findings.ts) (one definition of the shape),
  * less the lifecycle fields no sheet prints.
  */
-export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote' | 'ackEntries' | GroupFields> & Partial<Pick<LatestFinding, GroupFields>> & {
-  ackNote?: string | null; ackBy?: string | null; ackAt?: Date | null; ackEntries?: number;
-  /** The acknowledgement history in words, latest first: who, when, the note, withdrawals (the close's Open findings). */
-  ackHistory?: string | null;
-  /** The row of this finding's disbursement on the workbook's Disbursements sheet, when it is there (a link). */
-  disbursementRow?: number | null;
-};
+export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote' | 'ackEntries' | GroupFields> &
+  Partial<Pick<LatestFinding, GroupFields>> & {
+    ackNote?: string | null;
+    ackBy?: string | null;
+    ackAt?: Date | null;
+    ackEntries?: number;
+    /**
+     * The acknowledgement history in words, latest first: who, when, the note, withdrawals (the close's Open findings).
+     */
+    ackHistory?: string | null;
+    /** The row of this finding's disbursement on the workbook's Disbursements sheet, when it is there (a link). */
+    disbursementRow?: number | null;
+  };
 
 
 export type DisbursementStatus = 'reconciled' | 'exceptions' | 'incomplete' | 'invalid';
@@ -134,8 +140,19 @@ export interface MonthShape {
 }
 
 /** The bank_status view's words (sql/staging/bank_status.sql), the same in every sheet and finding. */
-export const BANK_STATUSES = ['settled', 'fee deducted', 'part of a batch credit', 'short', 'over', 'credited in another currency',
-  'on another account', 'credited on an unbalanced statement', 'awaiting statement', 'not arrived', 'no statements'] as const;
+export const BANK_STATUSES = [
+  'settled',
+  'fee deducted',
+  'part of a batch credit',
+  'short',
+  'over',
+  'credited in another currency',
+  'on another account',
+  'credited on an unbalanced statement',
+  'awaiting statement',
+  'not arrived',
+  'no statements',
+] as const;
 export type BankStatus = (typeof BANK_STATUSES)[number];
 
 /** A disbursement and its bank credit (the bank_status view). */
