@@ -6,7 +6,8 @@ import { plantEveryKind, startSandbox, type Sandbox, type SandboxOptions } from 
 import { openReadOnly } from '../../src/store/publish.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { nightlyOnce } from '../helpers/nightly.js';
-import { runCli, startCli, waitFor, logCount } from '../helpers/child.js';
+import { startCli, waitFor, logCount } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
 
 const open: Array<{ close(): Promise<void> | void }> = [];
 afterEach(async () => {
@@ -104,7 +105,7 @@ describe('recon run (nightly)', () => {
       '--rate-per-minute', '60000', '--sample-budget', '0', '--log-file', path.join(d, 'a.log')];
     const a = startCli(args);
     await waitFor(() => logCount(path.join(d, 'a.log'), 'disbursement read') > 0, 20_000);
-    const b = await runCli([...args.slice(0, -1), path.join(d, 'b.log')]);
+    const b = await runCliHere([...args.slice(0, -1), path.join(d, 'b.log')]);
     expect(b.code).toBe(3);
     expect(b.stderr).toMatch(/another recon run holds the lock/);
     expect((await a.done).code).toBe(0);
@@ -121,7 +122,7 @@ describe('recon run (nightly)', () => {
     a.child.kill('SIGKILL');
     await a.done;
     expect(existsSync(path.join(d, 'recon.duckdb.lock'))).toBe(true);
-    const b = await runCli([...args, '--log-file', path.join(d, 'b.log')]);
+    const b = await runCliHere([...args, '--log-file', path.join(d, 'b.log')]);
     expect(b.code, b.stderr).toBe(0);
     const runs = await query(path.join(d, 'recon.duckdb'), 'SELECT status FROM runs ORDER BY started_at');
     expect(runs.map((r) => r.status)).toEqual(['interrupted', 'succeeded']);
