@@ -1,18 +1,11 @@
 // One `recon demo` per test run (a sandbox, two nights, statements, a close: seconds of CPU), shared by the
-// test files that read what it wrote. The first worker that asks builds it under the folder the global setup
-// provides; a worker that asks meanwhile waits for it. A file that writes (a report, a close) works on a copy
-// of its own (copyDemo); the demo's folder itself stays as the demo left it.
+// test files that read what it wrote. The first worker that asks builds it in the run's folder
+// (test/helpers/run-folder.ts); a worker that asks meanwhile waits for it. A file that writes (a report, a
+// close) works on a copy of its own (copyDemo); the demo's folder itself stays as the demo left it.
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { inject } from 'vitest';
 import { runCliHere } from './in-process.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** An empty folder for the run's shared demo (test/global-setup.ts removes it after the run). */
-    sharedDemoRoot: string;
-  }
-}
+import { runFolder } from './run-folder.js';
 
 /** The demo every reader shares: `make run`'s dataset (its seed, its 180 disbursements), its window 60× faster. */
 export const DEMO_ARGS = ['--time-compression', '60'] as const;
@@ -29,12 +22,8 @@ export interface DemoRun {
 
 const WAIT_MS = 280_000;
 
-function demoDir(root: string): string {
-  return path.join(root, 'demo');
-}
-
 async function build(root: string): Promise<DemoRun> {
-  const dir = demoDir(root);
+  const dir = path.join(root, 'store');
   const db = path.join(dir, 'recon.duckdb');
   const reports = path.join(dir, 'reports');
   const r = await runCliHere(['demo', '--db', db, '--reports', reports, ...DEMO_ARGS]);
@@ -45,13 +34,14 @@ let mine: Promise<DemoRun> | undefined;
 
 /** The run's demo, built by the first caller of any worker (others wait for its result file). */
 export function sharedDemo(): Promise<DemoRun> {
-  mine ??= claimOrWait(inject('sharedDemoRoot'));
+  mine ??= claimOrWait(path.join(runFolder(), 'demo'));
   return mine;
 }
 
 async function claimOrWait(root: string): Promise<DemoRun> {
   const result = path.join(root, 'result.json');
   try {
+    mkdirSync(root, { recursive: true });
     mkdirSync(path.join(root, 'building')); // the claim: only one worker creates it
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -89,5 +79,6 @@ async function waitFor(result: string): Promise<DemoRun> {
  */
 export function copyDemo(demo: DemoRun, into: string): { dir: string; db: string; reports: string } {
   cpSync(demo.dir, into, { recursive: true, verbatimSymlinks: true });
-  return { dir: into, db: path.join(into, path.basename(demo.db)), reports: path.join(into, path.basename(demo.reports)) };
+  const within = (file: string) => path.join(into, path.relative(demo.dir, file));
+  return { dir: into, db: within(demo.db), reports: within(demo.reports) };
 }

@@ -85,7 +85,7 @@ export interface InProcessRun {
   done: Promise<InProcessResult>;
 }
 
-/** `recon <args>` in this process, started once the calls before it ended; env's variables are set for the call only. */
+/** `recon <args>` in this process, once the calls before it ended; env's variables are set for the call only. */
 export function startCliHere(args: string[], env: NodeJS.ProcessEnv = {}): InProcessRun {
   const out = collector();
   const err = collector();
