@@ -12,6 +12,11 @@ export default defineConfig({
     // summed 874 s in 581 s of wall on 2026-11-27).
     pool: 'forks',
     maxWorkers: 3,
+    // A worker process runs file after file with its modules loaded once (DuckDB's binding, exceljs, the
+    // sandbox, vitest itself): a fresh process per file cost about 0.5 s of CPU each, 60 s of the 489 s the
+    // suite took (2026-11-27). No test file relies on a process of its own: each closes what it opens, and
+    // what the CLI changes in the process while it runs in-process (stdout, stderr, env) is put back.
+    isolate: false,
     globalSetup: ['test/global-setup.ts'],
     // The bin tells DuckDB's allocator to hand freed pages back at once (src/ops/memory.ts): the 1M-payout
     // sync's peak RSS needs it, and it costs a small run about twice the CPU (a demo night: 37 s of CPU
