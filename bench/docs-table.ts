@@ -1,6 +1,7 @@
-// `make bench-docs`: writes the figures of data/bench/latest.json (the last `make bench`) into the tables
-// of README.md and docs/performance.md, between their `<!-- bench:begin -->` and `<!-- bench:end -->`
-// markers. Only the table is generated; the explanation around it is written by a person.
+// `make bench-docs`: writes the figures of data/bench/latest.json (the last `make bench`) between the
+// `<!-- bench:begin -->` and `<!-- bench:end -->` markers: the whole table into docs/performance.md, and into
+// README.md one line (how many figures met their target, which were missed). Only these are generated; the
+// explanation around them is written by a person.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/paths.js';
@@ -19,8 +20,13 @@ function show(f: Figure): string {
 /** Table cells cannot hold a bare `|`. */
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
+function figuresOf(latest: Record<string, unknown>): Figure[] {
+  return Object.values(latest)
+    .filter((f): f is Figure => typeof f === 'object' && f !== null && 'key' in f && 'target' in f);
+}
+
 export function table(latest: Record<string, unknown>): string {
-  const figures = Object.values(latest).filter((f): f is Figure => typeof f === 'object' && f !== null && 'key' in f && 'target' in f);
+  const figures = figuresOf(latest);
   const machine = latest.machine as Record<string, unknown> | undefined;
   const lines = [
     BEGIN,
@@ -36,6 +42,19 @@ export function table(latest: Record<string, unknown>): string {
   return lines.join('\n');
 }
 
+/** The README's line: a newcomer sees whether the targets hold; the figures themselves are in docs/performance.md. */
+export function headline(latest: Record<string, unknown>): string {
+  const figures = figuresOf(latest);
+  const missed = figures.filter((f) => !f.met);
+  const machine = latest.machine as Record<string, unknown> | undefined;
+  const when = machine ? ` (${String(machine.date).slice(0, 10)}, ${String(machine.cores)} cores)` : '';
+  const misses = missed.map((f) => `\`${f.key}\`${f.scale ? ` (${cell(f.scale)})` : ''} **${show(f)}**, `
+    + `target ${cell(f.target)}`);
+  const met = `${figures.length - missed.length} of ${figures.length} figures met their target`;
+  return [BEGIN, `Last \`make bench\`${when}: ${met}${misses.length > 0 ? `; missed: ${misses.join('; ')}` : ''}.`, END]
+    .join('\n');
+}
+
 function replaceBetweenMarkers(file: string, generated: string): void {
   const text = readFileSync(file, 'utf8');
   const start = text.indexOf(BEGIN);
@@ -46,9 +65,8 @@ function replaceBetweenMarkers(file: string, generated: string): void {
 
 if (process.argv[1] && process.argv[1].endsWith('docs-table.js')) {
   const latest = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'data', 'bench', 'latest.json'), 'utf8')) as Record<string, unknown>;
-  const generated = table(latest);
-  for (const file of ['README.md', 'docs/performance.md']) {
+  for (const [file, generated] of [['README.md', headline(latest)], ['docs/performance.md', table(latest)]] as const) {
     replaceBetweenMarkers(path.join(PROJECT_ROOT, file), generated);
-    process.stderr.write(`wrote the figures table into ${file}\n`);
+    process.stderr.write(`wrote the figures into ${file}\n`);
   }
 }

@@ -212,7 +212,7 @@ const bank: Measure = async () => {
   const kinds = Object.entries(r.matches as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ');
   const agrees = num(r, 'baselineDisagrees') === 0;
   return [figure('bank_ratio', agrees ? median(ratios) : Number.POSITIVE_INFINITY,
-    `median ${spread(ratios)}: the five bank checks ${pairs.map((p) => fmt(p.checksS)).join(' / ')} s vs the matching alone by the simplest correct ` +
+    `median ${spread(ratios)}: the seven bank checks ${pairs.map((p) => fmt(p.checksS)).join(' / ')} s vs the matching alone by the simplest correct ` +
     `query over the raw tables (bench/stages/bank-baseline.ts: batches by reference, rounds of mutual first choices, fees, batches by sum) ` +
     `${pairs.map((p) => fmt(p.bareS)).join(' / ')} s, ${r.disbursements} disbursements against ${r.bankLines} bank lines (--memory-mb 192); ` +
     `${agrees ? 'the baseline agrees with bank_matches pair for pair' : `THE BASELINE DISAGREES WITH bank_matches ON ${num(r, 'baselineDisagrees')} PAIRS`} ` +

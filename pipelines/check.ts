@@ -4,8 +4,10 @@ import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from './config.js';
 import { runChecks, type CheckRunResult } from '../src/checks/index.js';
 import { bankStep } from '../src/bank/step.js';
+import { requireReadableFolder } from '../src/files.js';
 import { withJob, type Notices } from './job.js';
-import { bankSettings, jobSettings } from './settings.js';
+import { publishSnapshot } from '../src/store/publish.js';
+import { bankSettings, jobSettings, layoutOf } from './settings.js';
 
 export interface CheckOutcome {
   code: ExitCode;
@@ -15,13 +17,21 @@ export interface CheckOutcome {
 
 export async function runCheckJob(config: Config, logger: Logger, opts: Notices & { only?: string[] } = {}): Promise<CheckOutcome> {
   const bank = bankSettings(config);
+  const { published } = layoutOf(config);
   const out: CheckOutcome = { code: EXIT.FAILED, runId: null, result: null };
+  if (bank.bankDir) await requireReadableFolder(bank.bankDir, '--bank-dir / RECON_BANK_DIR');
   out.code = await withJob('check', jobSettings(config), logger, async (ctx) => {
     out.runId = ctx.runId;
     const step = await bankStep(ctx.store.connection, bank, ctx.runId, logger);
     for (const refused of step?.refused ?? []) ctx.notice(`recon: bank statement refused: ${refused}`);
     out.result = await runChecks(ctx.store.connection, { runId: ctx.runId, only: opts.only });
     return out.result.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
-  }, { notice: opts.notice });
+  }, {
+    notice: opts.notice,
+    // accountants' recon sql reads the snapshot: it shows this run's findings, not the previous run's
+    afterSuccess: async (ctx) => {
+      await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
+    },
+  });
   return out;
 }

@@ -159,8 +159,8 @@ export const COMMAND_OPTIONS = {
   run: RUN,
   schedule: [...RUN, 'cron', 'tz'],
   sync: SYNC,
-  check: ['db', 'memoryMb', 'logFile', ...BANK],
-  report: ['db', 'reports', 'apiUrl', 'memoryMb', 'logFile', 'rates'],
+  check: ['db', 'published', 'memoryMb', 'logFile', ...BANK],
+  report: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'rates'],
   close: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'journalFormat', 'journalAccounts', 'booksTz', ...MAIL],
   ack: ['db', 'published', 'memoryMb', 'logFile', 'ackBy', 'ackWaitS'],
   bank: ['db', 'published', 'memoryMb', 'logFile'],
@@ -168,7 +168,8 @@ export const COMMAND_OPTIONS = {
   export: ['db', 'published', 'memoryMb', 'logFile', ...PG],
   prune: ['db', 'reports', 'keepDays', 'memoryMb', 'logFile'],
   demo: ['db', 'reports', 'published', 'memoryMb', 'sampleBudget', 'logFile', 'rates'],
-  doctor: ['apiUrl', 'apiKey', 'db', 'reports', 'sampleBudget', 'insecureHttp', 'timeoutMs', 'budgetFile', ...PG],
+  // the settings a night runs with: the doctor looks at what the night would use
+  doctor: [...new Set<OptionKey>([...RUN, ...PG])],
 } as const satisfies Record<string, readonly OptionKey[]>;
 
 /** The one schema, assembled from each option's own (types come from it: z.infer). */
@@ -324,7 +325,7 @@ function readConfigFile(file: string): Record<string, unknown> {
   for (const key of Object.keys(values)) {
     if (!(key in OPTIONS) || key === 'config') {
       throw new UsageError(`unknown setting "${key}" in the config file ${file}${didYouMean(key, Object.keys(OPTIONS))}; `
-        + 'its keys are the names in the left column of the README\'s Configuration table (apiUrl, db, lookbackDays, …)');
+        + 'a key is its flag in camelCase (--lookback-days: "lookbackDays"), as the Key column of docs/configuration.md lists them');
     }
   }
   return values;
@@ -351,9 +352,9 @@ export function requireService(config: Config): { apiUrl: string; apiKey: string
   return { apiUrl: config.apiUrl.replace(/\/+$/, '').replace(/\/payments\/v1$/, ''), apiKey: config.apiKey };
 }
 
-/** Usage text lines for a set of options. */
+/** Usage text lines for a set of options, and the two every command takes (--config, --log-level). */
 export function optionsHelp(keys: readonly OptionKey[]): string {
-  return keys
+  return [...new Set<OptionKey>([...keys, 'config', 'logLevel'])]
     .map((k) => {
       const o = OPTIONS[k] as Option;
       const left = `--${o.flag}${o.type === 'string' ? ' X' : ''}`;
@@ -362,4 +363,25 @@ export function optionsHelp(keys: readonly OptionKey[]): string {
       return `  ${left.padEnd(22)} ${(o.env ?? '').padEnd(22)} ${o.help}${shown}`;
     })
     .join('\n');
+}
+
+/** One row of the options reference: docs/configuration.md's table is generated from these rows. */
+export interface OptionReference {
+  /** The config-file key; null for --config itself, which a config file cannot name. */
+  key: string | null;
+  flag: string;
+  variable: string | null;
+  /** The default the CLI applies, or null when the option is unset unless given. */
+  default: string | null;
+  meaning: string;
+}
+
+/** Every option in the table's order, as the reference page shows it (the CLI reads OPTIONS itself). */
+export function optionsReference(): OptionReference[] {
+  return (Object.keys(OPTIONS) as OptionKey[]).map((k) => {
+    const o = OPTIONS[k] as Option;
+    const d = DEFAULTS[k];
+    return { key: k === 'config' ? null : k, flag: `--${o.flag}`, variable: o.env ?? null,
+      default: d === undefined ? null : String(d), meaning: o.help };
+  });
 }

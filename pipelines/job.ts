@@ -1,7 +1,7 @@
 // What every store-writing command shares: the run lock, the store, a runs row from start to finish,
 // SIGINT/SIGTERM turned into an abort signal, and errors mapped to exit codes. What the person running
 // the command must read (who holds the lock, why the run failed) goes to the `notice` the CLI hands in:
-// only src/cli writes to the terminal.
+// only pipelines/cli writes to the terminal.
 import { makeFolder, plainFsError } from '../src/files.js';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -11,6 +11,7 @@ import { finishRun, markAbandonedRuns, newRunId, startRun, type RunCounters, typ
 import { acquireLockWaiting, LockHeldError } from '../src/ops/lock.js';
 import { redact, type Secrets } from '../src/api/redact.js';
 import type { StoreLayout } from '../src/store/layout.js';
+import { guardOutputs, type OutputPath } from '../src/access/own-files.js';
 import { applyFailureNote, noteFailure } from '../src/store/runs.js';
 import { setMemoryLimit } from '../src/store/db.js';
 
@@ -39,7 +40,10 @@ export interface JobSettings {
   secrets: Secrets;
   /** The run's options as recorded in runs.options: never a secret (pipelines/settings.ts storableOptions). */
   options: Record<string, unknown>;
+  /** The paths the user named that the run writes: never one of recon's own files. */
+  outputs: OutputPath[];
 }
+
 
 /**
  * Run `fn` as one recorded run. Returns the exit code fn chose; LockHeldError → 3; any other error →
@@ -62,6 +66,7 @@ export async function withJob(
   } = {},
 ): Promise<ExitCode> {
   const notice = opts.notice ?? (() => undefined);
+  await guardOutputs(job.outputs, job.layout);
   let lock;
   try {
     // The lock file lives beside the store, so its folder must exist before the lock can be taken.
@@ -136,7 +141,9 @@ export async function withJob(
     }
   } catch (err) {
     const message = failureMessage(err, job);
-    logger.error({ runId, err: message }, `recon ${command} failed`);
+    // a misuse is the person's to read once, on stderr; the log keeps it below the lines a terminal shows
+    if (err instanceof UsageError) logger.debug({ runId, err: message }, `recon ${command} refused`);
+    else logger.error({ runId, err: message }, `recon ${command} failed`);
     notice(`recon ${command}: ${message}`);
     opts.onStopped?.(message);
     return EXIT.FAILED;

@@ -9,7 +9,7 @@ import { publishSnapshot } from '../src/store/publish.js';
 import { syncStep, type SyncProgressListener, type SyncTuning } from '../src/sync/step.js';
 import type { SyncResult } from '../src/sync/run.js';
 import { bankStep, type BankStepResult } from '../src/bank/step.js';
-import { requireWritableFolder } from '../src/files.js';
+import { requireReadableFolder, requireWritableFolder } from '../src/files.js';
 import { removeStaleTemporaries } from '../src/report/workbook-file.js';
 import { withJob, type Notices } from './job.js';
 import { bankSettings, jobSettings, outletSettings, reportSettings, syncSettings, layoutOf, warehouseSettings } from './settings.js';
@@ -55,6 +55,7 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
   const { published } = layoutOf(config);
   // found now, not after a two-hour sync
   await requireWritableFolder(report.reportsDir, '--reports / RECON_REPORTS_DIR');
+  if (bank.bankDir) await requireReadableFolder(bank.bankDir, '--bank-dir / RECON_BANK_DIR');
   const outcome: NightlyOutcome = { code: EXIT.FAILED, runId: null, sync: null, checks: null, bank: null, workbook: null, published: null, error: null };
   outcome.code = await withJob(
     'run',

@@ -7,7 +7,8 @@ import { latestCheckRun } from '../src/store/read/runs.js';
 import { serviceUrlOf } from '../src/store/runs.js';
 import { writeRunWorkbook } from '../src/report/run-report.js';
 import { withJob, type Notices } from './job.js';
-import { jobSettings, reportSettings } from './settings.js';
+import { publishSnapshot } from '../src/store/publish.js';
+import { jobSettings, layoutOf, reportSettings } from './settings.js';
 
 export interface ReportOutcome {
   code: ExitCode;
@@ -16,6 +17,7 @@ export interface ReportOutcome {
 
 export async function runReportJob(config: Config, logger: Logger, opts: Notices & { checkRunId?: string } = {}): Promise<ReportOutcome> {
   const report = reportSettings(config);
+  const { published } = layoutOf(config);
   const out: ReportOutcome = { code: EXIT.FAILED, workbook: null };
   out.code = await withJob('report', jobSettings(config), logger, async (ctx) => {
     const c = ctx.store.connection;
@@ -26,6 +28,12 @@ export async function runReportJob(config: Config, logger: Logger, opts: Notices
     await markShown(c, run.runId);
     out.workbook = written.path;
     return checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
-  }, { notice: opts.notice });
+  }, {
+    notice: opts.notice,
+    // accountants' recon sql reads the snapshot: it shows this run's findings, not the previous run's
+    afterSuccess: async (ctx) => {
+      await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
+    },
+  });
   return out;
 }

@@ -24,6 +24,7 @@ import { readAccountMapping } from '../src/outlets/accounts.js';
 import { urlOrigin } from '../src/outlets/escape.js';
 import { readRates } from '../src/rates.js';
 import type { JobSettings } from './job.js';
+import type { OutputPath } from '../src/access/own-files.js';
 import { parsePostgresUrl, postgresSecrets, storableWarehouseOptions } from '../src/warehouse/target.js';
 import type { PostgresExportSettings } from '../src/warehouse/export.js';
 
@@ -52,7 +53,28 @@ function smtpPasswordOf(url: string): string | undefined {
 
 /** What every store-writing command needs: the store, its memory, and what must never be recorded. */
 export function jobSettings(config: Config): JobSettings {
-  return { layout: layoutOf(config), memoryMb: config.memoryMb, secrets: secretsOf(config), options: storableOptions(config) };
+  return {
+    layout: layoutOf(config), memoryMb: config.memoryMb, secrets: secretsOf(config), options: storableOptions(config), outputs: outputsOf(config),
+  };
+}
+
+/**
+ * The paths the user names that recon writes. Each is refused before a run starts when it is one of
+ * recon's own files (the store, its lock and WAL, the downloaded files, the snapshot), save what the option
+ * is meant to write: the log may go under logs/, the snapshot is --published's own.
+ */
+export function outputsOf(config: Partial<Config>): OutputPath[] {
+  const out: OutputPath[] = [];
+  const add = (flag: string, p: string | undefined, allowed: OutputPath['allowed'] = []) => {
+    if (p) out.push({ flag, path: p, allowed });
+  };
+  add('--budget-file / RECON_BUDGET_FILE', config.budgetFile);
+  add('--metrics-file / RECON_METRICS_FILE', config.metricsFile);
+  add('--junit / RECON_JUNIT', config.junit);
+  add('--log-file / RECON_LOG_FILE', config.logFile, ['logs']);
+  add('--reports / RECON_REPORTS_DIR', config.reports);
+  add('--published / RECON_PUBLISHED', config.published, ['snapshot']);
+  return out;
 }
 
 /**
@@ -157,6 +179,7 @@ export function doctorSettings(config: Config): DoctorSettings {
     reportsDir: path.resolve(config.reports),
     budgetFile: config.budgetFile ? path.resolve(config.budgetFile) : null,
     warehouse: warehouseSettings(config)?.target ?? null,
+    outputs: outputsOf(config),
   };
 }
 

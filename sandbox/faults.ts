@@ -29,6 +29,11 @@ export class FaultInjector {
     return this.config.appearWhilePaging;
   }
 
+  /** Entries every list envelope leaves out of its totals (the list lags its count). */
+  get lagTotals(): number {
+    return this.config.lagTotals;
+  }
+
   /** The fault for the next API request, or null. */
   draw(): FaultKind | null {
     if (this.config.rate <= 0 || !(this.rng.next() < this.config.rate)) return null;

@@ -23,6 +23,12 @@ export interface FaultOptions {
   expiredLinkRate?: number;
   /** The k newest disbursements are hidden at first and appear one per list page served. */
   appearWhilePaging?: number;
+  /**
+   * Every list envelope counts this many entries fewer than the list serves (total_entries, and
+   * total_pages from it): the interface's envelope gives "total number of results" and "total number of
+   * pages", and of its lists it says "the list can lag" (Payment (details)).
+   */
+  lagTotals?: number;
 }
 
 /**
@@ -99,6 +105,7 @@ export interface ResolvedFaults {
   kinds: FaultKind[];
   expiredLinkRate: number;
   appearWhilePaging: number;
+  lagTotals: number;
 }
 
 export interface Resolved {
@@ -149,6 +156,7 @@ export function resolveFaults(faults: FaultOptions | undefined): ResolvedFaults 
     kinds,
     expiredLinkRate: rate('faults.expiredLinkRate', faults?.expiredLinkRate),
     appearWhilePaging: int('faults.appearWhilePaging', faults?.appearWhilePaging, 0, 0),
+    lagTotals: int('faults.lagTotals', faults?.lagTotals, 0, 0),
   };
 }
 

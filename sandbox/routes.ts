@@ -30,7 +30,7 @@ function notFound(path: string, what: string): Reply {
 /**
  * A page of `total` items; `item(k)` renders the k-th item of the full sequence. With realism.shuffleOrder
  * a child list (`shuffled`) is served in another order on each read, the same order on every page of
- * one read.
+ * one read. With faults.lagTotals the envelope counts fewer than it serves ("the list can lag").
  */
 function pageOf(ctx: ApiContext, name: string, path: string, query: URLSearchParams, total: number, item: (k: number) => JsonObject, shuffled = false): Reply {
   const paging = parsePaging(query, path, ctx.opts.maxPerPage, 10, ctx.opts.realism.rejectPerPageAbove);
@@ -43,7 +43,9 @@ function pageOf(ctx: ApiContext, name: string, path: string, query: URLSearchPar
   const items: JsonObject[] = [];
   const from = (paging.page - 1) * paging.perPage;
   for (let k = from; k < Math.min(total, from + paging.perPage); k += 1) items.push(item(order ? order[k]! : k));
-  return json(200, envelopeJson(ctx.opts.seed, name, { total, page: paging.page, perPage: paging.perPage }, items));
+  const counted = Math.max(0, total - ctx.faults.lagTotals);
+  return json(200, envelopeJson(ctx.opts.seed, name, { total: counted, page: paging.page, perPage: paging.perPage },
+    items));
 }
 
 function visibleModel(ctx: ApiContext, id: string): Model | null {

@@ -1,5 +1,9 @@
 // The sandbox's bank statements written in the formats banks send (#17, #25): camt.053 (a batch credit as
 // a batch booking with one TxDtls per disbursement), MT940, a `portal-eu-semicolon` CSV export and BAI2.
+// Each states its period and balances where its format has them: camt.053 FrToDt with the OPBD and CLBD
+// balances, MT940's :60F: and :62F: opening and closing balances (SWIFT: mandatory), BAI2 one group a
+// business day (prior-day reporting) with the 010 opening and 015 closing ledger summaries; the CSV export
+// has neither. The account opens at zero: each closing balance is its opening plus credits less debits.
 import { currencyFactor, formatMajor, isoMinorUnits } from './money.js';
 
 export interface StatementEntry {
@@ -17,6 +21,14 @@ export interface StatementEntry {
 }
 
 export type StatementFormat = 'camt' | 'mt940' | 'csv' | 'bai2';
+
+/** The days a statement covers (YYYY-MM-DD). */
+export interface StatementPeriod {
+  from: string;
+  to: string;
+}
+
+const net = (entries: StatementEntry[]) => entries.reduce((t, e) => t + (e.direction === 'credit' ? e.amount : -e.amount), 0n);
 
 const esc = (t: string) => t.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
@@ -40,7 +52,12 @@ ${e.batch.map((t) => `          <TxDtls>
         </TxDtls></NtryDtls>`;
 }
 
-function camt(account: string, currency: string, entries: StatementEntry[], id: string): string {
+function camtBalance(code: 'OPBD' | 'CLBD', amount: bigint, currency: string, day: string): string {
+  return `<Bal><Tp><CdOrPrtry><Cd>${code}</Cd></CdOrPrtry></Tp><Amt Ccy="${currency}">${formatMajor(amount < 0n ? -amount : amount, currency)}</Amt>`
+    + `<CdtDbtInd>${amount < 0n ? 'DBIT' : 'CRDT'}</CdtDbtInd><Dt><Dt>${day}</Dt></Dt></Bal>`;
+}
+
+function camt(account: string, currency: string, entries: StatementEntry[], id: string, period: StatementPeriod): string {
   const ntry = entries.map((e) => `      <Ntry>
         <NtryRef>${esc(e.ref)}</NtryRef>
         <Amt Ccy="${e.currency}">${formatMajor(e.amount, e.currency)}</Amt>
@@ -58,7 +75,10 @@ function camt(account: string, currency: string, entries: StatementEntry[], id: 
     <Stmt>
       <Id>${id}</Id>
       <ElctrncSeqNb>1</ElctrncSeqNb>
+      <FrToDt><FrDtTm>${period.from}T00:00:00</FrDtTm><ToDtTm>${period.to}T23:59:59</ToDtTm></FrToDt>
       <Acct><Id><IBAN>${account}</IBAN></Id><Ccy>${currency}</Ccy></Acct>
+      ${camtBalance('OPBD', 0n, currency, period.from)}
+      ${camtBalance('CLBD', net(entries), currency, period.to)}
 ${ntry}
     </Stmt>
   </BkToCstmrStmt>
@@ -68,16 +88,16 @@ ${ntry}
 
 const yymmdd = (d: string) => d.slice(2).replace(/-/g, '');
 
-function mt940(account: string, currency: string, entries: StatementEntry[], id: string): string {
+function mt940(account: string, currency: string, entries: StatementEntry[], id: string, period: StatementPeriod): string {
   const amount = (e: StatementEntry) => formatMajor(e.amount, e.currency).replace('.', ',');
-  const first = entries[0]?.date ?? '2026-01-01';
-  const lastDay = entries[entries.length - 1]?.date ?? first;
-  const lines = [`:20:${id.slice(0, 16)}`, `:25:${account}`, ':28C:1/1', `:60F:C${yymmdd(first)}${currency}0,00`];
+  const balance = (v: bigint) => `${v < 0n ? 'D' : 'C'}${formatMajor(v < 0n ? -v : v, currency).replace('.', ',')}`;
+  const lines = [`:20:${id.slice(0, 16)}`, `:25:${account}`, ':28C:1/1', `:60F:C${yymmdd(period.from)}${currency}0,00`];
   for (const e of entries) {
     lines.push(`:61:${yymmdd(e.date)}${e.date.slice(5, 7)}${e.date.slice(8, 10)}${e.direction === 'credit' ? 'C' : 'D'}${amount(e)}NTRFNONREF//${e.ref}`);
     lines.push(`:86:${e.endToEnd ? `/EREF/${e.endToEnd}` : ''}/REMI/${e.remittance}/NAME/${e.counterparty}`);
   }
-  lines.push(`:62F:C${yymmdd(lastDay)}${currency}0,00`, '-');
+  const closing = balance(net(entries));
+  lines.push(`:62F:${closing.slice(0, 1)}${yymmdd(period.to)}${currency}${closing.slice(1)}`, '-');
   return `${lines.join('\r\n')}\r\n`;
 }
 
@@ -99,20 +119,37 @@ export function bai2Units(amount: bigint, currency: string): bigint | null {
   return scaled % factor === 0n ? scaled / factor : null;
 }
 
-/** BAI2: one group per day, the account in it with its details (165 ACH credit, 195 incoming transfer, 699 debit). */
-function bai2(account: string, currency: string, entries: StatementEntry[], id: string): string {
-  const days = [...new Set(entries.map((e) => e.date))];
+/** Every business day (Monday to Friday) of the period, and any other day an entry is booked on. */
+function reportingDays(period: StatementPeriod, entries: StatementEntry[]): string[] {
+  const days = new Set(entries.map((e) => e.date));
+  for (let t = Date.parse(`${period.from}T00:00:00Z`); t <= Date.parse(`${period.to}T00:00:00Z`); t += 86_400_000) {
+    if (![0, 6].includes(new Date(t).getUTCDay())) days.add(new Date(t).toISOString().slice(0, 10));
+  }
+  return [...days].sort();
+}
+
+/**
+ * BAI2: one group per business day, the account in it with its opening (010) and closing (015) ledger
+ * balances and its details (165 ACH credit, 195 incoming transfer, 699 debit); the account control total
+ * adds the summaries' amounts and the details'.
+ */
+function bai2(account: string, currency: string, entries: StatementEntry[], id: string, period: StatementPeriod): string {
+  const days = reportingDays(period, entries);
   const records = [`01,RCONBANK,RECON,${yymmdd(days[days.length - 1] ?? '2026-01-01')},1800,${id.replace(/\D/g, '').slice(-6) || '1'},,,2/`];
   let fileTotal = 0n;
+  let balance = 0n;
   for (const day of days) {
     const details = entries.filter((e) => e.date === day).map((e) => {
       const type = e.direction === 'debit' ? '699' : e.counterparty === 'A CUSTOMER LTD' ? '195' : '165';
       const text = [e.remittance, e.counterparty].join(' ');
       return { units: bai2Units(e.amount, e.currency)!, record: `16,${type},${bai2Units(e.amount, e.currency)},0,${e.ref},${e.endToEnd ?? ''},${text}/` };
     });
-    const total = details.reduce((s, d) => s + d.units, 0n);
+    const opening = balance;
+    balance += net(entries.filter((e) => e.date === day));
+    const [open, close] = [bai2Units(opening, currency)!, bai2Units(balance, currency)!];
+    const total = details.reduce((s, d) => s + d.units, 0n) + open + close;
     fileTotal += total;
-    records.push(`02,RECON,RCONBANK,1,${yymmdd(day)},,${currency},2/`, `03,${account},${currency}/`, ...details.map((d) => d.record),
+    records.push(`02,RECON,RCONBANK,1,${yymmdd(day)},,${currency},2/`, `03,${account},${currency},010,${open},,,015,${close},,/`, ...details.map((d) => d.record),
       `49,${total},${details.length + 2}/`, `98,${total},1,${details.length + 4}/`);
   }
   records.push(`99,${fileTotal},${days.length},${records.length + 1}/`);
@@ -122,9 +159,10 @@ function bai2(account: string, currency: string, entries: StatementEntry[], id: 
 /** Whether every amount of these entries can be written in BAI2 (VND's subunits are tenths the ISO code has none of). */
 export const bai2Fits = (entries: StatementEntry[]) => entries.every((e) => bai2Units(e.amount, e.currency) !== null);
 
-export function renderStatement(format: StatementFormat, account: string, currency: string, entries: StatementEntry[], id: string): [extension: string, text: string] {
-  if (format === 'camt') return ['camt053.xml', camt(account, currency, entries, id)];
-  if (format === 'mt940') return ['mt940.sta', mt940(account, currency, entries, id)];
-  if (format === 'bai2') return ['bai2.txt', bai2(account, currency, entries, id)];
+export function renderStatement(format: StatementFormat, account: string, currency: string, entries: StatementEntry[], id: string,
+  period: StatementPeriod): [extension: string, text: string] {
+  if (format === 'camt') return ['camt053.xml', camt(account, currency, entries, id, period)];
+  if (format === 'mt940') return ['mt940.sta', mt940(account, currency, entries, id, period)];
+  if (format === 'bai2') return ['bai2.txt', bai2(account, currency, entries, id, period)];
   return ['csv', csv(account, entries)];
 }

@@ -2,7 +2,8 @@
 // accounts the disbursements went to, one statement per account, in the formats banks send in turn by
 // account (camt.053, MT940, a CSV portal export, BAI2 — camt.053 where BAI2 cannot write the currency's
 // amounts), with the provider's credits one business day after delivery, the account's other traffic, and
-// planted bank cases with their expected finding:
+// planted bank cases with their expected finding (each statement opens a week before the first delivery,
+// so every planted case's window lies inside a period a statement covers):
 //   missing_credit      no credit at all                                  → bank_missing_credit
 //   fee_deducted        a credit 2.5 % short, naming the disbursement     → bank_amount_differs (over the
 //                                                                            default 1 % bank-fee tolerance)
@@ -140,12 +141,14 @@ export function statementEntries(truth: Truth): { entries: StatementEntry[]; pla
       entries.push(credit(d));
     }
   }
-  // the accounts' other traffic: a customer's transfer and a monthly fee, never the provider's
+  // the accounts' other traffic: a customer's transfer and a monthly fee, never the provider's; the
+  // transfer on the statements' first day (a CSV export states no period: its first entry begins it)
   const last = Math.max(...ds.map((d) => Date.parse(d.delivered_at)));
+  const { from } = statementPeriod(truth);
   accounts.forEach((a, i) => {
     const [masked, currency] = a.split('|') as [string, string];
     const account = fullAccount(masked, currency);
-    entries.push({ account, currency, date: isoDay(Date.parse(ds[0]!.delivered_at) + DAY), amount: BigInt(12_345 + i), direction: 'credit',
+    entries.push({ account, currency, date: from, amount: BigInt(12_345 + i), direction: 'credit',
       remittance: `INVOICE ${1000 + i}`, endToEnd: null, counterparty: 'A CUSTOMER LTD', ref: `BNK-OTHER-${i}` });
     // the statements run a week past the last delivery: every window but the newest is covered
     entries.push({ account, currency, date: isoDay(businessDaysAfter(last, 5)), amount: 500n, direction: 'debit',
@@ -154,11 +157,29 @@ export function statementEntries(truth: Truth): { entries: StatementEntry[]; pla
   return { entries, planted };
 }
 
+/** The weekday on or before the day of `ms`. */
+function weekdayOnOrBefore(ms: number): number {
+  let t = Date.parse(`${isoDay(ms)}T00:00:00Z`);
+  while ([0, 6].includes(new Date(t).getUTCDay())) t -= DAY;
+  return t;
+}
+
+/**
+ * The days every account's statement covers: from a week before the first delivery (a client's bank
+ * account exists before its first settlement; camt.053 FrToDt, MT940 :60F:, BAI2 as-of dates say so) to a
+ * week past the last delivery (every window but the newest is covered).
+ */
+export function statementPeriod(truth: Truth): { from: string; to: string } {
+  const delivered = [...truth.disbursements()].filter((d) => d.visible).map((d) => Date.parse(d.delivered_at));
+  return { from: isoDay(weekdayOnOrBefore(Math.min(...delivered) - 7 * DAY)), to: isoDay(businessDaysAfter(Math.max(...delivered), 5)) };
+}
+
 const FORMATS: readonly StatementFormat[] = ['camt', 'mt940', 'csv', 'bai2'];
 
 /** Writes one statement file per account into `dir`; returns the files and the planted cases. */
 export async function writeStatements(truth: Truth, dir: string): Promise<WrittenStatements> {
   const { entries, planted } = statementEntries(truth);
+  const period = statementPeriod(truth);
   await mkdir(dir, { recursive: true });
   const byAccount = new Map<string, StatementEntry[]>();
   for (const e of entries) {
@@ -173,7 +194,7 @@ export async function writeStatements(truth: Truth, dir: string): Promise<Writte
     const id = `STMT-${account.slice(-8)}`;
     const turn = FORMATS[k % FORMATS.length]!;
     const format = turn === 'bai2' && !bai2Fits(list) ? 'camt' : turn;
-    const [extension, text] = renderStatement(format, account, list[0]!.currency, list, id);
+    const [extension, text] = renderStatement(format, account, list[0]!.currency, list, id, period);
     const file = path.join(dir, `${id}.${extension}`);
     await writeFile(file, text);
     files.push(file);

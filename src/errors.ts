@@ -34,7 +34,7 @@ export abstract class TransientError extends ReconError {
 
 /** A misuse of a command or a setting the user must change; exit 2. */
 export class UsageError extends TerminalError {
-  override readonly name = 'UsageError';
+  override readonly name: string = 'UsageError';
   readonly exitCode: ExitCode = EXIT.FAILED;
   /** @param seeHelp the command's `--help` answers it (an unknown or malformed option): the CLI says so. */
   constructor(message: string, readonly seeHelp = false) {

@@ -1,8 +1,8 @@
 // Folders and files recon writes: created without Node's recursive mkdir (which never returns on a path
 // under /proc), proved writable before a night is spent, and written whole or not at all.
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
-import { lstat, open, rename, rm, writeFile } from 'node:fs/promises';
+import { constants, createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
+import { access, lstat, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TerminalError, UsageError, oneLine } from './errors.js';
 
@@ -81,6 +81,18 @@ export async function requireWritableFolder(dir: string, setting: string): Promi
     throw new UsageError(`cannot write to ${path.resolve(dir)}: ${plainFsError(err)}; check ${setting} and the folder's permissions and free space`);
   }
   await rm(probe, { force: true });
+}
+
+/** A folder recon reads (statements): it must exist and be listable; a UsageError naming `setting` if not. */
+export async function requireReadableFolder(dir: string, setting: string): Promise<void> {
+  try {
+    const st = await stat(dir);
+    if (!st.isDirectory()) throw new Error('not a folder');
+    await access(dir, constants.R_OK | constants.X_OK);
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : plainFsError(err);
+    throw new UsageError(`cannot read the folder ${path.resolve(dir)}: ${why}; check ${setting}`);
+  }
 }
 
 /** The temp name a file is written under before it is renamed into place (hidden, beside it, ours by pid). */

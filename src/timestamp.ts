@@ -5,9 +5,16 @@
 // (20261005T060000Z), with or without seconds, with a fraction of any length (. or ,), a zone of Z or z, an
 // offset (+02:00, +0200, +02) or none — no zone is UTC, as the interface says. Issue 26.
 
+/**
+ * An instant to the microsecond (the store's TIMESTAMPTZ precision; finer fractions are cut off), held as
+ * whole seconds and the microseconds within that second: microseconds since 1970 in one double are exact
+ * only to 2^53 (about the year 2255), and 9999-12-01T23:59:59.999999Z would round to the next day.
+ */
 export interface Instant {
-  /** Microseconds since 1970-01-01T00:00:00Z (the store's TIMESTAMPTZ precision; finer fractions are cut off). */
-  epochMicros: number;
+  /** Whole seconds since 1970-01-01T00:00:00Z (negative before). */
+  epochSeconds: number;
+  /** 0 … 999 999. */
+  micros: number;
 }
 
 const EXTENDED = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
@@ -55,13 +62,41 @@ export function parseServiceTimestamp(text: string): Instant | string {
   const micros = m[7] === undefined ? 0 : Number(m[7].slice(0, 6).padEnd(6, '0'));
   const seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60;
   if (seconds < FIRST_SECOND || seconds > LAST_SECOND) return 'is outside the years 0001 to 9999 (in UTC)';
-  return { epochMicros: seconds * 1_000_000 + micros };
+  return { epochSeconds: seconds, micros };
 }
 
 /** Milliseconds since the epoch of a service timestamp, or NaN when it names no instant (as Date.parse would say). */
 export function serviceTimestampMs(text: string): number {
   const at = parseServiceTimestamp(text);
-  return typeof at === 'string' ? Number.NaN : Math.floor(at.epochMicros / 1000);
+  return typeof at === 'string' ? Number.NaN : instantMs(at);
+}
+
+function instantMs(at: Instant): number {
+  return at.epochSeconds * 1000 + Math.floor(at.micros / 1000);
+}
+
+/**
+ * How far past a run's clock a delivered_at may lie. A disbursement is delivered before it is listed;
+ * a day or so ahead is a clock apart, a year ahead is no date at all (9999-12-31 is a "never" sentinel)
+ * and would carry the month-by-month sheets and windows past anything they can name.
+ */
+export const MAX_AHEAD_DAYS = 366;
+const DAY_MS = 86_400_000;
+
+/**
+ * Why a delivered_at recon can parse is still not one it holds and reasons about, or null: the window is
+ * 1970-01-01T00:00:00Z to MAX_AHEAD_DAYS days after the run's clock (`nowMs`). Outside it the record is
+ * quarantined with this reason, like a timestamp that names no instant.
+ */
+export function outsideWindow(at: Instant, nowMs: number): string | null {
+  if (at.epochSeconds < 0) return 'is before 1970, outside the dates recon holds (1970 to a year after the run)';
+  const ms = instantMs(at);
+  if (ms > nowMs + MAX_AHEAD_DAYS * DAY_MS) {
+    const day = new Date(nowMs).toISOString().slice(0, 10);
+    return `is more than a year after this run's clock (${day}), outside the dates recon holds `
+      + '(1970 to a year after the run)';
+  }
+  return null;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -71,8 +106,7 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
  * (an explicit UTC offset; CAST(… AS TIMESTAMPTZ) of it is exact to the microsecond).
  */
 export function utcText(at: Instant): string {
-  const seconds = Math.floor(at.epochMicros / 1_000_000);
-  const micros = at.epochMicros - seconds * 1_000_000;
+  const { epochSeconds: seconds, micros } = at;
   const day = Math.floor(seconds / 86_400);
   const inDay = seconds - day * 86_400;
   const date = new Date(day * 86_400_000);

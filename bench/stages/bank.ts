@@ -1,7 +1,7 @@
-// bank_ratio (#17, #28): the five bank checks (matching 100k disbursements against 150k bank lines inside the
+// bank_ratio (#17, #28): the seven bank checks (matching 100k disbursements against 150k bank lines inside the
 // checks: candidates, rounds of mutual first choices, batches and fees, the unmatched credits' reasons,
-// coverage, the findings) against the matching alone computed by the simplest correct query over the raw
-// tables (bank-baseline.ts; until #28 the baseline was a bare equi-join counting pairs, which no matching
+// coverage from the statements' periods, their gaps and balance proof, the findings) against the matching
+// alone computed by the simplest correct query over the raw tables (bank-baseline.ts; until #28 the baseline was a bare equi-join counting pairs, which no matching
 // can approach). The baseline is held to recon's bank_matches, pair for pair, before anything is timed. The store is built in
 // SQL: every disbursement credited once (a third by reference, the rest by amount and date, one to three
 // business days later), 1 % missing, 1 % short, 1 % twice, and 40 000 other lines (debits, customers).
@@ -15,7 +15,9 @@ import { setMemoryLimit as limitDuckDbMemory } from '../../src/store/db.js';
 import { findingsHash, interleavedPairs, peakRssMb, seconds, stage, tempDir, timed } from '../lib.js';
 import { BASELINE_MATCHES } from './bank-baseline.js';
 
-const BANK_CHECKS = ['bank_missing_credit', 'bank_amount_differs', 'bank_unexpected_credit', 'bank_duplicate_credit', 'bank_account_mismatch'];
+// with the statements' coverage and gaps (bank_coverage, bank_statement_sequence) computed as every night does
+const BANK_CHECKS = ['bank_missing_credit', 'bank_amount_differs', 'bank_unexpected_credit', 'bank_duplicate_credit', 'bank_account_mismatch',
+  'bank_statement_gap', 'bank_statement_unbalanced'];
 const BASELINE = `SELECT match_kind, count(*) FROM (${BASELINE_MATCHES}) GROUP BY ALL`;
 
 stage(async ([disbursementsArg = '100000', otherArg = '40000']) => {

@@ -4,6 +4,7 @@ import { optionsHelp } from '../config.js';
 import { EXIT, UsageError, type ExitCode } from '../../src/errors.js';
 import type { Command } from './command.js';
 import { didYouMean } from '../../src/suggest.js';
+import { PACKAGE_VERSION } from '../../src/outlets/version.js';
 
 interface Entry {
   summary: string;
@@ -32,7 +33,7 @@ function helpText(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   const lines = Object.entries(COMMANDS).map(([name, e]) => `  ${name.padEnd(width)}  ${e.summary}`);
   return [
-    'Usage: recon <command> [options]     (recon <command> --help for its options)',
+    'Usage: recon <command> [options]     (recon <command> --help for its options; recon --version)',
     '',
     'Commands:',
     ...lines,
@@ -46,6 +47,10 @@ function helpText(): string {
 
 export async function main(argv: string[]): Promise<ExitCode> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V' || name === 'version') {
+    process.stdout.write(`recon ${PACKAGE_VERSION}\n`);
+    return EXIT.OK;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${helpText()}\n`);
     return name ? EXIT.OK : EXIT.FAILED;

@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { createLogger, logFileDestination } from '../../src/log.js';
 import type { Config } from '../config.js';
-import { layoutOf, secretsOf } from '../settings.js';
+import { layoutOf, outputsOf, secretsOf } from '../settings.js';
+import { guardOutputs } from '../../src/access/own-files.js';
 
 export interface SyncProgress {
   /** total_entries of the list's first envelope: known before the first disbursement is read. */
@@ -18,6 +19,8 @@ export interface SyncProgress {
   requests: number;
   /** While a 429 block holds every request: when it ends (ms since the epoch). */
   pausedUntil?: number | null;
+  /** While no request can leave for another reason (the shared budget file's lock is held): what for. */
+  waitingFor?: string | null;
 }
 
 export interface Progress {
@@ -73,6 +76,7 @@ export function progressLine(p: SyncProgress, o: LineClock): string {
   const paused = p.pausedUntil != null && p.pausedUntil > o.now;
   const activeMs = Math.max(0, o.elapsedMs - o.pausedMs);
   const eta = paused ? `paused: 429 block until ${hourMinute(p.pausedUntil!, o.timeZone)} (${clock(p.pausedUntil! - o.now)} left)`
+    : p.waitingFor ? `waiting: ${p.waitingFor.replace(CONTROL, '')}`
     : handled >= total ? 'finishing'
     : handled > 0 && activeMs > 0 ? `ETA ${clock(((total - handled) * activeMs) / handled)}` : 'ETA …';
   return `disbursements ${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${handled}/${total}`
@@ -146,12 +150,14 @@ export interface Terminal {
 
 /** The logger and progress display of a command, by whether stderr is a person's terminal. */
 export function openTerminal(
-  config: Pick<Config, 'logFile' | 'db' | 'published' | 'apiKey' | 'smtpUrl' | 'ratePerMinute' | 'logLevel'>,
+  config: Config,
   stream: NodeJS.WriteStream = process.stderr,
 ): Terminal {
   const tty = stream.isTTY === true && !process.env.CI;
   const level = config.logLevel;
   const secrets = secretsOf(config);
+  // before a log file is opened (opening one creates it): never onto the store, its lock or its files
+  guardOutputs(outputsOf(config), layoutOf(config));
   if (!tty) return { logger: createLogger({ logFile: config.logFile, secrets, level }), progress: silent, logFile: config.logFile ?? null };
   const logFile = config.logFile ?? layoutOf(config).log;
   const file = logFileDestination(logFile, config.logFile ? '--log-file / RECON_LOG_FILE' : '--db / RECON_DB (the log goes to logs/ beside the store) or --log-file');

@@ -1,6 +1,10 @@
 -- The current list of exceptions: findings still open or acknowledged, with the status of their last
 -- run (new | open | acknowledged) and their age in whole days as of now (latestFindings in
--- src/checks/findings.ts computes the same age for a given run's clock).
+-- src/checks/findings.ts computes the same age for a given run's clock). `stake` is each finding's own money
+-- at stake; `cause` and `cause_stake` (on the cause's root only) are finding_groups': the money at stake per
+-- currency, as the workbook and every outlet give it, is
+--   SELECT currency, sum(cause_stake) FROM open_exceptions WHERE needs_person GROUP BY currency
+-- (adding `stake` counts a cause's money once per finding that reports it).
 CREATE OR REPLACE VIEW open_exceptions AS
 SELECT
   f.finding_key,
@@ -38,7 +42,13 @@ SELECT
   to_major(f.ack_actual, f.currency) AS ack_actual_major,
   to_major(f.ack_difference, f.currency) AS ack_difference_major,
   finding_stake(f.check_id, f.currency, f.expected, f.actual, f.difference) AS stake,
-  to_major(finding_stake(f.check_id, f.currency, f.expected, f.actual, f.difference), f.currency) AS stake_major
+  to_major(finding_stake(f.check_id, f.currency, f.expected, f.actual, f.difference), f.currency) AS stake_major,
+  g.cause,
+  g.is_root,
+  COALESCE(g.needs_person, false) AS needs_person,
+  g.cause_stake,
+  g.cause_stake_major
 FROM findings AS f
 LEFT JOIN exceptions AS e ON e.run_id = f.last_run_id AND e.finding_key = f.finding_key
+LEFT JOIN finding_groups AS g ON g.run_id = f.last_run_id AND g.finding_key = f.finding_key
 WHERE f.state IN ('open', 'acknowledged');

@@ -54,7 +54,8 @@ export interface BudgetOptions {
 
 /** Turns on a schedule shared with other processes (SharedBudget): when a request may leave, and a gate for all. */
 export interface SharedSchedule {
-  reserve(now: number, spacingMs: number, signal?: AbortSignal): Promise<number>;
+  /** The moment this process's next request may leave; its own spacing and window say how fast it goes. */
+  reserve(now: number, spacingMs: number, signal?: AbortSignal, intervalMs?: number): Promise<number>;
   block(until: number): Promise<void>;
 }
 
@@ -111,9 +112,10 @@ export class RequestBudget {
     }
   }
 
-  /** This process's turn on the host's schedule: one request every interval/limit ms among all processes. */
+  /** This process's turn on the host's schedule (its own pace is this bucket's; the file spaces the host's). */
   private async takeSharedTurn(signal?: AbortSignal): Promise<void> {
-    const at = await this.options.shared!.reserve(this.clock.now(), this.options.intervalMs / this.options.limit, signal);
+    const { intervalMs, limit } = this.options;
+    const at = await this.options.shared!.reserve(this.clock.now(), intervalMs / limit, signal, intervalMs);
     const wait = at - this.clock.now();
     if (wait > 0) await this.clock.sleep(wait, signal);
   }

@@ -13,6 +13,7 @@ import {
 import { DEFAULT_RETRY, backoffMs, shouldRetry, type RetryPolicy } from './retry.js';
 import { redactUrl } from './redact.js';
 import { guardedLookup, isLoopbackAddress, linkRefusal, type LinkPolicy } from './links.js';
+import { parseJsonExact } from './json.js';
 
 export interface ClientOptions {
   baseUrl: string; // without /payments/v1
@@ -130,7 +131,10 @@ export class PaymentsClient {
     if (this.learnPageSize && this.acceptedPageSize === null) this.acceptedPageSize = size;
   }
 
-  /** GET an API path (relative to /payments/v1) and return its parsed JSON, retrying transient failures. */
+  /**
+   * GET an API path (relative to /payments/v1) and return its parsed JSON, retrying transient failures. A
+   * number a double cannot hold comes back as an InexactNumber with its digits (src/api/json.ts).
+   */
   async getJson(path: string, query?: Record<string, string | number>, o: { maxAttempts?: number } = {}): Promise<unknown> {
     const url = new URL(`${this.options.baseUrl.replace(/\/+$/, '')}${API_PREFIX}${path}`);
     for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, String(v));
@@ -139,7 +143,7 @@ export class PaymentsClient {
       const text = res.body.toString('utf8');
       if (res.status < 200 || res.status >= 300) throw errorFromResponse(res.status, path, text, res.headers);
       try {
-        return JSON.parse(text) as unknown;
+        return parseJsonExact(text);
       } catch (cause) {
         // Truncated JSON, an HTML page with status 200, …: the same GET may come back whole.
         throw new TransientApiError(`GET ${path} → ${res.status} with a body that is not JSON (${text.slice(0, 60).replace(/\s+/g, ' ')}…)`, {

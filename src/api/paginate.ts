@@ -1,6 +1,10 @@
 // Pagination over the interface's envelope {total_entries, total_pages, page, per_page, <items>}.
-// Trust what the envelope says was applied (per_page may be capped), stop on an empty page, never page
-// forever, and report whether what was collected matches total_entries.
+// Trust what the envelope says was applied (per_page may be capped); page on while the service says there
+// is more (a `has_more: true` it may add), the page came full, or the totals announce more; stop on an
+// empty page, a short one, or a 404 past the end; never page forever; and report whether what was
+// collected matches total_entries. The totals are a count the service made, not the list: the interface
+// gives them as "total number of results" and says of its lists that "the list can lag" (§ Payment
+// (details)), so totals below what was read are a warning (ListOutcome.lagged), never the end.
 import type { PaymentsClient } from './client.js';
 import { EnvelopeSchema, describeIssues } from './schemas.js';
 import { NotFoundError, ResponseShapeError, TerminalApiError, type ApiError } from './errors.js';
@@ -57,11 +61,17 @@ export interface PageOptions {
   /** Hard cap on pages for one list, whatever the envelope claims. */
   maxPages?: number;
   /**
-   * Pages allowed beyond what the first envelope announced (items appearing while we page). A list that
-   * keeps growing past that is "a list that never ends" and stops with ended = 'page_cap'.
+   * Pages allowed beyond what the first envelope announced (items appearing while we page, totals that
+   * lag). A list that goes on past that is "a list that never ends" and stops with ended = 'page_cap':
+   * what was read is kept, and the caller says the list is unfinished.
    */
   slackPages?: number;
 }
+
+/** Pages read beyond the first envelope's announcement before a list counts as never ending. */
+export const SLACK_PAGES = 5;
+/** Pages of one list at most, whatever any envelope says. */
+export const MAX_PAGES = 100_000;
 
 export interface ListOutcome {
   totalEntries: number;
@@ -69,6 +79,8 @@ export interface ListOutcome {
   pages: number;
   /** Why paging ended: 'last_page' | 'empty_page' | 'page_cap'. */
   ended: 'last_page' | 'empty_page' | 'page_cap';
+  /** The totals counted fewer entries than were read (the list lagged): what they said, for a warning; else null. */
+  lagged: string | null;
 }
 
 export interface Page {
@@ -89,21 +101,26 @@ export async function* paginate(
   arrayName: string,
   options: PageOptions,
 ): AsyncGenerator<Page, ListOutcome> {
-  let maxPages = options.maxPages ?? 100_000;
-  const slack = options.slackPages ?? 5;
+  let maxPages = options.maxPages ?? MAX_PAGES;
+  const slack = options.slackPages ?? SLACK_PAGES;
   let collected = 0;
   let totalEntries = 0;
   let expectedPages = 1;
   let pages = 0;
+  let said = '';
+  let previous: unknown[] | null = null;
+  const outcome = (ended: ListOutcome['ended']): ListOutcome => ({ totalEntries, collected, pages, ended,
+    lagged: collected > totalEntries
+      ? `${path}: the service counted ${said}, ${collected} entries were read in ${pages} pages` : null });
   for (let page = 1; ; page += 1) {
-    if (pages >= maxPages) return { totalEntries, collected, pages, ended: 'page_cap' };
+    if (pages >= maxPages) return outcome('page_cap');
     let body: unknown;
     try {
       body = page === 1 ? await firstPage(client, path, options.perPage) : await client.getJson(path, { page, per_page: client.pageSize(options.perPage) });
     } catch (err) {
-      // A page past the end answered 404: the list shrank while it was read. It ends here; whether what
-      // was collected is complete is for the caller to judge against total_entries.
-      if (page > 1 && err instanceof NotFoundError) return { totalEntries, collected, pages, ended: 'empty_page' };
+      // A page past the end answered 404: the list shrank while it was read, or the last page was full.
+      // It ends here; whether what was collected is complete is for the caller to judge against total_entries.
+      if (page > 1 && err instanceof NotFoundError) return outcome('empty_page');
       throw err;
     }
     pages += 1;
@@ -114,6 +131,7 @@ export async function* paginate(
       throw new ResponseShapeError(`GET ${path}?page=${page}: not a pagination envelope (${why})`, { status: 200, path });
     }
     totalEntries = Math.max(totalEntries, envelope.data.total_entries);
+    said = `${envelope.data.total_entries} entries in ${envelope.data.total_pages} pages`;
     const perPage = envelope.data.per_page;
     if (page === 1) {
       const announced = Math.max(envelope.data.total_pages, Math.ceil(envelope.data.total_entries / perPage));
@@ -121,10 +139,25 @@ export async function* paginate(
     }
     // total_pages can lie; total_entries at the page size actually applied is the other witness.
     expectedPages = Math.max(envelope.data.total_pages, Math.ceil(totalEntries / perPage));
-    if (items.length === 0) return { totalEntries, collected, pages, ended: 'empty_page' };
+    if (items.length === 0) return outcome('empty_page');
+    // past the announced pages, a service that answers any page number with its last page repeats it: the end
+    if (page > expectedPages && previous !== null && JSON.stringify(items) === JSON.stringify(previous)) {
+      pages -= 1;
+      return outcome('last_page');
+    }
+    previous = items;
     collected += items.length;
     yield { items, page, perPage, totalPages: envelope.data.total_pages, totalEntries };
-    if (page >= expectedPages) return { totalEntries, collected, pages, ended: 'last_page' };
+    if (!morePages(body, items.length, perPage, page, expectedPages)) return outcome('last_page');
   }
 }
 
+/**
+ * Whether a list goes on after this page: the service says so (`has_more: true`, a field it may add), the
+ * page came full (the totals may lag behind the list), or the totals announce more pages. An explicit
+ * `has_more: false` ends a full page only when the totals agree.
+ */
+function morePages(body: unknown, served: number, perPage: number, page: number, expectedPages: number): boolean {
+  const hasMore = (body as Record<string, unknown>).has_more;
+  return hasMore === true || (hasMore !== false && served >= perPage) || page < expectedPages;
+}

@@ -4,6 +4,7 @@
 // an ISO 4217 code — a well-formed code outside the interface's list is a finding, not a rejection.
 import { z } from 'zod';
 import { parseServiceTimestamp } from '../timestamp.js';
+import { InexactNumber } from './json.js';
 
 const id = z.string().min(1, 'must be a non-empty string');
 const amount = z.number().int('must be an integer number of subunits').nonnegative('must not be negative');
@@ -94,15 +95,24 @@ export type PaymentDetails = z.infer<typeof PaymentDetailsSchema>;
 /** A readable one-line reason from a zod failure, e.g. "amount: must be an integer number of subunits". */
 const NOUN: Record<string, string> = { number: 'a number', string: 'text', boolean: 'true or false', object: 'an object', array: 'a list', int: 'a whole number' };
 
-/** The value at `path` in `input`, as a short quote ("12.50", 7, an object), or undefined when absent. */
-function quoteAt(input: unknown, path: readonly PropertyKey[]): string | undefined {
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let v: unknown = input;
   for (const k of path) {
     if (v === null || typeof v !== 'object') return undefined;
     v = (v as Record<PropertyKey, unknown>)[k];
   }
+  return v;
+}
+
+/**
+ * The value at `path` in `input`, as a short quote ("12.50", 7, an object, a number's digits as sent),
+ * or undefined when absent.
+ */
+function quoteAt(input: unknown, path: readonly PropertyKey[]): string | undefined {
+  const v = valueAt(input, path);
   if (v === undefined) return undefined;
   if (v === null) return 'null';
+  if (v instanceof InexactNumber) return v.text.length > 40 ? `${v.text.slice(0, 39)}…` : v.text;
   if (typeof v === 'object') return Array.isArray(v) ? 'a list' : 'an object';
   const text = JSON.stringify(v);
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
@@ -118,6 +128,12 @@ export function describeIssues(error: z.ZodError, input?: unknown): string {
     .map((issue) => {
       const field = issue.path.length ? issue.path.join('.') : 'the record';
       const got = input === undefined ? undefined : quoteAt(input, issue.path);
+      const inexact = input === undefined ? undefined : valueAt(input, issue.path);
+      if (inexact instanceof InexactNumber) {
+        const why = /^-?\d+$/.test(inexact.text)
+          ? 'past 2^53 a double rounds whole numbers' : 'a double holds 15 significant digits and up to 1e308';
+        return `${field}: ${got} cannot be read exactly as a number (${why}); not stored`;
+      }
       // a message the schema wrote itself ("must not be negative") says it best; zod's defaults start "Invalid"
       const own = !issue.message.startsWith('Invalid');
       if (input !== undefined && issue.code === 'invalid_type' && (!own || got === undefined)) {

@@ -1,45 +1,73 @@
-// The host-wide request budget (--budget-file, issue #27). The service counts 500 requests a minute per
-// IP, not per process (interface § Limits): two recon processes on one host (two stores, one service)
-// each pacing to 450/min would together send 900. Every process given the same small file takes its turns
-// from it: the file holds the next free moment on the host's schedule, one request every interval/limit
-// ms, so all of them together stay at the limit in any sliding window (at most limit + 1), each getting
-// its share by asking in turn. A 429 one of them receives closes the gate for all (blockedUntil).
-// The file is changed only under a lock file beside it (created exclusively; a lock older than
-// STALE_LOCK_MS is a crashed holder's and is taken over), and written by temp + rename.
-import { openSync, closeSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { abortError, sleep } from './budget.js';
+// The host-wide request budget (--budget-file). The service counts 500 requests a minute per IP, not per
+// process (interface § Limits): two recon processes on one host (two stores, one service) each pacing to
+// 450/min would together send 900. Every process given the same small file takes its turns from it: the
+// file holds the next free moment on the host's schedule, so all of them together stay within the limit in
+// any sliding window (at most limit + 1), each getting its share by asking in turn. A 429 one of them
+// receives closes the gate for all (blockedUntil).
+// Each process paces itself at its own --rate-per-minute (its RequestBudget); the file only spaces the
+// host's requests, one every interval/limit of the fastest process that asked within the last interval,
+// after the last turn handed out. A turn never pushes the others by the taker's own spacing: a job allowed
+// 6 a minute used to move the shared turn 10 s ahead at each of its requests, and a 450/min night beside
+// it sent 2 requests in 20 s. So together they stay within the largest --rate-per-minute among them, and a
+// slow process takes only its own turns.
+// The file is changed only under the lock beside it (src/api/budget-lock.ts), and written by temp + rename.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { takeBudgetLock, type LockOptions } from './budget-lock.js';
 
-/** A lock held longer than this belongs to a process that died holding it. */
-const STALE_LOCK_MS = 5_000;
-/** Pause between attempts to take a lock another process holds (real time: it is I/O, not pacing). */
-const LOCK_RETRY_MS = 2;
 /** A schedule further ahead than this is not a queue of turns but a clock set back or a damaged file. */
 const MAX_AHEAD_MS = 15 * 60_000;
+/** Processes remembered in the file at most (a bound on its size, whatever runs on the host). */
+const MAX_MEMBERS = 64;
+
+interface Member {
+  /** The member's own spacing (interval / its --rate-per-minute), ms. */
+  spacingMs: number;
+  /** When it last took a turn (ms since epoch). */
+  seen: number;
+}
 
 interface State {
-  /** The next free moment (ms since epoch) on the host's request schedule. */
+  /** The last turn handed out (ms since epoch): the next one is a host spacing after it. */
+  last: number;
+  /** The next free moment at the last taker's spacing (what a recon before `last` existed reads). */
   next: number;
   /** No request leaves before this (a 429 one process received). */
   blockedUntil: number;
+  /** The processes that took a turn within the last interval, by id. */
+  members: Record<string, Member>;
 }
 
 export class SharedBudget {
   private readonly lockPath: string;
+  /** This process's id in the file (host, pid and a token: two budgets in one process are two members). */
+  private readonly id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
-  constructor(readonly file: string) {
+  constructor(readonly file: string, private readonly lockOptions: LockOptions = {}) {
     this.lockPath = `${file}.lock`;
   }
 
   /**
-   * Take the next turn on the host's schedule, one every `spacingMs`: resolves to the moment (ms since
-   * epoch, by `now`) the request may leave; the caller waits until then.
+   * Take the next turn on the host's schedule: resolves to the moment (ms since epoch, by `now`) the
+   * request may leave; the caller waits until then. `spacingMs` is this process's own spacing and
+   * `intervalMs` its budget's window: the host's spacing is the smallest among those that asked within it.
    */
-  async reserve(now: number, spacingMs: number, signal?: AbortSignal): Promise<number> {
+  async reserve(now: number, spacingMs: number, signal?: AbortSignal, intervalMs = 60_000): Promise<number> {
     return this.locked(signal, (s) => {
+      if (s.last > now + MAX_AHEAD_MS) s.last = now;
       if (s.next > now + MAX_AHEAD_MS) s.next = now;
       if (s.blockedUntil > now + MAX_AHEAD_MS) s.blockedUntil = now;
-      const at = Math.max(now, s.next, s.blockedUntil);
-      s.next = at + spacingMs;
+      s.members[this.id] = { spacingMs, seen: now };
+      const members = Object.entries(s.members)
+        .filter(([, m]) => m.seen > now - intervalMs && m.seen <= now + MAX_AHEAD_MS)
+        .sort((a, b) => b[1].seen - a[1].seen)
+        .slice(0, MAX_MEMBERS);
+      s.members = Object.fromEntries(members);
+      const hostSpacing = Math.min(...members.map(([, m]) => m.spacingMs));
+      const at = Math.max(now, s.last + hostSpacing, s.blockedUntil);
+      s.last = at;
+      s.next = at + hostSpacing;
       return at;
     });
   }
@@ -59,7 +87,7 @@ export class SharedBudget {
   }
 
   private async locked<T>(signal: AbortSignal | undefined, change: (s: State) => T): Promise<T> {
-    await this.lock(signal);
+    const release = await takeBudgetLock(this.lockPath, this.lockOptions, signal);
     try {
       const state = this.read();
       const out = change(state);
@@ -68,11 +96,7 @@ export class SharedBudget {
       renameSync(tmp, this.file);
       return out;
     } finally {
-      try {
-        unlinkSync(this.lockPath);
-      } catch {
-        // taken over as stale by another process: nothing of ours to remove
-      }
+      release();
     }
   }
 
@@ -80,27 +104,23 @@ export class SharedBudget {
     try {
       const v = JSON.parse(readFileSync(this.file, 'utf8')) as Partial<State>;
       const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
-      return { next: num(v.next), blockedUntil: num(v.blockedUntil) };
+      return { last: num(v.last), next: num(v.next), blockedUntil: num(v.blockedUntil), members: members(v.members) };
     } catch {
-      return { next: 0, blockedUntil: 0 }; // absent or unreadable: a fresh schedule
+      return { last: 0, next: 0, blockedUntil: 0, members: {} }; // absent or unreadable: a fresh schedule
     }
   }
+}
 
-  private async lock(signal?: AbortSignal): Promise<void> {
-    for (;;) {
-      if (signal?.aborted) throw abortError();
-      try {
-        closeSync(openSync(this.lockPath, 'wx'));
-        return;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      }
-      try {
-        if (Date.now() - statSync(this.lockPath).mtimeMs > STALE_LOCK_MS) unlinkSync(this.lockPath);
-      } catch {
-        // released meanwhile
-      }
-      await sleep(LOCK_RETRY_MS, signal);
-    }
+/** The members the file names, each with a positive spacing and a time; anything else is dropped. */
+function members(v: unknown): Record<string, Member> {
+  if (typeof v !== 'object' || v === null) return {};
+  const out: Record<string, Member> = {};
+  for (const [id, m] of Object.entries(v as Record<string, unknown>)) {
+    const { spacingMs, seen } = (m ?? {}) as Partial<Member>;
+    const valid = typeof spacingMs === 'number' && spacingMs > 0 && Number.isFinite(spacingMs)
+      && typeof seen === 'number' && Number.isFinite(seen);
+    // defined, not assigned: an id "__proto__" in the file is data
+    if (valid) Object.defineProperty(out, id, { value: { spacingMs, seen }, enumerable: true, writable: true });
   }
+  return out;
 }

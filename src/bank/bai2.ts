@@ -6,12 +6,18 @@
 // counts. Amounts have no decimal point: the implied decimals are the currency's ISO 4217 minor units.
 // The trailers are checked (a lost or added record refuses the file), and a group of status 2 (deletion)
 // or 4 (test only) is refused with a sentence. Type codes 100–399 and 920–959 are credits, 400–699 and
-// 960–999 debits; 890 carries no money and is skipped.
-import { MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, clip, currencyOf, yymmdd, type BankEntry, type Statement } from './statement.js';
+// 960–999 debits; 890 carries no money and is skipped. An account's statement covers its group's as-of
+// date; its 03 summary's status codes 010 (opening ledger) and 015 (closing ledger) are its balances. A
+// defaulted field where a summary's type code is expected (a record written "015,35217175,,,/" and
+// continued by 88) is passed over, never the end of the summary.
+import {
+  MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, clip, currencyOf, yymmdd, type BankEntry, type Statement, type StatementBalance,
+} from './statement.js';
 import { currencyFactor, isoMinorUnits } from '../money.js';
 
 export function isBai2(content: string): boolean {
-  return /^\s*01,[^\n]*\//.test(content.slice(0, 4096));
+  // a file header ended by "/", or (newline-delimited records) followed by a group header
+  return /^\s*01,[^\n]*(\/|\r?\n02,)/.test(content.slice(0, 4096));
 }
 
 interface Logical {
@@ -34,10 +40,11 @@ function records(file: string, content: string): Logical[] {
     if (code === '88') {
       if (!last) throw new StatementError(file, `line ${i + 1}`, 'a continuation (88) before any record');
       const before = last.code === '16' ? last.text : last.text.trimEnd();
-      // a record ended by "/" continues with its next field; a 16's free text runs on as the bank cut it (a
-      // fixed-length record's padding stands for the space it ended with)
-      last.text = !before.trimEnd().endsWith('/') ? `${before}${rest}`
-        : last.code === '16' ? `${before.trimEnd().slice(0, -1)} ${rest}` : `${before.slice(0, -1)},${rest}`;
+      // an 88 continues the record before it with its next field, whether that record ended with "/" or only
+      // with the line (newline-delimited files); a 16's free text runs on as the bank cut it (a fixed-length
+      // record's padding stands for the space it ended with)
+      last.text = last.code !== '16' ? `${before.replace(/\/$/, '')},${rest}`
+        : !before.trimEnd().endsWith('/') ? `${before}${rest}` : `${before.trimEnd().slice(0, -1)} ${rest}`;
       last.physical += 1;
       return;
     }
@@ -82,6 +89,8 @@ interface Account {
   number: string;
   currency: string;
   line: number;
+  opening: StatementBalance | null;
+  closing: StatementBalance | null;
   total: bigint;
   records: number;
   entries: BankEntry[];
@@ -118,8 +127,17 @@ export function parseBai2(file: string, content: string): Statement[] {
         if (!group) fail('an account (03) outside a group (02)');
         const [number, currency, ...summary] = fields(r.text);
         if (!number) fail('no account number');
-        account = { number: number!.trim(), currency: currency ? currencyOf(currency, fail) : group!.currency ?? 'USD', line: r.line, total: 0n, records: r.physical, entries: [] };
-        account.total += summaryTotal(summary, fail);
+        const code = currency ? currencyOf(currency, fail) : group!.currency ?? 'USD';
+        const sums = summaries(summary, fail);
+        const balance = (type: string): StatementBalance | null => {
+          const s = sums.find((x) => x.type === type && x.amount !== '');
+          return s ? { amount: signedAmountOf(s.amount, code, fail), currency: code, date: group!.asOf } : null;
+        };
+        account = {
+          number: number!.trim(), currency: code, line: r.line, opening: balance('010'), closing: balance('015'),
+          total: 0n, records: r.physical, entries: [],
+        };
+        account.total += sums.reduce((t, x) => t + signed(x.amount, fail), 0n);
         break;
       }
       case '16': {
@@ -138,7 +156,8 @@ export function parseBai2(file: string, content: string): Statement[] {
         a.records += r.physical;
         if (signed(total ?? '', fail) !== a.total) fail(`account control total ${total} is not the sum of the account's amounts (${a.total}): a record is missing or damaged`);
         if (count && Number(count) !== a.records) fail(`the account trailer counts ${Number(count)} records, the account has ${a.records}: a record is missing or added`);
-        statements.push({ format: 'bai2', bankStatementId: `${group!.asOf}`, account: a.number, entries: a.entries });
+        statements.push({ format: 'bai2', bankStatementId: `${group!.asOf}`, account: a.number, entries: a.entries,
+          period: { from: group!.asOf, to: group!.asOf }, opening: a.opening, closing: a.closing });
         account = null;
         break;
       }
@@ -180,16 +199,27 @@ function signed(text: string, fail: (reason: string) => never): bigint {
   return m![1] === '-' ? -v : v;
 }
 
-/** The 03 record's summary triplets (type code, amount, item count, funds type and its fields): their amounts added up. */
-function summaryTotal(summary: string[], fail: (reason: string) => never): bigint {
-  let total = 0n;
+/** The 03 record's summaries (type code, amount, item count, funds type and its fields), in order. */
+function summaries(summary: string[], fail: (reason: string) => never): Array<{ type: string; amount: string }> {
+  const out: Array<{ type: string; amount: string }> = [];
   for (let k = 0; k < summary.length;) {
     const [type, amount, , funds] = summary.slice(k, k + 4);
-    if (!type) break;
-    total += signed(amount ?? '', fail);
+    if (!type?.trim()) {
+      // a defaulted field (a trailing ",/" continued by 88): nothing to add, the next summary may follow
+      k += 1;
+      continue;
+    }
+    out.push({ type: type.trim(), amount: (amount ?? '').trim() });
     k += 4 + fundsFieldCount(funds ?? '', summary.slice(k + 4), fail);
   }
-  return total;
+  return out;
+}
+
+/** A signed summary amount (a balance) as subunits of the account's currency. */
+function signedAmountOf(text: string, currency: string, fail: (reason: string) => never): bigint {
+  const negative = text.startsWith('-');
+  const value = amountOf(text.replace(/^[+-]/, ''), currency, fail);
+  return negative ? -value : value;
 }
 
 /** How many fields follow a funds type code: S three amounts, V a date and a time, D a count and its pairs. */

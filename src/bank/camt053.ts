@@ -6,9 +6,13 @@
 // TxDtls) stays one entry, the bank credit, carrying each transaction's references so the credit can
 // settle the several disbursements it pays. camt.052 (intraday report) and camt.054 (notification) are
 // refused with a sentence: their entries reach the day's camt.053 booked. A DOCTYPE (entity
-// declarations) is refused before parsing: a statement never needs one.
+// declarations) is refused before parsing: a statement never needs one. A statement's period is its
+// FrToDt (from and to date-times, their dates kept); its balances are the Bal of type OPBD (opening booked;
+// PRCD, the previous statement's closing booked, where a bank sends that instead) and CLBD (closing booked).
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { MAX_ENTRIES, MAX_RAW, StatementError, amountOf, clip, isoDate, type BankEntry, type Statement } from './statement.js';
+import {
+  MAX_ENTRIES, MAX_RAW, StatementError, amountOf, clip, isoDate, type BankEntry, type Statement, type StatementBalance,
+} from './statement.js';
 
 type Node = Record<string, unknown>;
 
@@ -19,7 +23,7 @@ const parser = new XMLParser({
   parseTagValue: false, // amounts and ids stay text: no float, no lost leading zeros
   parseAttributeValue: false,
   processEntities: true,
-  isArray: (name) => ['Stmt', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd'].includes(name),
+  isArray: (name) => ['Stmt', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd', 'Bal'].includes(name),
 });
 
 const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
@@ -90,8 +94,37 @@ export function parseCamt053(file: string, content: string): Statement[] {
       if (status !== null && status !== 'BOOK') return;
       entries.push(entryOf(ntry, account, accountCurrency, fail, { statementId: `camt:${clip(id, 200)}`, index: k }));
     });
-    return { format: 'camt.053' as const, bankStatementId: id, account, entries };
+    const dated = (path: string) => {
+      const t = text(at(stmt, 'FrToDt', path));
+      const fail = (reason: string): never => {
+        throw new StatementError(file, where(`FrToDt/${path}`), reason);
+      };
+      return t === null ? null : isoDate(t, fail);
+    };
+    const balances = asArray(at(stmt, 'Bal') as Node[] | undefined)
+      .map((b, k) => balanceOf(file, b, where(`Bal[${k + 1}]`), accountCurrency));
+    const ofType = (...codes: string[]) => codes.map((c) => balances.find((b) => b.type === c)).find((b) => b !== undefined)?.balance ?? null;
+    const period = { from: dated('FrDtTm'), to: dated('ToDtTm') };
+    return { format: 'camt.053' as const, bankStatementId: id, account, entries, period, opening: ofType('OPBD', 'PRCD'), closing: ofType('CLBD') };
   });
+}
+
+/** A Bal element: its type code (OPBD, CLBD, …) and its signed amount with its date. */
+function balanceOf(file: string, bal: Node, where: string, accountCurrency: string | null,
+): { type: string | null; balance: StatementBalance } {
+  const fail = (path: string) => (reason: string): never => {
+    throw new StatementError(file, `${where}/${path}`, reason);
+  };
+  const type = text(at(bal, 'Tp', 'CdOrPrtry', 'Cd')) ?? text(at(bal, 'Tp', 'CdOrPrtry', 'Prtry'));
+  const amt = at(bal, 'Amt');
+  const currency = (amt && typeof amt === 'object' ? text((amt as Node)['@Ccy']) : null) ?? accountCurrency
+    ?? fail('Amt/@Ccy')('missing');
+  const value = amountOf(text(amt) ?? fail('Amt')('missing'), currency, fail('Amt'));
+  const indicator = text(at(bal, 'CdtDbtInd'));
+  if (indicator !== 'CRDT' && indicator !== 'DBIT') fail('CdtDbtInd')(`"${clip(indicator, 20) ?? ''}" is neither CRDT nor DBIT`);
+  const day = text(at(bal, 'Dt', 'Dt')) ?? text(at(bal, 'Dt', 'DtTm')) ?? fail('Dt')('missing');
+  const amount = indicator === 'DBIT' ? -value : value;
+  return { type, balance: { amount, currency: currency.trim().toUpperCase(), date: isoDate(day, fail('Dt')) } };
 }
 
 function entryOf(ntry: Node, account: string, accountCurrency: string | null, fail: (path: string) => (reason: string) => never,

@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { storeBankEntries, type BankEntryRow } from '../store/bank.js';
+import { storeBankEntries, type BankEntryRow, type BankStatementRow } from '../store/bank.js';
+import { factsOf } from './period.js';
 import { redact } from '../api/redact.js';
 import { readStatementFile } from './parse.js';
 import type { IdentifiedStatement } from './identity.js';
@@ -73,8 +74,24 @@ export async function storeStatements(c: DuckDBConnection, read: readonly ReadFi
     clean(e.endToEndId), clean(e.remittance), clean(e.counterparty), clean(e.raw), path.basename(file), s.accountKey, e.entryKey,
     e.batch ? clean(e.batch.join(' | ')) : null, e.batch ? e.batch.length : null, e.legacy?.statementId ?? null, e.legacy?.entryRef ?? null,
   ])));
-  const added = await storeBankEntries(c, rows, runId);
+  const added = await storeBankEntries(c, rows, runId, statementRows(read));
   return { files: read.length, statements: read.reduce((n, r) => n + r.statements.length, 0), entries: rows.length, added };
+}
+
+/**
+ * Each statement's period, balances and proof (period.ts); a statement without a day or a currency (no
+ * entries, no balances) has no period to record.
+ */
+function statementRows(read: readonly ReadFile[]): BankStatementRow[] {
+  return read.flatMap(({ file, statements }) => statements.flatMap((s): BankStatementRow[] => {
+    const f = factsOf(s);
+    if (!f.currency || !f.periodFrom || !f.periodTo) return [];
+    return [[
+      s.statementId, s.accountKey, maskAccount(s.account), tail(s.account), f.currency, s.format, path.basename(file), f.periodFrom,
+      f.periodTo, f.opening?.amount ?? null, f.opening?.date ?? null, f.closing?.amount ?? null, f.closing?.date ?? null,
+      String(f.credits), String(f.debits), f.entries, f.proof, f.difference,
+    ]];
+  }));
 }
 
 export async function importStatements(c: DuckDBConnection, files: readonly string[], runId: string, secrets: readonly string[] = []): Promise<BankImportResult> {

@@ -7,8 +7,14 @@
 // "-XXX" trailers. A line that is not a field, outside a field that can run over lines (:61:, :86:, :NS:),
 // is skipped and said in the statement's notes. An MT942 interim report is refused: its entries are not
 // booked yet, and the day's MT940 carries them booked (reading both would count them twice).
+// SWIFT writes amounts with a decimal comma; some banks' exports (Rabobank's, UK banks') write a decimal
+// point instead: a file is read in the one mark its amounts use, and refused when they mix both
+// (mt940-amounts.ts). A message cut short (its {4: block never closed, or no closing balance :62F:/:62M:,
+// which SWIFT makes mandatory) is refused, never read in part.
 import { information } from './mt940-info.js';
-import { MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, amountOf, clip, DECIMAL_COMMA, yymmdd, type BankEntry, type Statement } from './statement.js';
+import { balanceOf, decimalMarkOf } from './mt940-amounts.js';
+import { MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, amountOf, clip, yymmdd, type BankEntry, type NumberStyle, type Statement,
+  type StatementBalance } from './statement.js';
 
 const TAG = /^:(\d{2}[A-Z]?|NS):(.*)$/;
 /** Fields of MT940 (and of MT942, to recognise it); a tag-shaped line with another number is text of the field before it. */
@@ -18,7 +24,7 @@ const MULTILINE = new Set(['61', '86', 'NS']);
 const INTERIM = new Set(['13', '13D', '34F']);
 const END = /^-(?:X{0,3}|\}.*)$/;
 /** :61: subfields 1–7: value date, entry date (or four spaces), mark, funds code, amount, type, references. */
-const LINE_61 = /^(\d{6})(\d{4}| {4})?(RC|RD|C|D)([A-Z])? ?(\d[\d,]*) ?([A-Z][A-Z0-9 ]{3})?(.*)$/;
+const LINE_61 = /^(\d{6})(\d{4}| {4})?(RC|RD|C|D)([A-Z])? ?(\d[\d,.]*) ?([A-Z][A-Z0-9 ]{3})?(.*)$/;
 const NO_REF = /^(NONREF|NOTPROVIDED)?$/i;
 
 export function isMt940(content: string): boolean {
@@ -37,6 +43,7 @@ function messages(file: string, content: string, notes: string[]): Field[][] {
   const out: Field[][] = [];
   let current: Field[] | null = null;
   let open: Field | null = null; // the field a line without a tag continues
+  let block4: number | null = null; // the line of a {4: block not closed yet
   const skipped: number[] = [];
   content.split(/\r\n|\r|\n/).forEach((raw, i) => {
     if (raw.length > MAX_LINE) throw new StatementError(file, `line ${i + 1}`, `longer than ${MAX_LINE} characters`);
@@ -44,12 +51,18 @@ function messages(file: string, content: string, notes: string[]): Field[][] {
     // SWIFT envelope blocks {1:}{2:}{3:}{4: on one line or each on its own; the fields follow block 4's opening
     if (/^\{[1-5]:/.test(text)) {
       if (/\{2:[IO]942/.test(text)) refuseInterim(file, i + 1);
+      if (block4 !== null && /^\{1:/.test(text)) {
+        throw new StatementError(file, `line ${i + 1}`,
+          `a new message begins before the message opened at line ${block4} ended (-}): the file is cut short`);
+      }
       open = null;
       const body = text.indexOf('{4:');
       if (body < 0) return;
+      block4 = i + 1;
       text = text.slice(body + 3);
     }
     if (END.test(text.trim())) {
+      block4 = null;
       open = null;
       current = null;
       return;
@@ -67,6 +80,9 @@ function messages(file: string, content: string, notes: string[]): Field[][] {
     if (open) open.value += `\n${text}`;
     else skipped.push(i + 1);
   });
+  if (block4 !== null) {
+    throw new StatementError(file, `line ${block4}`, 'the message opened here never ends (-}): the file is cut short');
+  }
   if (skipped.length > 0) {
     notes.push(`skipped ${skipped.length} line(s) that are not MT940 fields (bank header or trailer lines): ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ', …' : ''}`);
   }
@@ -90,6 +106,9 @@ interface Draft {
   account: string | null;
   number: string | null;
   currencies: Array<string | null>; // opening balances first, then closing and available ones
+  /** :60F:/:60M: and :62F:/:62M: as written, with their lines (read once the file's decimal mark is known). */
+  opening: Field | null;
+  closing: Field | null;
   pending: Pending[];
   line: number;
 }
@@ -107,7 +126,9 @@ export function parseMt940(file: string, content: string): Statement[] {
         throw new StatementError(file, `line ${f.line} (:${f.tag}:)`, reason);
       };
       if (f.tag === '20') {
-        draft = { ref: f.value.trim(), account: null, number: null, currencies: [], pending: [], line: f.line };
+        draft = {
+          ref: f.value.trim(), account: null, number: null, currencies: [], opening: null, closing: null, pending: [], line: f.line,
+        };
         drafts.push(draft);
         return;
       }
@@ -118,8 +139,9 @@ export function parseMt940(file: string, content: string): Statement[] {
       switch (f.tag) {
         case '25': d.account = f.value.replace(/\n/g, '').trim(); break;
         case '28': case '28C': d.number = f.value.trim(); break;
-        case '60': case '60F': case '60M': d.currencies.unshift(balanceCurrency(f.value)); break;
-        case '62': case '62F': case '62M': case '64': case '65': d.currencies.push(balanceCurrency(f.value)); break;
+        case '60': case '60F': case '60M': d.currencies.unshift(balanceCurrency(f.value)); d.opening ??= f; break;
+        case '62': case '62F': case '62M': d.currencies.push(balanceCurrency(f.value)); d.closing ??= f; break;
+        case '64': case '65': d.currencies.push(balanceCurrency(f.value)); break;
         case '61':
           if ((entries += 1) > MAX_ENTRIES) fail(`more than ${MAX_ENTRIES} entries in the file`);
           d.pending.push({ lines: f.value.split('\n'), line: f.line, info: [], ns: [] });
@@ -131,10 +153,15 @@ export function parseMt940(file: string, content: string): Statement[] {
     });
   }
   if (drafts.length === 0) throw new StatementError(file, 'line 1', 'no :20: statement in the file');
-  return drafts.map((d, k) => statementOf(file, d, k === 0 ? notes : []));
+  const balanceAmount = (f: Field) => /^[CD]\d{6}[A-Z]{3}(.*)$/.exec(f.value.trim())?.[1] ?? '';
+  const style = decimalMarkOf(file, drafts.flatMap((d) => [
+    ...[d.opening, d.closing].filter((f): f is Field => f !== null).map((f) => ({ line: f.line, tag: f.tag, amount: balanceAmount(f) })),
+    ...d.pending.map((p) => ({ line: p.line, tag: '61', amount: subfields(p.lines)?.m[5] ?? '' })),
+  ]));
+  return drafts.map((d, k) => statementOf(file, d, k === 0 ? notes : [], style));
 }
 
-function statementOf(file: string, d: Draft, notes: string[]): Statement {
+function statementOf(file: string, d: Draft, notes: string[], style: NumberStyle): Statement {
   const where = `line ${d.line} (:20:)`;
   if (!d.account) throw new StatementError(file, where, 'a statement without an :25: account');
   const rawAccount = d.account.replace(/^\/+/, '');
@@ -145,9 +172,19 @@ function statementOf(file: string, d: Draft, notes: string[]): Statement {
   const legacyId = `mt940:${rawAccount}:${d.ref}:${d.number ?? ''}`;
   const entries = d.pending.map((p, i) => {
     if (!currency) throw new StatementError(file, `line ${p.line} (:61:)`, 'no balance (:60F:, :62F:) gives the statement\'s currency');
-    return entryOf(file, p, account, currency, { statementId: legacyId, index: i });
+    return entryOf(file, p, account, currency, { statementId: legacyId, index: i }, style);
   });
-  return { format: 'mt940', bankStatementId: `${d.ref}/${d.number ?? ''}`, account, entries, ...(notes.length ? { notes } : {}) };
+  if (!d.closing) {
+    throw new StatementError(file, where, 'a statement without its closing balance (:62F: or :62M:): the statement is cut short');
+  }
+  const balance = (f: Field | null): StatementBalance | null => (f ? balanceOf(file, f, style) : null);
+  const opening = balance(d.opening);
+  const closing = balance(d.closing);
+  // SWIFT carries the previous statement's closing balance, with its date, as the opening balance: the
+  // statement vouches for the days from that date to its closing balance's
+  const period = { from: opening?.date ?? null, to: closing?.date ?? null };
+  const bankStatementId = `${d.ref}/${d.number ?? ''}`;
+  return { format: 'mt940', bankStatementId, account, entries, period, opening, closing, ...(notes.length ? { notes } : {}) };
 }
 
 /** The line's subfields; a :61: some banks wrap over two lines is read from the lines joined. */
@@ -161,7 +198,7 @@ function subfields(lines: string[]): { m: RegExpExecArray; used: number } | null
   return found;
 }
 
-function entryOf(file: string, p: Pending, account: string, currency: string, legacy: { statementId: string; index: number }): BankEntry {
+function entryOf(file: string, p: Pending, account: string, currency: string, legacy: { statementId: string; index: number }, style: NumberStyle): BankEntry {
   const fail = (reason: string): never => {
     throw new StatementError(file, `line ${p.line} (:61:)`, reason);
   };
@@ -198,7 +235,7 @@ function entryOf(file: string, p: Pending, account: string, currency: string, le
     account,
     bookingDate,
     valueDate: value.date,
-    amount: amountOf(amountText!, currency, fail, DECIMAL_COMMA),
+    amount: amountOf(amountText!, currency, fail, style),
     currency,
     direction,
     endToEndId: info?.endToEndId ?? (NO_REF.test(customerRef) ? null : clip(customerRef)),

@@ -41,6 +41,21 @@ export interface Statement {
   entries: BankEntry[];
   /** What recon noticed reading it (lines skipped, quirks read): logged on import, never an error. */
   notes?: string[];
+  /**
+   * The days the statement says it covers, when it says so (camt FrToDt, MT940 :60F:/:62F: dates, BAI2 as-of
+   * date); null bounds are derived from its balances' and entries' dates (period.ts).
+   */
+  period?: { from: string | null; to: string | null };
+  /** Its opening and closing balances as the bank states them, signed, in subunits; null when it states none. */
+  opening?: StatementBalance | null;
+  closing?: StatementBalance | null;
+}
+
+/** A balance a statement states: signed subunits (negative: overdrawn), its currency and its date. */
+export interface StatementBalance {
+  amount: bigint;
+  currency: string;
+  date: string; // YYYY-MM-DD
 }
 
 /** Text for a terminal or a log line: a file name or a bank's text never carries a control character (an escape). */

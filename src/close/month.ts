@@ -30,8 +30,10 @@ async function provisionalReasons(c: DuckDBConnection, month: string, lines: rea
 
 /**
  * The month's money that is unaccounted for (#27), per currency and in the bank's words: not arrived,
- * short (or over), on another account (bank_month_split), and lines held in currency suspense. Whatever
- * its findings' state: an acknowledged finding does not bring money into the bank.
+ * short (or over), on another account, credited on an unbalanced statement (bank_month_split), the
+ * month's bank credits that settled nothing by reason — credited twice, from the provider matching
+ * nothing, from others (bank_month_movement) — and lines held in currency suspense. Whatever its findings'
+ * state: an acknowledged finding does not bring money into the bank, nor returns a credit received twice.
  */
 function unaccountedReasons(split: Map<string, BankSplitRow> | undefined, suspense: readonly SuspenseLine[]): string[] {
   const money = (v: bigint, ccy: string) => `${formatMajor(v < 0n ? -v : v, ccy)} ${ccy}`;
@@ -41,6 +43,11 @@ function unaccountedReasons(split: Map<string, BankSplitRow> | undefined, suspen
     if (s.shortBy > 0n) reasons.push(`credited short by ${money(s.shortBy, ccy)} (Bank)`);
     if (s.shortBy < 0n) reasons.push(`credited over by ${money(s.shortBy, ccy)} (Bank)`);
     if (s.otherAccount !== 0n) reasons.push(`${money(s.otherAccount, ccy)} on another account (Bank)`);
+    if ((s.unproven ?? 0n) !== 0n) reasons.push(`${money(s.unproven, ccy)} credited on an unbalanced statement (Bank)`);
+    const m = s.movement ?? null;
+    if (m && m.duplicate !== 0n) reasons.push(`${money(m.duplicate, ccy)} credited twice, to return (Unmatched credits)`);
+    if (m && m.unexpected !== 0n) reasons.push(`${money(m.unexpected, ccy)} from the provider matching no disbursement (Unmatched credits)`);
+    if (m && m.otherCredits !== 0n) reasons.push(`${money(m.otherCredits, ccy)} credited by others than the provider (Unmatched credits)`);
   }
   if (suspense.length > 0) reasons.push(`${suspense.length} line${suspense.length === 1 ? '' : 's'} in another currency than ${suspense.length === 1 ? 'its' : 'their'} disbursement's held in suspense (Currency suspense)`);
   return reasons;
@@ -78,7 +85,7 @@ export async function writeMonthClose(
     disbursements: reconciliationRows(c, { month: opts.month }),
     openFindings: withDisbursementRows(c, openFindingsOfMonth(c, opts.month, opts.now), { month: opts.month }),
     journal: buildJournal(lines, suspense, split),
-    bank: bank ? { disbursements: bankRows(c, { month: opts.month }), credits: bankCredits(c, { creditedIn: opts.month }) } : undefined,
+    bank: bank ? { disbursements: bankRows(c, { month: opts.month }), credits: bankCredits(c, { creditedIn: opts.month, others: true }) } : undefined,
     shape: await monthShape(c, opts.month),
     });
     return { ...written, acceptance };

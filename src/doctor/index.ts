@@ -12,6 +12,7 @@ import { exists, requireWritableFolder } from '../files.js';
 import { acquireLock, LockHeldError } from '../ops/lock.js';
 import { SharedBudget } from '../api/shared-budget.js';
 import { checkWarehouse } from '../warehouse/doctor.js';
+import { guardOutputs } from '../access/own-files.js';
 import type { DoctorSettings } from './settings.js';
 
 export type { DoctorSettings } from './settings.js';
@@ -42,6 +43,7 @@ export async function diagnose(settings: DoctorSettings, o: DoctorOptions = {}):
   await folderCheck('store folder', dbDir, '--db / RECON_DB', add);
   await folderCheck('reports folder', settings.reportsDir, '--reports / RECON_REPORTS_DIR', add);
   await diskCheck([['store', dbDir], ['reports', settings.reportsDir]], (o.minFreeMb ?? 256) * MB, add);
+  await outputsCheck(settings, add);
   await lockCheck(settings.layout.lock, add);
   if (settings.budgetFile) await budgetFileCheck(settings.budgetFile, o.now ?? Date.now, add);
   if (settings.warehouse) {
@@ -162,6 +164,16 @@ async function diskCheck(places: Array<[string, string]>, minFree: number, add: 
   }
   if (parts.length === 0) return add('disk', 'SKIP', 'no folder to measure');
   add('disk', verdict, `${parts.join(', ')}${verdict === 'FAIL' ? ` — under ${Math.round(minFree / MB)} MB, a night would run out of room` : ''}`);
+}
+
+/** Every path an option names for recon to write, against recon's own files (a night would refuse it). */
+async function outputsCheck(settings: DoctorSettings, add: Add): Promise<void> {
+  try {
+    await guardOutputs(settings.outputs, settings.layout);
+    if (settings.outputs.length > 0) add('output paths', 'OK', `${settings.outputs.map((o) => o.flag.split(' ')[0]).join(', ')}: none is one of recon's own files`);
+  } catch (err) {
+    add('output paths', 'FAIL', (err as Error).message);
+  }
 }
 
 async function lockCheck(lockPath: string, add: Add): Promise<void> {

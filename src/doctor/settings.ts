@@ -1,6 +1,7 @@
 // What the doctor looks at: the service as a night would reach it, and the places a night writes.
 import type { StoreLayout } from '../store/layout.js';
 import type { PostgresTarget } from '../warehouse/target.js';
+import type { OutputPath } from '../access/own-files.js';
 
 export interface DoctorSettings {
   /** The service and key, or why the options give none (said as the service line's failure). */
@@ -15,4 +16,6 @@ export interface DoctorSettings {
   budgetFile: string | null;
   /** The PostgreSQL a night exports to (--export-postgres), or null. */
   warehouse: PostgresTarget | null;
+  /** The paths the options name for recon to write: none may be one of recon's own files. */
+  outputs: OutputPath[];
 }

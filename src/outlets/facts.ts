@@ -20,6 +20,8 @@ export interface BankCounts {
   settled: number;
   awaiting: number;
   unsettled: number;
+  /** Disbursements in currencies no statement was ever imported for, and those currencies (bank_status 'no statements'). */
+  noStatements?: { disbursements: number; currencies: string[] };
 }
 
 export interface NightFacts {
@@ -70,8 +72,15 @@ async function bankCounts(connection: DuckDBConnection): Promise<BankCounts | nu
   if (!(await hasBankData(connection))) return null;
   const rows = await withBankMatches(connection, async () => (await connection.runAndReadAll(sqlText('outlets/bank_status_counts'))).getRowObjectsJS());
   const n = (status: string) => Number(rows.find((r) => r.bank_status === status)?.disbursements ?? 0);
-  return { settled: n('settled'), awaiting: n('awaiting statement'), unsettled: n('unsettled') };
+  const none = rows.filter((r) => r.bank_status === 'no statements');
+  const counts: BankCounts = { settled: n('settled'), awaiting: n('awaiting statement'), unsettled: n('unsettled') };
+  if (none.length === 0) return counts;
+  return { ...counts, noStatements: { disbursements: none.reduce((k, r) => k + Number(r.disbursements), 0), currencies: none.map((r) => String(r.currency)).sort() } };
 }
+
+/** The disbursements of currencies without any statement, in bank_status's words ('no statements'), or nothing. */
+export const noStatementsText = (bank: Pick<BankCounts, 'noStatements'>): string =>
+  (bank.noStatements ? `, ${bank.noStatements.disbursements} with no statements (${bank.noStatements.currencies.join(', ')})` : '');
 
 /** Findings of the run (or resolved by it) with this status, summed over checks and severities as asked. */
 export function countOf(counts: readonly CheckCount[], where: { status?: FindingStatus; severity?: Severity; checkId?: string }): number {

@@ -38,8 +38,12 @@ export class JunitReport {
   finding(f: RunFinding): void {
     const suite = this.suite!;
     const where = [f.disbursementId ?? '(whole run)', f.subject].filter(Boolean).join(' ');
-    const money = f.difference !== null && f.currency ? ` (difference ${f.currency} ${formatMajor(f.difference, f.currency)})` : '';
-    const testCase = suite.testCase().className(`recon.${f.checkId}`).name(xmlText(cleanText(where, this.secrets, 200)))
+    // the cause's money, as the workbook's At stake column shows it: on its root, once
+    const money = f.repeats !== null ? ` (same cause as finding ${f.repeats})`
+      : f.stake !== null && f.currency ? ` (at stake ${f.currency} ${formatMajor(f.stake, f.currency)})` : '';
+    // the key makes a name unique: CI tools merge test cases of one class that share a name
+    const name = `${cleanText(where, this.secrets, 200)} [${f.key}]`;
+    const testCase = suite.testCase().className(`recon.${f.checkId}`).name(xmlText(name))
       .property('key', f.key).property('status', f.status);
     const message = xmlText(`${f.status}: ${cleanText(f.detail, this.secrets, 1000)}${money}`);
     if (f.status === 'acknowledged') testCase.skipped().standardOutput(message);

@@ -63,7 +63,7 @@ export async function withNightOutlets<T extends NightEnd>(
         const results = resultsPathFor(run.workbook);
         written = await writeResults(connection, {
           runId: run.runId, checks: run.checks, counts: facts.counts, counters: run.counters, workbook: path.resolve(run.workbook),
-          serviceUrl: settings.serviceUrl, generatedAt: settings.now(), secrets: settings.secrets,
+          serviceUrl: settings.serviceUrl, generatedAt: settings.now(), secrets: settings.secrets, moneyAtStake: facts.moneyAtStake,
         }, { results, latest: path.join(path.dirname(results), LATEST_RESULTS), junit: settings.junitFile });
       } catch (err) {
         warn('results file', err);

@@ -29,11 +29,12 @@ export const NotifyDocument = z.object({
     by_severity: z.object({ error: severityCounts, warning: severityCounts }).strict(),
   }).strict().nullable(),
   money_at_stake: z.array(z.object({ currency: z.string(), amount: decimal, findings: count }).strict())
-    .describe('per currency, never added across currencies: |difference| (or the amount) of the findings that need a person'),
+    .describe('per currency, never added across currencies: the money of the causes that need a person, each cause once (the workbook\'s Summary)'),
   top_findings: z.array(z.object({
     check: z.string(), severity: z.enum(['error', 'warning']), status: z.enum(['new', 'open']),
     disbursement_id: z.string().nullable(), subject: z.string().nullable(), currency: z.string().nullable(),
-    difference: decimal.nullable(), detail: z.string(), action: z.string().describe('what to do next'),
+    difference: decimal.nullable().describe('the check\'s difference between expected and actual, not the money at stake (a credit on another account has 0): money_at_stake and `text` give that'),
+    detail: z.string(), action: z.string().describe('what to do next'),
   }).strict()).max(5).describe('the first findings of the workbook\'s Exceptions sheet that need a person'),
   bank: z.object({ settled: count, awaiting_statement: count, unsettled: count }).strict().nullable()
     .describe('disbursements by bank status; null while no statement was ever imported'),

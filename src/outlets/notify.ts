@@ -6,6 +6,7 @@ import { send, type Delivered } from './http.js';
 import type { DeliveryLimits } from './limits.js';
 import { NOTIFY_SCHEMA_ID, type NotifyDocument } from './notify-schema.js';
 import type { OutcomeSummary } from './summary.js';
+import { noStatementsText } from './facts.js';
 
 export function notifyDocument(s: OutcomeSummary): NotifyDocument {
   return {
@@ -48,9 +49,9 @@ export function slackText(s: OutcomeSummary): string {
   if (s.read) lines.push(`${s.read.listed} disbursements listed, ${s.read.read} read, ${s.read.restated} restated`);
   if (s.moneyAtStake.length > 0) lines.push(`At stake: ${s.moneyAtStake.map((a) => `${m(a.currency)} ${a.amount}`).join(', ')}`);
   for (const t of s.top) {
-    lines.push(`• ${m(t.checkId)} (${t.severity}, ${t.status}) ${m([t.disbursementId, t.subject].filter(Boolean).join(' '))}${t.difference ? ` ${m(t.currency ?? '')} ${t.difference}` : ''}`);
+    lines.push(`• ${m(t.checkId)} (${t.severity}, ${t.status}) ${m([t.disbursementId, t.subject].filter(Boolean).join(' '))}${t.atStake ? `, at stake ${m(t.currency ?? '')} ${t.atStake}` : ''}`);
   }
-  if (s.bank) lines.push(`Bank: ${s.bank.settled} settled, ${s.bank.awaiting} awaiting a statement, ${s.bank.unsettled} unsettled`);
+  if (s.bank) lines.push(`Bank: ${s.bank.settled} settled, ${s.bank.awaiting} awaiting a statement, ${s.bank.unsettled} unsettled${noStatementsText(s.bank)}`);
   if (s.close?.reasons.length) lines.push(...s.close.reasons.map((r) => `• ${m(r)}`));
   if (s.close?.journal.length) lines.push(`Journal: ${s.close.journal.map((j) => `${m(j.currency)} ${j.debit}`).join(', ')} (balanced)`);
   if (s.workbook) lines.push(`Workbook: ${m(s.workbook)}`);

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { escapeHtml } from './escape.js';
 import type { OutcomeSummary } from './summary.js';
+import { noStatementsText } from './facts.js';
 
 /** How the workbook travels with the mail. */
 export interface AttachmentNote {
@@ -26,8 +27,11 @@ const CLOSE_MEANING: Record<number, string> = {
 interface Section {
   title: string;
   lines: string[];
-  /** A table for HTML (the text lines say the same). */
-  table?: { head: string[]; rows: string[][] };
+  /**
+   * A table for HTML (the text lines say the same); `amounts` are the columns of exact decimal amounts and
+   * `counts` of whole numbers: both right-aligned, amounts with thousands separators.
+   */
+  table?: { head: string[]; rows: string[][]; amounts?: number[]; counts?: number[] };
 }
 
 const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
@@ -58,28 +62,30 @@ function sections(s: OutcomeSummary, a: AttachmentNote | null): Section[] {
       title: 'Findings that need a person',
       lines: [`errors: ${e.new} new, ${e.open} still open`, `warnings: ${w.new} new, ${w.open} still open`,
         `(${f.acknowledged} acknowledged, ${f.resolved} resolved since the last run)`],
-      table: { head: ['', 'new', 'still open'], rows: [['errors', String(e.new), String(e.open)], ['warnings', String(w.new), String(w.open)]] },
+      table: { head: ['', 'new', 'still open'], rows: [['errors', String(e.new), String(e.open)], ['warnings', String(w.new), String(w.open)]],
+        counts: [1, 2] },
     });
   }
   if (s.moneyAtStake.length > 0) {
     out.push({
       title: 'Money at stake (per currency, never added across currencies)',
       lines: s.moneyAtStake.map((m) => `${m.currency} ${m.amount} (${m.findings} finding${m.findings === 1 ? '' : 's'})`),
-      table: { head: ['currency', 'at stake', 'findings'], rows: s.moneyAtStake.map((m) => [m.currency, m.amount, String(m.findings)]) },
+      table: { head: ['currency', 'at stake', 'findings'], rows: s.moneyAtStake.map((m) => [m.currency, m.amount, String(m.findings)]),
+        amounts: [1], counts: [2] },
     });
   }
   if (s.top.length > 0) {
     out.push({
       title: `Top ${s.top.length} finding${s.top.length === 1 ? '' : 's'}`,
       lines: s.top.flatMap((t, i) => [
-        `${i + 1}. ${t.checkId} (${t.severity}, ${t.status}): ${[t.disbursementId, t.subject].filter(Boolean).join(' ')}${t.difference ? ` — ${t.currency} ${t.difference}` : ''}`,
+        `${i + 1}. ${t.checkId} (${t.severity}, ${t.status}): ${[t.disbursementId, t.subject].filter(Boolean).join(' ')}${t.atStake ? ` — at stake ${t.currency} ${t.atStake}` : ''}`,
         `   ${t.detail}`,
         `   What to do: ${t.action}`,
       ]),
     });
   }
   if (s.bank) {
-    out.push({ title: 'Bank', lines: [`${s.bank.settled} settled, ${s.bank.awaiting} awaiting a statement, ${s.bank.unsettled} unsettled (not arrived, or credited short or elsewhere: see the Bank sheet)`] });
+    out.push({ title: 'Bank', lines: [`${s.bank.settled} settled, ${s.bank.awaiting} awaiting a statement, ${s.bank.unsettled} unsettled${noStatementsText(s.bank)} (not arrived, or credited short or elsewhere: see the Bank sheet)`] });
   }
   if (s.close) {
     const c = s.close;
@@ -89,7 +95,7 @@ function sections(s: OutcomeSummary, a: AttachmentNote | null): Section[] {
       out.push({
         title: 'Journal (balanced per currency)',
         lines: c.journal.map((j) => `${j.currency}: debits ${j.debit} = credits ${j.credit}`),
-        table: { head: ['currency', 'debits', 'credits'], rows: c.journal.map((j) => [j.currency, j.debit, j.credit]) },
+        table: { head: ['currency', 'debits', 'credits'], rows: c.journal.map((j) => [j.currency, j.debit, j.credit]), amounts: [1, 2] },
       });
     }
     if (c.journalFiles.length > 0) {
@@ -117,14 +123,24 @@ export function renderText(s: OutcomeSummary, a: AttachmentNote | null = null): 
   return parts.join('\n');
 }
 
+/** An exact decimal amount ("-1234567.50") with thousands separators ("-1,234,567.50"); its digits unchanged. */
+export function withThousands(amount: string): string {
+  const m = /^(-?)(\d+)(\.\d+)?$/.exec(amount);
+  if (!m) return amount;
+  return `${m[1]}${m[2]!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${m[3] ?? ''}`;
+}
+
 export function renderHtml(s: OutcomeSummary, a: AttachmentNote | null = null): string {
   const h = escapeHtml;
   const body: string[] = [`<h2>${h(s.headline)}</h2>`, `<p>${h(runLine(s))}<br><b>${h(meaning(s))}</b></p>`];
   for (const section of sections(s, a)) {
     body.push(`<h3>${h(section.title)}</h3>`);
     if (section.table) {
-      const cell = (tag: string) => (v: string) => `<${tag} style="text-align:left;padding:2px 12px 2px 0">${h(v)}</${tag}>`;
-      body.push(`<table><tr>${section.table.head.map(cell('th')).join('')}</tr>${section.table.rows.map((r) => `<tr>${r.map(cell('td')).join('')}</tr>`).join('')}</table>`);
+      const t = section.table;
+      const right = (i: number) => t.amounts?.includes(i) === true || t.counts?.includes(i) === true;
+      const cell = (tag: string) => (v: string, i: number) => `<${tag} style="text-align:${right(i) ? 'right' : 'left'};padding:2px 12px 2px 0">`
+        + `${h(tag === 'td' && t.amounts?.includes(i) ? withThousands(v) : v)}</${tag}>`;
+      body.push(`<table><tr>${t.head.map(cell('th')).join('')}</tr>${t.rows.map((r) => `<tr>${r.map(cell('td')).join('')}</tr>`).join('')}</table>`);
       const rest = section.title.startsWith('Findings') ? section.lines.slice(2) : [];
       if (rest.length > 0) body.push(`<p>${rest.map(h).join('<br>')}</p>`);
     } else {

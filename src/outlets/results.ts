@@ -18,6 +18,7 @@ import { countOf, type CheckCount } from './facts.js';
 import { JunitReport } from './junit.js';
 import { runFindings, type RunFinding } from './run-findings.js';
 import { PACKAGE_VERSION } from './version.js';
+import type { MoneyAtStake } from './money-at-stake.js';
 
 export const RESULTS_SCHEMA = 'recon.run_results/v1';
 /** The stable name beside recon-latest.xlsx. */
@@ -34,6 +35,8 @@ export interface ResultsInput {
   serviceUrl: string | null;
   generatedAt: Date;
   secrets: readonly (string | undefined)[];
+  /** The run's money at stake per currency (the money_at_stake view), as the workbook's Summary gives it. */
+  moneyAtStake: readonly MoneyAtStake[];
 }
 
 /** recon-2026-11-23-070307Z-f434.xlsx → recon-2026-11-23-070307Z-f434.json */
@@ -125,8 +128,10 @@ function metadata(input: ResultsInput) {
       acknowledged: input.checks.byStatus.acknowledged,
       resolved: input.checks.byStatus.resolved,
     },
-    // #27 groups repeats under a root finding; until then every finding's root is null
-    roots: 'not grouped yet: every finding has root null',
+    // a finding that reports the money of another (a cause's repeat) names it; the cause's money is on its root
+    roots: 'a finding whose cause is another\'s names that root finding in "root"; a root has root null and its cause\'s '
+      + 'money in "at_stake" (each cause once, as the workbook\'s Summary and money_at_stake add it)',
+    money_at_stake: input.moneyAtStake.map((m) => ({ currency: m.currency, amount: formatMajor(m.subunits, m.currency), causes: m.findings })),
   };
 }
 
@@ -167,9 +172,10 @@ function findingEntry(f: RunFinding, secrets: readonly (string | undefined)[]) {
     expected: money(f.expected),
     actual: money(f.actual),
     difference: money(f.difference),
+    at_stake: f.repeats === null ? money(f.stake) : null,
     detail: redact(f.detail, secrets),
     first_seen: f.firstSeen.toISOString(),
-    root: null,
+    root: f.repeats,
   };
 }
 

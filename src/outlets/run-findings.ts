@@ -4,9 +4,15 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FindingStatus, LatestFinding, Severity } from '../checks/index.js';
 import { sqlText } from '../store/sql.js';
 
-/** A finding of the run as the checks stage defines it, without the lifecycle fields the files do not carry. */
-export type RunFinding = Omit<LatestFinding, 'status' | 'ageDays' | 'lastSeen' | 'ackNote' | 'ackBy' | 'ackAt' | 'ackEntries' | 'stake' | 'stakeConverted' | 'rootKey' | 'isRoot' | 'groupSize'> & {
+/**
+ * A finding of the run as the checks stage defines it, without the lifecycle fields the files do not carry;
+ * with its cause: the root it repeats (null on a root) and, on a root, the cause's money at stake.
+ */
+export type RunFinding = Omit<LatestFinding, 'status' | 'ageDays' | 'lastSeen' | 'ackNote' | 'ackBy' | 'ackAt' | 'ackEntries' | 'stake'
+  | 'stakeConverted' | 'rootKey' | 'isRoot' | 'groupSize'> & {
   status: Exclude<FindingStatus, 'resolved'>;
+  repeats: string | null;
+  stake: bigint | null;
 };
 
 export async function* runFindings(connection: DuckDBConnection, runId: string, pageSize = 5000): AsyncGenerator<RunFinding[]> {
@@ -19,6 +25,8 @@ export async function* runFindings(connection: DuckDBConnection, runId: string, 
       subject: (r.subject as string | null) ?? null, currency: (r.currency as string | null) ?? null,
       expected: (r.expected as bigint | null) ?? null, actual: (r.actual as bigint | null) ?? null, difference: (r.difference as bigint | null) ?? null,
       detail: String(r.detail ?? ''), firstSeen: r.first_seen as Date,
+      repeats: r.is_root === false ? String(r.root_key) : null,
+      stake: r.cause_stake === null || r.cause_stake === undefined ? null : BigInt(r.cause_stake as bigint),
     }));
     if (page.length > 0) yield page;
     if (page.length < pageSize) return;

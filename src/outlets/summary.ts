@@ -23,7 +23,10 @@ export interface TopFinding {
   disbursementId: string | null;
   subject: string | null;
   currency: string | null;
+  /** The check's difference (expected against actual), exact; not money at stake (a credit on another account has 0). */
   difference: string | null;
+  /** The money its cause puts at stake, as the workbook's At stake column shows it (null on a repeat or without money). */
+  atStake: string | null;
   detail: string;
   action: string;
 }
@@ -124,6 +127,7 @@ export function runSummary(end: RunEnd, secrets: readonly (string | undefined)[]
       subject: t.subject === null ? null : cleanText(t.subject, secrets, 80),
       currency: t.currency === null ? null : cleanText(t.currency, secrets, 8),
       difference: t.difference !== null && t.currency ? formatMajor(t.difference, t.currency) : null,
+      atStake: t.stake !== null && t.stake !== undefined && t.currency ? formatMajor(t.stake, t.currency) : null,
       detail: cleanText(t.detail, secrets, 300),
       action: f?.nextSteps[t.checkId] ?? `See what ${t.checkId} means on the workbook's Checks sheet${t.checkId.startsWith('bank_') ? ', and the disbursement on its Bank sheet' : ''}.`,
     })),

@@ -1,6 +1,7 @@
 // The Bank sheets (#17, #25, #27): for each disbursement what the statements say of its money, in the one
 // vocabulary of bank_status.sql (settled, fee deducted, part of a batch credit, short by, over by, credited in
-// another currency, on another account, awaiting statement, not arrived), the provider's credits that settled nothing, with what they most
+// another currency, on another account, credited on an unbalanced statement, awaiting statement with the
+// first day no statement covers, not arrived, no statements), the provider's credits that settled nothing, with what they most
 // likely are, and, above the table, the statement files the run could not read. Shared by the exception
 // workbook and the monthly close.
 import { formatMajor } from '../money.js';
@@ -14,10 +15,11 @@ import type { StreamingWorkbook } from './workbook-file.js';
  * need one: "short by 29.06 EUR", "over by 1.00 EUR", "fee deducted (15.00 EUR)". The Bank sheets of the
  * exceptions workbook and of the close both write it through here.
  */
-export function bankStatusText(r: Pick<BankRow, 'status' | 'bankDifference' | 'fee' | 'currency'>): string {
+export function bankStatusText(r: Pick<BankRow, 'status' | 'bankDifference' | 'fee' | 'currency' | 'uncoveredOn'>): string {
   const amount = (v: bigint) => `${formatMajor(v < 0n ? -v : v, r.currency)} ${r.currency}`;
   if ((r.status === 'short' || r.status === 'over') && r.bankDifference !== null) return `${r.status} by ${amount(r.bankDifference)}`;
   if (r.status === 'fee deducted' && r.fee) return `fee deducted (${amount(r.fee)}, within tolerance)`;
+  if (r.status === 'awaiting statement' && r.uncoveredOn) return `awaiting statement (no statement covers ${r.uncoveredOn.toISOString().slice(0, 10)})`;
   return r.status;
 }
 
@@ -49,6 +51,7 @@ const REASON_TEXT: Record<string, string> = {
   duplicate: 'second credit for a settled disbursement',
   account_mismatch: 'another account than the disbursement\'s',
   unexpected: 'from the provider, matches nothing',
+  other: 'not from the provider',
 };
 
 export const CREDIT_COLUMNS: ReadonlyArray<ColumnSpec<BankCreditRow>> = [

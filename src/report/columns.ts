@@ -30,12 +30,15 @@ export function findingColumns(reporting: string | null): ReadonlyArray<ColumnSp
   ];
 }
 
-/** A cause's root says how often it was seen; a repeat (just below its root) says it is one (finding_groups.sql). */
+/**
+ * A cause's root says how many more findings report its money; a repeat (just below its root) says its money
+ * is the root's, counted there once (finding_groups.sql).
+ */
 export function repeatsText(f: Pick<FindingRow, 'isRoot' | 'groupSize'>): string | null {
   const n = f.groupSize ?? 1;
   if (n <= 1) return null;
-  if (f.isRoot === false) return 'repeat of the line above';
-  return `also seen in ${n - 1} place${n - 1 === 1 ? '' : 's'} (below)`;
+  if (f.isRoot === false) return 'same cause as the line above';
+  return `also reported ${n - 1} more time${n - 1 === 1 ? '' : 's'} (below)`;
 }
 
 const BASE_FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [

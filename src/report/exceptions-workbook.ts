@@ -149,10 +149,10 @@ function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary): vo
 
   writeSmallTable<CurrencyTotal>(sheet, next + 1, [
     { header: 'Currency', write: (c, t) => setText(c, t.currency) },
-    { header: 'Disbursements', write: (c, t) => setCount(c, t.disbursements) },
-    { header: 'Reported total', write: (c, t) => setAmount(c, t.reported, t.currency) },
-    { header: 'Computed total', write: (c, t) => setAmount(c, t.computed, t.currency) },
-    { header: 'Difference', write: (c, t) => setAmount(c, t.difference, t.currency) },
+    { header: 'Disbursements', numeric: true, write: (c, t) => setCount(c, t.disbursements) },
+    { header: 'Reported total', numeric: true, write: (c, t) => setAmount(c, t.reported, t.currency) },
+    { header: 'Computed total', numeric: true, write: (c, t) => setAmount(c, t.computed, t.currency) },
+    { header: 'Difference', numeric: true, write: (c, t) => setAmount(c, t.difference, t.currency) },
   ], summary.totalsByCurrency);
 
   sheet.commit();
@@ -172,16 +172,19 @@ function writeStakes(sheet: ExcelJS.Worksheet, at: number, stakes: readonly Curr
   });
   const cols: Array<Omit<ColumnSpec<StakeRow>, 'width'>> = [
     { header: 'Money at stake by currency', write: (c, r) => setText(c, r.currency) },
-    { header: 'At stake now', write: (c, r) => setAmount(c, r.atStake, r.currency) },
-    { header: 'Causes', write: (c, r) => setCount(c, r.causes) },
-    { header: 'Not yet in the bank', write: (c, r) => (r.notInBank === null ? setText(c, 'no statements') : setAmount(c, r.notInBank, r.currency)) },
-    { header: 'Another account or currency', write: (c, r) => (r.elsewhere === null ? undefined : setAmount(c, r.elsewhere, r.currency)) },
-    { header: 'In currency suspense', write: (c, r) => setAmount(c, r.suspense, r.currency) },
+    { header: 'At stake now', numeric: true, write: (c, r) => setAmount(c, r.atStake, r.currency) },
+    { header: 'Causes', numeric: true, write: (c, r) => setCount(c, r.causes) },
+    { header: 'Not yet in the bank', numeric: true,
+      write: (c, r) => (r.notInBank === null ? setText(c, 'no statements') : setAmount(c, r.notInBank, r.currency)) },
+    { header: 'Another account or currency', numeric: true,
+      write: (c, r) => (r.elsewhere === null ? undefined : setAmount(c, r.elsewhere, r.currency)) },
+    { header: 'In currency suspense', numeric: true, write: (c, r) => setAmount(c, r.suspense, r.currency) },
   ];
   if (rates) {
     cols.push(
-      { header: `At stake now (${rates.reporting})`, write: (c, r) => (r.converted === null ? setText(c, 'no rate') : setAmount(c, r.converted, rates.reporting)) },
-      { header: `Rate to ${rates.reporting}`, write: (c, r) => setText(c, r.rate?.text ?? null) },
+      { header: `At stake now (${rates.reporting})`, numeric: true,
+        write: (c, r) => (r.converted === null ? setText(c, 'no rate') : setAmount(c, r.converted, rates.reporting)) },
+      { header: `Rate to ${rates.reporting}`, numeric: true, write: (c, r) => setText(c, r.rate?.text ?? null) },
       { header: 'Rate as of', write: (c, r) => setText(c, r.rate?.asOf ?? null) },
     );
   }

@@ -114,16 +114,51 @@ function cashEntries(currency: string, disbursed: bigint, split: BankSplit | und
   const line = (account: string, description: string, amount: bigint): JournalEntry =>
     (amount >= 0n ? { currency, account, description, debit: amount, credit: 0n } : { currency, account, description, debit: 0n, credit: -amount });
   if (!split) return [line(ACCOUNTS.bank, 'Disbursements received (the provider\'s figure: no bank statement imported)', disbursed)];
-  const explained = split.settled + split.bankCharges + split.shortCredited + split.shortBy + split.otherAccount + split.awaiting + split.notArrived;
+  const unproven = split.unproven ?? 0n;
+  const explained = split.settled + split.bankCharges + split.shortCredited + split.shortBy + split.otherAccount + split.awaiting + split.notArrived + unproven;
   return [
     line(ACCOUNTS.bank, 'Settled: disbursements received, matched to bank credits (also fee deducted, part of a batch credit, and what short credits brought)', split.settled + split.shortCredited),
     line(ACCOUNTS.bankCharges, 'Kept by the bank from the provider\'s credits (bank_fee; see Bank)', split.bankCharges),
     line(ACCOUNTS.bankSuspense, 'Short: credited less than disbursed (fees or FX deducted; negative when over; see Bank)', split.shortBy),
     line(ACCOUNTS.bankSuspense, 'On another account: credited to another account than the disbursement\'s (see Bank)', split.otherAccount),
     line(ACCOUNTS.bankSuspense, 'Not arrived: no credit although statements cover the window (see Bank)', split.notArrived),
+    line(ACCOUNTS.bankSuspense, 'Credited on an unbalanced statement: its balances do not prove its entries (see Bank)', unproven),
     line(ACCOUNTS.transit, 'Awaiting statement: no bank statement covers the window yet', split.awaiting),
     line(ACCOUNTS.bankSuspense, 'Disbursed but not explained by the statements', disbursed - explained),
+    ...movementEntries(currency, split),
   ].filter((e, i) => i === 0 || e.debit !== 0n || e.credit !== 0n);
+}
+
+/**
+ * Every entry the statements booked in the month reaches the journal: the credits that settled nothing,
+ * each by reason, on Bank against Bank suspense (money in the bank that is not the provider's settlement:
+ * to return, to ask about); the debits on Bank against Bank charges; and whatever still separates Bank
+ * from the statements' movement of the month (credits of disbursements delivered in another month, or on
+ * another account) on a named Bank suspense line. So the Bank lines add up to the statements' movement.
+ */
+function movementEntries(currency: string, split: BankSplit): JournalEntry[] {
+  // a split read without the month's movement (undefined) books none; read with it and nothing booked (null), the
+  // matched credits were booked in another month and the difference line says so
+  if (split.movement === undefined) return [];
+  const m = split.movement;
+  const matched = split.settled + split.shortCredited;
+  if (!m && matched === 0n) return [];
+  const pair = (debitAccount: string, creditAccount: string, description: string, amount: bigint): JournalEntry[] => {
+    const [dr, cr] = amount >= 0n ? [debitAccount, creditAccount] : [creditAccount, debitAccount];
+    const v = amount >= 0n ? amount : -amount;
+    return [{ currency, account: dr, description, debit: v, credit: 0n }, { currency, account: cr, description, debit: 0n, credit: v }];
+  };
+  const moved = m ?? { credits: 0n, debits: 0n, duplicate: 0n, unexpected: 0n, otherCredits: 0n };
+  const booked = matched + moved.duplicate + moved.unexpected + moved.otherCredits - moved.debits;
+  const held = (description: string, amount: bigint) => pair(ACCOUNTS.bank, ACCOUNTS.bankSuspense, description, amount);
+  return [
+    ...held('Credited twice: second credits for settled disbursements, to return (see Unmatched credits)', moved.duplicate),
+    ...held('From the provider, matching no disbursement (see Unmatched credits)', moved.unexpected),
+    ...held('Credited by others than the provider (see Unmatched credits)', moved.otherCredits),
+    ...pair(ACCOUNTS.bankCharges, ACCOUNTS.bank, 'Debited on the statements of the month (account fees and other debits)', moved.debits),
+    ...held('Statement movement of the month not matched to its disbursements (credits of disbursements of another month, '
+      + 'or on another account; see Bank)', moved.credits - moved.debits - booked),
+  ];
 }
 
 function entriesFor(currency: string, t: CurrencyTotals, split?: BankSplit): JournalEntry[] {

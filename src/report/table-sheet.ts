@@ -322,17 +322,35 @@ export function writeFields(
   return startRow + fields.length;
 }
 
-/** A small fixed table inside a sheet (no autofilter). Returns the next free row. */
+/**
+ * A small fixed table inside a sheet (no autofilter), in the sheet's own column widths: a header longer than
+ * its column wraps (the row as tall as the longest needs), and a numeric column is right-aligned with a gap
+ * before the next, so an amount never runs into its neighbour's text. Returns the next free row.
+ */
 export function writeSmallTable<R>(
   sheet: ExcelJS.Worksheet,
   headerRow: number,
   columns: ReadonlyArray<Omit<ColumnSpec<R>, 'width'>>,
   rows: readonly R[],
 ): number {
-  writeHeaderRow(sheet, headerRow, columns);
+  const header = sheet.getRow(headerRow);
+  let lines = 1;
+  columns.forEach((column, j) => {
+    const cell = header.getCell(j + 1);
+    cell.value = column.header;
+    styleHeader(cell);
+    cell.alignment = { ...WRAP, ...(column.numeric ? { horizontal: 'right' } : {}) };
+    lines = Math.max(lines, wrappedLines(column.header, sheet.getColumn(j + 1).width ?? 10));
+  });
+  if (lines > 1) header.height = 15 * lines;
+  header.commit();
   rows.forEach((item, i) => {
     const row = sheet.getRow(headerRow + 1 + i);
-    columns.forEach((column, j) => column.write(row.getCell(j + 1), item));
+    columns.forEach((column, j) => {
+      const cell = row.getCell(j + 1);
+      column.write(cell, item);
+      if (column.numeric) cell.alignment = NUMBER;
+    });
     row.commit();
   });
   return headerRow + 1 + rows.length;

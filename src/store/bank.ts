@@ -16,9 +16,22 @@ export type BankEntryRow = [
 const KINDS: ColumnKind[] = ['varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar',
   'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'integer', 'varchar', 'varchar'];
 
-/** Adds the entries not in the store yet, in one transaction; returns how many were added. */
-export async function storeBankEntries(c: DuckDBConnection, rows: readonly BankEntryRow[], runId: string): Promise<number> {
+/** One statement as the import records it (sql/bank/insert_statement.sql: the parameters in this order, less the run id). */
+export type BankStatementRow = [
+  statementId: string, accountKey: string, account: string, accountTail: string | null, currency: string, format: string,
+  fileName: string, periodFrom: string, periodTo: string, openingBalance: bigint | null, openingDate: string | null,
+  closingBalance: bigint | null, closingDate: string | null, credits: string, debits: string, entryCount: number,
+  balanceProof: string, proofDifference: bigint | null,
+];
+
+/**
+ * Adds the entries not in the store yet and the statements they came from (each once: the same statement
+ * imported again adds nothing), in one transaction; returns how many entries were added.
+ */
+export async function storeBankEntries(c: DuckDBConnection, rows: readonly BankEntryRow[], runId: string,
+  statements: readonly BankStatementRow[] = []): Promise<number> {
   return inTransaction(c, async () => {
+    for (const s of statements) await c.run(sqlText('bank/insert_statement'), [...s, runId]);
     await c.run(sqlText('bank/stage_entries'));
     await appendRows(c, '_bank', KINDS, rows);
     // rows of a store migrated by 021: recognised by their old identity and what they say, and given their keys

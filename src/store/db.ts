@@ -1,6 +1,8 @@
 // Opening the DuckDB store: migrations (sql/schema/NNN_*.sql, applied once each, in order, recorded in
 // schema_migrations) and the views and macros of sql/macros, sql/staging and sql/marts (objects.ts: re-created
-// on every open so they follow the code, each after the objects it reads).
+// on every open so they follow the code, each after the objects it reads). The versions recorded in
+// schema_migrations are the store's schema version: a store that records one this recon does not have was
+// written by a newer recon, and is refused before anything in it is changed.
 import { inTransaction } from './transaction.js';
 import { TerminalError, oneLine } from '../errors.js';
 import { readdir, readFile } from 'node:fs/promises';
@@ -35,8 +37,14 @@ export async function openStore(dbPath: string): Promise<Store> {
     throw new StoreError(`cannot open the DuckDB store ${dbPath}: ${message}${hint}`);
   }
   const connection = await instance.connect();
-  await migrate(connection);
-  await createViews(connection);
+  try {
+    await migrate(connection, dbPath);
+    await createViews(connection);
+  } catch (err) {
+    connection.closeSync();
+    instance.closeSync();
+    throw err;
+  }
   return {
     instance,
     connection,
@@ -53,18 +61,48 @@ async function sqlFiles(dir: string): Promise<string[]> {
   return names.filter((n) => n.endsWith('.sql')).sort();
 }
 
-async function migrate(connection: DuckDBConnection): Promise<string[]> {
-  await connection.run(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)',
-  );
-  const done = new Set(
-    (await connection.runAndReadAll('SELECT version FROM schema_migrations')).getRows().map((r) => Number(r[0])),
-  );
-  const applied: string[] = [];
-  const schemaDir = path.join(SQL_DIR, 'schema');
+/** The migrations this recon has, by version (sql/schema/NNN_<what>.sql). */
+async function knownMigrations(schemaDir: string): Promise<Map<number, string>> {
+  const known = new Map<number, string>();
   for (const name of await sqlFiles(schemaDir)) {
     const version = Number(/^(\d+)_/.exec(name)?.[1]);
     if (!Number.isInteger(version)) throw new StoreError(`migration ${name} must be named NNN_<what>.sql`);
+    known.set(version, name);
+  }
+  return known;
+}
+
+/**
+ * Why this recon must not open a store that records these schema versions, or null. A version it does
+ * not have means a newer recon (or another branch) shaped the tables: writing with an older idea of them
+ * could lose or misread what the newer one keeps.
+ */
+function newerSchema(
+  recorded: Array<{ version: number; name: string }>, known: ReadonlyMap<number, string>, dbPath: string,
+): string | null {
+  const unknown = recorded.filter((r) => !known.has(r.version)).sort((a, b) => a.version - b.version);
+  if (unknown.length === 0) return null;
+  const ours = Math.max(0, ...known.keys());
+  const theirs = unknown[unknown.length - 1]!;
+  const what = theirs.version > ours
+    ? `was written by a newer recon (schema version ${theirs.version}, ${theirs.name}; this recon knows up to ${ours})`
+    : `records schema change ${theirs.version} (${theirs.name}) that this recon does not have`;
+  return `the store ${dbPath} ${what}; it was left unchanged — run the recon that wrote it, or a newer one`;
+}
+
+async function migrate(connection: DuckDBConnection, dbPath: string): Promise<string[]> {
+  const schemaDir = path.join(SQL_DIR, 'schema');
+  const known = await knownMigrations(schemaDir);
+  await connection.run(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)',
+  );
+  const recorded = (await connection.runAndReadAll('SELECT version, name FROM schema_migrations')).getRows()
+    .map((r) => ({ version: Number(r[0]), name: String(r[1]) }));
+  const refusal = newerSchema(recorded, known, dbPath);
+  if (refusal) throw new StoreError(refusal);
+  const done = new Set(recorded.map((r) => r.version));
+  const applied: string[] = [];
+  for (const [version, name] of [...known].sort((a, b) => a[0] - b[0])) {
     if (done.has(version)) continue;
     const sql = await readFile(path.join(schemaDir, name), 'utf8');
     await inTransaction(connection, async () => {

@@ -1,7 +1,9 @@
 // The service promises no order (interface § Conventions): not of list items, not of an object's fields.
 // Content is therefore compared in a canonical form: object keys sorted at every level. And it promises
 // no bound on nesting, so the canonical form is refused (null) past a depth, before anything deeper is
-// touched: a record nested 200,000 levels deep must not overflow the stack.
+// touched: a record nested 200,000 levels deep must not overflow the stack. A number a double cannot hold
+// (src/api/json.ts) is written with the digits the service sent.
+import { InexactNumber } from '../api/json.js';
 
 /** Nesting recon accepts in one record; deeper is quarantined (no real record nests more than a few levels). */
 export const MAX_JSON_DEPTH = 64;
@@ -9,10 +11,11 @@ export const MAX_JSON_DEPTH = 64;
 /**
  * JSON text with the keys of every object sorted, so the same record served with its fields in another
  * order gives the same text; null when the value nests deeper than MAX_JSON_DEPTH. For values from
- * JSON.parse (no undefined, no functions, no toJSON).
+ * parseJsonExact (no undefined, no functions, no toJSON).
  */
 export function canonicalJson(value: unknown, depth = 1): string | null {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (value instanceof InexactNumber) return value.text;
   if (depth > MAX_JSON_DEPTH) return null;
   if (Array.isArray(value)) {
     const items: string[] = [];

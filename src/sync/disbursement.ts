@@ -18,6 +18,8 @@ import { MAX_JSON_DEPTH, canonicalJson, tooDeepStandIn } from './canonical.js';
 
 export interface ExtractDeps extends FileDeps {
   perPage: number;
+  /** A child list whose totals counted fewer lines than were read (the list lagged): a warning on the run. */
+  onLaggedList?: (note: string) => void;
 }
 
 /** Lines still allowed for one disbursement, shared by its three lists (memory stays bounded). */
@@ -57,6 +59,7 @@ async function readChildren<S extends z.ZodType>(
         const o = next.value;
         if (o.ended === 'page_cap') problem = `${resource}: the list did not end after ${o.pages} pages`;
         else if (o.collected < o.totalEntries) problem = `${resource}: ${o.collected} of ${o.totalEntries} announced lines received (${o.ended.replace('_', ' ')})`;
+        if (o.lagged) deps.onLaggedList?.(o.lagged);
         break;
       }
       const onThisPage = new Map<string, number>();
@@ -64,7 +67,7 @@ async function readChildren<S extends z.ZodType>(
         lineNo += 1;
         if (--allowance.left < 0) {
           problem = `${resource}: more than ${deps.maxLines} lines for one disbursement (--max-lines); the rest was not read`;
-          await pages.return({ totalEntries: 0, collected: 0, pages: 0, ended: 'last_page' });
+          await pages.return({ totalEntries: 0, collected: 0, pages: 0, ended: 'last_page', lagged: null });
           break paging;
         }
         // canonical (keys sorted): the same line served with its fields in another order is the same line

@@ -4,10 +4,14 @@
 //   - its list record changed (the fingerprint of its list fields, recordHash in src/store/bundle.ts), or
 //   - its rotation slot comes round: slot = hash(id) mod N, due on the nights whose UTC day number mod N
 //     equals it, so each night reads about 1/N of the window and N consecutive nights read all of it, or
-//   - its last deep read (deep_reads) is N nights old or older (a missed night does not stretch the bound).
-// Guarantee: a disbursement delivered within --lookback-days is read in depth again at least once every N
-// nights while it stays in the window, so a child restated without a change to the list record is caught
-// within N nights. N was chosen by measurement (bench `nights`, README Performance).
+//   - its last deep read (deep_reads) is N nights old or older (a missed night does not stretch the bound), or
+//     unknown: a store written before deep_reads existed has no row for what it read then, and a weekly
+//     run on a day that is not a disbursement's slot would never come round to it.
+// Guarantee: a disbursement delivered within --lookback-days is read in depth on the first run N days or
+// more after its last deep read (or at once when that is unknown, or after the run's clock), whatever
+// wrote the store and however the runs fall; with nightly runs its slot comes round first. So a child
+// restated without a change to the list record is caught within N nights, or on the first run after.
+// N was chosen by measurement (bench `nights`, README Performance).
 
 /** The rotation period N in nights. */
 export const ROTATION_NIGHTS = 7;
@@ -35,8 +39,13 @@ export function slotDue(id: string, nowMs: number, nights: number = ROTATION_NIG
   return rotationSlot(id, nights) === Math.floor(nowMs / DAY_MS) % Math.max(1, nights);
 }
 
-/** Whether an unchanged disbursement of the lookback window is read in depth tonight. */
+/**
+ * Whether an unchanged disbursement of the lookback window is read in depth tonight: its last deep read
+ * is unknown, N nights old or older, or later than the run's clock (a clock set back: its age is unknown),
+ * or its slot comes round.
+ */
 export function rotationDue(id: string, nowMs: number, lastDeepReadMs: number | undefined, nights: number = ROTATION_NIGHTS): boolean {
-  if (slotDue(id, nowMs, nights)) return true;
-  return lastDeepReadMs !== undefined && nowMs - lastDeepReadMs >= nights * DAY_MS - DRIFT_MS;
+  if (lastDeepReadMs === undefined || lastDeepReadMs > nowMs + DRIFT_MS) return true;
+  if (nowMs - lastDeepReadMs >= nights * DAY_MS - DRIFT_MS) return true;
+  return slotDue(id, nowMs, nights);
 }

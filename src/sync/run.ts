@@ -18,7 +18,7 @@ import { quarantinePage, quarantineRecord } from '../store/quarantine.js';
 import { disbursementsMissingBlobs } from '../store/blobs.js';
 import { WorkPool } from '../ops/pool.js';
 import { MAX_JSON_DEPTH, canonicalJson, tooDeepStandIn } from './canonical.js';
-import { serviceTimestampMs } from '../timestamp.js';
+import { outsideWindow, parseServiceTimestamp, serviceTimestampMs } from '../timestamp.js';
 import { loadDeepReads, saveDeepReads } from '../store/deep-reads.js';
 import { ROTATION_NIGHTS, rotationDue } from './rotation.js';
 
@@ -60,6 +60,8 @@ export interface SyncResult {
   reasons: ReadReasons;
   /** The 429 blocks the sync sat through (#27; set by the sync step). */
   pauses?: Pause[];
+  /** What the run should say though nothing failed (totals that lagged behind their list, a small page size …). */
+  warnings: string[];
 }
 
 export interface SyncDeps {
@@ -116,6 +118,17 @@ function readReason(record: Disbursement, prior: StoredState | undefined, o: Syn
   return rotationDue(record.disbursement_id, now, lastDeepRead, o.rotationNights ?? ROTATION_NIGHTS) ? 'rotation' : null;
 }
 
+/**
+ * Why a valid record's delivered_at is outside the dates recon holds (src/timestamp.ts, outsideWindow), or
+ * null. Such a record is quarantined, never stored: a "9999-12-31" sentinel stored once carried every later
+ * night's month windows past the year 9999.
+ */
+function deliveredOutside(record: Disbursement, nowMs: number): string | null {
+  const at = parseServiceTimestamp(record.delivered_at);
+  const why = typeof at === 'string' ? at : outsideWindow(at, nowMs);
+  return why === null ? null : `delivered_at: ${why} (got ${JSON.stringify(record.delivered_at)})`;
+}
+
 export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResult> {
   const { connection, client, logger } = deps;
   const stored = await loadStoredState(connection);
@@ -130,8 +143,11 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
   });
   const seen = new Set<string>();
   const result: SyncResult = { listed: 0, fetched: 0, skipped: 0, written: 0, restated: 0, quarantined: 0, lines: 0, files: 0, sampled: 0, interrupted: false, listComplete: true,
-    reasons: { new: 0, changed: 0, rotation: 0, again: 0 } };
-  const extractDeps: ExtractDeps = { ...deps.extract, client };
+    reasons: { new: 0, changed: 0, rotation: 0, again: 0 }, warnings: [] };
+  // lists whose totals lagged: counted, and the first few kept as examples (bounded however many lag)
+  const lagging = { count: 0, examples: [] as string[] };
+  const onLaggedList = (note: string) => (lagging.count += 1) <= 3 && lagging.examples.push(note);
+  const extractDeps: ExtractDeps = { ...deps.extract, client, onLaggedList };
 
   // One disbursement that cannot be read is stored incomplete with the reason and the night goes on;
   // what stops every disbursement (the key refused, the disk, a stop signal) fails the run, and so does a
@@ -176,6 +192,7 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
       if (next.done) {
         const out = next.value;
         result.listComplete = out.ended !== 'page_cap' && out.collected >= out.totalEntries;
+        if (out.lagged) warn(deps.logger, result, `the disbursement list's totals lagged behind it (${out.lagged})`);
         if (!result.listComplete) {
           const reason = out.ended === 'page_cap'
             ? `the disbursement list did not end after ${out.pages} pages (it announced ${out.totalEntries} entries); disbursements beyond were not read`
@@ -202,6 +219,12 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
           result.quarantined += 1;
           continue;
         }
+        const outside = deliveredOutside(parsed.data, o.now());
+        if (outside) {
+          await writer.exclusive((c) => quarantineRecord(c, deps.runId, item, outside, raw, deps.redact));
+          result.quarantined += 1;
+          continue;
+        }
         const id = parsed.data.disbursement_id;
         if (seen.has(id)) continue; // shifted onto the next page while the list changed
         seen.add(id);
@@ -225,11 +248,22 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
   // what was read tonight counts for the rotation even if the run fails after it
   await writer.exclusive((c) => saveDeepReads(c, readInDepth, o.now(), deps.runId)).catch((err: unknown) => (failure ??= err));
   if (failure) throw failure;
+  if (lagging.count > 0) {
+    const examples = `${lagging.examples.join('; ')}${lagging.count > 3 ? '; …' : ''}`;
+    warn(deps.logger, result,
+      `${lagging.count} line list(s) counted fewer lines than they served (${examples}); all read`);
+  }
   result.interrupted = deps.signal?.aborted === true;
   if (!result.interrupted && o.sampleBudget > 0) result.sampled = await samplePayments(deps, o.sampleBudget, o.sampleSeed ?? deps.runId, o.concurrency);
   Object.assign(result, { written: writer.counts.disbursements, restated: writer.counts.restated, lines: writer.counts.lines, files: writer.counts.files });
   result.quarantined += writer.counts.quarantined;
   return result;
+}
+
+/** A warning on the run: logged (shown above the progress bar on a terminal) and kept on its result. */
+function warn(logger: Logger, result: SyncResult, message: string): void {
+  logger.warn(message);
+  result.warnings.push(message);
 }
 
 async function samplePayments(deps: SyncDeps, budget: number, seed: string, concurrency: number): Promise<number> {

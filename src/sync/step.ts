@@ -11,7 +11,7 @@ import { PROBE_PER_PAGE } from '../api/paginate.js';
 import { redactor, type Secrets } from '../api/redact.js';
 import { preferCompactHeap } from '../ops/memory.js';
 import { checkpoint, setMemoryLimit, type Store } from '../store/db.js';
-import { rememberPageSize, rememberedPageSize } from '../store/service-settings.js';
+import { PAGE_SIZE_FLOOR, rememberPageSize, rememberedPageSize } from '../store/service-settings.js';
 import type { RunCounters } from '../store/runs.js';
 import { loadLayouts } from './layouts.js';
 import { runSync, type ListProgress, type SyncResult } from './run.js';
@@ -65,6 +65,8 @@ export type SyncProgressListener = (p: ListProgress & {
   requests: number;
   /** While a 429 block holds every request: when it ends (ms since the epoch). */
   pausedUntil: number | null;
+  /** While no request can leave for another reason (the shared budget file's lock is held): what for. */
+  waitingFor: string | null;
 }) => void;
 
 /** How often a sync in progress is reported even when nothing moves (a 429 block): the bar keeps time. */
@@ -88,10 +90,18 @@ export async function syncStep(
 ): Promise<SyncResult> {
   await assertReachable(settings.apiUrl); // a mistyped --api-url fails in seconds, not after minutes of retries
   preferCompactHeap();
+  // a wait for the budget file's lock is said in the log and to the listener, never silent
+  let waitingFor: string | null = null;
+  const onWait = (what: string | null) => {
+    waitingFor = what;
+    if (what) logger.warn(what);
+    else logger.info("the request budget's lock was released; requests go on");
+    report();
+  };
   const budget = new RequestBudget({
     limit: settings.ratePerMinute,
     intervalMs: tuning.intervalMs ?? 60_000,
-    shared: settings.budgetFile === null ? undefined : new SharedBudget(settings.budgetFile),
+    shared: settings.budgetFile === null ? undefined : new SharedBudget(settings.budgetFile, { onWait }),
   }, tuning.clock);
   const client = new PaymentsClient({
     baseUrl: settings.apiUrl,
@@ -107,13 +117,15 @@ export async function syncStep(
     clock: tuning.clock,
   });
   const c = target.store.connection;
-  client.acceptedPageSize = await rememberedPageSize(c);
+  const now = tuning.now ?? tuning.clock?.now ?? Date.now;
+  // a size remembered a week ago or more is asked again larger (PROBE_PER_PAGE down), on this night
+  const remembered = await rememberedPageSize(c, now());
+  client.acceptedPageSize = remembered;
   client.learnPageSize = settings.perPage === null;
   const perPage = settings.perPage ?? client.acceptedPageSize ?? PROBE_PER_PAGE;
   // The sync only appends: DuckDB needs little memory for it, and without a lower limit its buffer pool
   // keeps the pages it wrote. The rest of the run gets its own limit back.
   await setMemoryLimit(c, settings.syncMemoryMb);
-  const now = tuning.now ?? tuning.clock?.now ?? Date.now;
   // the budget's own clock (its gate is on it), which a test's fixed `now` for the data is not
   const gateNow = () => (tuning.clock ? tuning.clock.now() : Date.now());
   const pauses = new PauseWatch();
@@ -122,7 +134,7 @@ export async function syncStep(
     lastProgress = p;
     const at = gateNow();
     pauses.see(at, budget.blockedUntil);
-    onProgress?.({ ...p, requests: client.stats.requests, pausedUntil: pauses.pausedUntil(at) });
+    onProgress?.({ ...p, requests: client.stats.requests, pausedUntil: pauses.pausedUntil(at), waitingFor });
   };
   // a 429 closes the budget's gate (src/api/client.ts): the watch and the bar hear of it at once
   const closeGate = budget.block.bind(budget);
@@ -167,14 +179,25 @@ export async function syncStep(
       },
     );
     Object.assign(target.counters, syncCounters(result));
+    const size = client.acceptedPageSize;
+    if (size !== null && size < PAGE_SIZE_FLOOR) {
+      const warning = `the service accepted no more than ${size} per page, below the interface's default of `
+        + `${PAGE_SIZE_FLOOR}: believed for this run only, asked again larger next run`;
+      logger.warn(warning);
+      result.warnings.push(warning);
+    }
     pauses.see(gateNow(), budget.blockedUntil);
     result.pauses = pauses.pauses(gateNow());
     return result;
   } finally {
     clearInterval(ticker);
     second?.closeSync();
+    // remembered when learned tonight (a size already remembered keeps the day it was learned, so it is
+    // asked again after PAGE_SIZE_REPROBE_DAYS), and never below the floor
     const learned = client.acceptedPageSize;
-    if (learned !== null) await rememberPageSize(c, learned, target.runId).catch(() => undefined);
+    if (learned !== null && learned !== remembered && learned >= PAGE_SIZE_FLOOR) {
+      await rememberPageSize(c, learned, target.runId, now()).catch(() => undefined);
+    }
     // What the sync wrote goes into the store file under the sync's own limit, not at the next checkpoint
     // (the publish's, or the close's) under the run's larger one: a 1M-payout run's peak RSS was that
     // checkpoint's, 434–442 MB against the sync's 384 (#28). A failure here leaves it to that checkpoint.

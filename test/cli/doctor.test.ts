@@ -36,7 +36,7 @@ describe('recon doctor', () => {
   it('says OK line by line when a night would run, and makes the folders it checks', async () => {
     const { code, lines } = await runDoctor(config([]));
     expect(lines.map((l) => [l.check, l.verdict])).toEqual([
-      ['service', 'OK'], ['payments', 'OK'], ['clock', 'OK'], ['store folder', 'OK'], ['reports folder', 'OK'], ['disk', 'OK'], ['run lock', 'OK'],
+      ['service', 'OK'], ['payments', 'OK'], ['clock', 'OK'], ['store folder', 'OK'], ['reports folder', 'OK'], ['disk', 'OK'], ['output paths', 'OK'], ['run lock', 'OK'],
     ]);
     expect(line(lines, 'service').reason).toMatch(/5 delivered disbursements/);
     expect(line(lines, 'store folder').reason).toMatch(/created now/);

@@ -36,6 +36,14 @@ describe('the progress line', () => {
     expect(progressLine(base({ skipped: 170 }), { now: T0, elapsedMs: 1000, pausedMs: 0, windowRequests: 1, windowMs: 1000, budgetPerMinute: 450 }))
       .toMatch(/finishing$/);
   });
+
+  it('says what the run waits for while another process holds the shared budget\'s lock, never a silent bar', () => {
+    const line = progressLine(base({ waitingFor: 'the request budget /var/lib/recon/budget.json: its lock is held by pid 4242 since 03:01\u001b[2J' }), {
+      now: T0 + 60_000, elapsedMs: 60_000, pausedMs: 0, windowRequests: 0, windowMs: 60_000, budgetPerMinute: 450,
+    });
+    expect(line).toMatch(/1m00s elapsed, waiting: the request budget \/var\/lib\/recon\/budget\.json: its lock is held by pid 4242 since 03:01\[2J$/);
+    expect(line).not.toMatch(/ETA|\u001b/);
+  });
 });
 
 describe('the progress bar on an injected clock', () => {

@@ -18,7 +18,8 @@ export function finding(over: Partial<LatestFinding> = {}): LatestFinding {
   return {
     key: 'k1', status: 'new', ageDays: 0, checkId: 'total_identity', severity: 'error', recipientId: 'rcp_1', disbursementId: 'dsb_1',
     subject: 'amount', currency: 'EUR', expected: 10000n, actual: 11234n, difference: 1234n, detail: `provider said ${HOSTILE}`,
-    firstSeen: new Date('2026-11-24T02:31:00Z'), lastSeen: new Date('2026-11-24T02:31:00Z'), ackNote: null, ackBy: null, ackAt: null, ackEntries: 0, ...over,
+    firstSeen: new Date('2026-11-24T02:31:00Z'), lastSeen: new Date('2026-11-24T02:31:00Z'), ackNote: null, ackBy: null, ackAt: null, ackEntries: 0,
+    stake: 1234n, stakeConverted: null, rootKey: over.key ?? 'k1', isRoot: true, groupSize: 1, ...over,
   };
 }
 
@@ -43,7 +44,7 @@ export function nightFacts(workbook: string, over: Partial<NightFacts> = {}): Ni
       { checkId: 'total_identity', severity: 'error', status: 'resolved', findings: 2 },
     ],
     moneyAtStake: [{ currency: 'EUR', subunits: 1234n, findings: 1 }, { currency: 'KWD', subunits: 5n, findings: 1 }],
-    top: [finding(), finding({ key: 'k2', status: 'open', currency: 'KWD', difference: -5n, detail: 'short by 0.005' })],
+    top: [finding(), finding({ key: 'k2', status: 'open', currency: 'KWD', difference: -5n, stake: 5n, detail: 'short by 0.005' })],
     bank: { settled: 30, awaiting: 8, unsettled: 2 },
     workbook,
     ...over,

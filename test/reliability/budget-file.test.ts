@@ -69,3 +69,42 @@ describe('a request budget shared by every recon on the host (--budget-file)', (
     expect(busiestWindow(log.map((e) => e.t))).toBeLessThanOrEqual(SERVICE_LIMIT);
   }, 60_000);
 });
+
+describe('a budget file whose lock is held', () => {
+  it('by a live process, with its time an hour ahead: the run says in the log and to its listener what it waits for, and goes on once that process ends', async () => {
+    const { spawn } = await import('node:child_process');
+    const { hostname } = await import('node:os');
+    const { utimesSync, writeFileSync } = await import('node:fs');
+    const { Writable } = await import('node:stream');
+    const { pino } = await import('pino');
+    const { parseCommandArgs, COMMAND_OPTIONS } = await import('../../pipelines/config.js');
+    const { runSyncJob } = await import('../../pipelines/sync.js');
+    const { bootId, processStart } = await import('../../src/api/budget-lock.js');
+    const sb = await service();
+    const budgetFile = path.join(dir(), 'recon-budget.json');
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)']);
+    open.push(() => void holder.kill());
+    writeFileSync(`${budgetFile}.lock`, JSON.stringify({ pid: holder.pid, host: hostname(), bootId: bootId(), start: processStart(holder.pid!), token: 't', at: Date.now() }));
+    const ahead = new Date(Date.now() + 3_600_000);
+    utimesSync(`${budgetFile}.lock`, ahead, ahead);
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, new Writable({ write(chunk: Buffer, _e, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    } }));
+    const { config } = parseCommandArgs(['--api-url', sb.url, '--api-key', sb.apiKey, '--db', path.join(dir(), 'recon.duckdb'), '--budget-file', budgetFile,
+      '--sample-budget', '0'], COMMAND_OPTIONS.sync, {}, {});
+    const waits: string[] = [];
+    const out = await runSyncJob(config, logger, { handleSignals: false, tuning: { retryBaseMs: 5 }, onProgress: (p) => {
+      if (p.waitingFor && !waits.includes(p.waitingFor)) {
+        waits.push(p.waitingFor);
+        holder.kill(); // the holder ends: the lock is its leftover now, and is taken over
+      }
+    } });
+    expect(out.code).toBe(0);
+    expect(out.result!.written).toBe(6);
+    expect(waits).toEqual([expect.stringMatching(new RegExp(`held by pid ${holder.pid}, .*still running; no request leaves until it is released`))]);
+    expect(lines.filter((l) => l.includes(`held by pid ${holder.pid}`) && l.includes('"level":40'))).toHaveLength(1);
+    expect(lines.some((l) => l.includes("the request budget's lock was released"))).toBe(true);
+  }, 60_000);
+});

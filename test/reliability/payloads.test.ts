@@ -209,6 +209,18 @@ describe('pagination that lies', () => {
     expect(await status(db, id(d))).toMatchObject({ status: 'complete', payouts: 25 });
   });
 
+  it('totals that lag (3 / 1) under a full first page with has_more: all 9 disbursements are listed and read, none skipped', async () => {
+    const list = Array.from({ length: 9 }, () => buildDisbursement());
+    const f = await fake(list, (r, fallback) => (r.path === '/disbursements'
+      ? { body: { ...(fallback().body as Item), total_entries: 3, total_pages: 1, has_more: r.page * r.perPage < 9 } } : undefined));
+    const { db } = store();
+    const run = await syncFake(f, db, ['--per-page', '3']);
+    expect(run.code).toBe(0);
+    expect([run.result!.listed, run.result!.fetched, run.result!.listComplete]).toEqual([9, 9, true]);
+    expect(run.result!.warnings).toEqual([expect.stringContaining('the service counted 3 entries in 1 pages, 9 entries were read in 3 pages')]);
+    expect((await query(db, 'SELECT disbursement_id FROM disbursements ORDER BY 1')).map((r) => r.disbursement_id)).toEqual(list.map(id).sort());
+  });
+
   it('total_pages higher than the pages: the first empty page ends the list, complete', async () => {
     const d = buildDisbursement({ payouts: 15 });
     const payouts = `/disbursements/${id(d)}/payouts`;
@@ -285,5 +297,34 @@ describe('pagination that lies', () => {
     expect(rows).toEqual([{ sync_status: 'incomplete', n: 70 }]); // their children answer 404
     const q = await query(db, `SELECT resource, reason FROM quarantine WHERE disbursement_id IS NULL`);
     expect(q).toEqual([{ resource: 'page', reason: expect.stringMatching(/did not end after 7 pages/) }]);
+  });
+});
+
+describe('numbers a double cannot hold', () => {
+  it('a payout and a disbursement of 9007199254740993 are quarantined quoting those digits; the raw payloads keep them; the rest reconciles', async () => {
+    // JSON written by hand: JavaScript cannot even hold the number this service sends
+    const PLACEHOLDER = 777_000_777;
+    const d = withPayout(1, (p) => ({ ...p, amount: PLACEHOLDER }));
+    const big = buildDisbursement();
+    big.record.amount = PLACEHOLDER;
+    const good = buildDisbursement();
+    const exact = (body: unknown) => JSON.stringify(body).replaceAll(String(PLACEHOLDER), '9007199254740993');
+    const f = await fake([d, big, good], (r, fallback) => (r.path === '/disbursements' || r.path === `/disbursements/${id(d)}/payouts`
+      ? { headers: { 'content-type': 'application/json' }, body: exact(fallback().body) } : undefined));
+    const { db } = store();
+    expect((await syncFake(f, db)).code).toBe(0);
+    const q = await quarantine(db);
+    expect(q.map((r) => [r.disbursement_id, r.resource, r.line_no, r.reason])).toEqual([
+      [id(d), 'payout', 2, 'amount: 9007199254740993 cannot be read exactly as a number (past 2^53 a double rounds whole numbers); not stored'],
+      [id(big), 'disbursement', null, 'amount: 9007199254740993 cannot be read exactly as a number (past 2^53 a double rounds whole numbers); not stored'],
+    ]);
+    for (const r of q) {
+      expect(String(r.raw)).toContain('"amount":9007199254740993');
+      expect(String(r.raw)).not.toContain('9007199254740992');
+    }
+    expect(await status(db, id(d))).toMatchObject({ status: 'invalid', payouts: 2 });
+    expect(await status(db, id(big))).toBeNull();
+    expect(await status(db, id(good))).toMatchObject({ status: 'complete', payouts: 3 });
+    expect(await query(db, `SELECT count(*)::INT AS n FROM disbursements WHERE raw LIKE '%9007199254740992%'`)).toEqual([{ n: 0 }]);
   });
 });

@@ -68,6 +68,43 @@ describe('the interface allows it, recon survives it', () => {
     expect(f.log.filter((r) => r.status === 422).length).toBe(refused); // the next run asks for 25 at once
   });
 
+  it('one misleading "at most 2" is believed for that night only, with a warning; the next night asks large again', async () => {
+    const d = buildDisbursement({ payouts: 30 });
+    let misleading = true;
+    const f = await fake([d], (req) => (misleading && req.perPage > 2
+      ? { status: 400, body: { title: 'Bad Request', status: 400, detail: 'per_page must be at most 2' } } : undefined));
+    const file = db();
+    const first = await syncFake(f, file);
+    expect(first.code).toBe(0);
+    expect(first.result!.warnings).toEqual([
+      "the service accepted no more than 2 per page, below the interface's default of 10: believed for this run only, asked again larger next run"]);
+    expect(await query(file, `SELECT value FROM service_settings WHERE key = 'per_page'`)).toEqual([]);
+    misleading = false;
+    const before = f.log.length;
+    const second = await syncFake(f, file, ['--full']);
+    expect(second.result!.warnings).toEqual([]);
+    // the list, payouts (30 on one page), refunds, adjustments, each asked once at the large size; no refusal
+    expect(f.log.slice(before).filter((r) => !r.path.endsWith('/files')).map((r) => [r.page, r.status])).toEqual([[1, 200], [1, 200], [1, 200], [1, 200]]);
+  });
+
+  it('a remembered page size is asked again larger a week after it was learned', async () => {
+    const d = buildDisbursement({ payouts: 30 });
+    let maximum = 25;
+    const f = await fake([d], (req) => (req.perPage > maximum
+      ? { status: 422, body: { title: 'Unprocessable entity', status: 422, detail: `per_page must be at most ${maximum}` } } : undefined));
+    const file = db();
+    const day = (k: number) => Date.parse('2026-11-01T02:30:00Z') + k * 86_400_000;
+    expect((await syncFake(f, file, [], { now: () => day(0) })).code).toBe(0);
+    expect(await query(file, `SELECT value FROM service_settings WHERE key = 'per_page'`)).toEqual([{ value: '25' }]);
+    maximum = 1000; // the service raised its limit
+    const refusedBefore = f.log.filter((r) => r.status === 422).length;
+    await syncFake(f, file, ['--full'], { now: () => day(6) });
+    expect(await query(file, `SELECT value FROM service_settings WHERE key = 'per_page'`)).toEqual([{ value: '25' }]); // within the week: kept
+    await syncFake(f, file, ['--full'], { now: () => day(7) });
+    expect(await query(file, `SELECT value FROM service_settings WHERE key = 'per_page'`)).toEqual([{ value: '1000' }]);
+    expect(f.log.filter((r) => r.status === 422).length).toBe(refusedBefore);
+  });
+
   it('without a named maximum it halves down to the service default', async () => {
     const d = buildDisbursement({ payouts: 12 });
     const f = await fake([d], (req) => (req.perPage > 20 ? { status: 400, body: { title: 'Bad Request', status: 400, detail: 'bad paging' } } : undefined));

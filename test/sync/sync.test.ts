@@ -149,6 +149,21 @@ describe('sync', () => {
     expect(Date.parse(String(r!.oldest))).toBeGreaterThan(first);
   });
 
+  it('reads every disbursement and line of lists whose totals lag behind them (sandbox lagTotals), and warns on the run', async () => {
+    const sb = await sandbox({ faults: { lagTotals: 6 } });
+    const file = db();
+    const run = await syncOnce(sb, file, ['--per-page', '3']);
+    expect(run.code).toBe(0);
+    expect([run.result!.listed, run.result!.listComplete]).toEqual([40, true]);
+    expect(run.result!.warnings).toEqual([
+      "the disbursement list's totals lagged behind it (/disbursements: the service counted 34 entries in 12 pages, 40 entries were read in 14 pages)",
+      expect.stringMatching(/^\d+ line list\(s\) counted fewer lines than they served \(\/disbursements\/.*; all read$/),
+    ]);
+    const clean = await cleanFingerprints();
+    const prints = await fingerprints(file);
+    for (const t of ['disbursements', 'payouts', 'refunds', 'adjustments', 'quarantine'] as const) expect(prints[t], t).toEqual(clean[t]);
+  });
+
   it('asks /files again for fresh links when a pre-signed link has expired', async () => {
     const sb = await sandbox({ faults: { expiredLinkRate: 0.25 } });
     const file = db();

@@ -72,3 +72,29 @@ describe('service timestamps through a night', () => {
     expect(stores[1]).toEqual(stores[0]);
   }, 120_000);
 });
+
+describe('a delivered_at outside the dates recon holds', () => {
+  it('a "never" sentinel (9999-12-31) or a pre-1970 date quarantines its record with the reason; every night after still completes and publishes', async () => {
+    const good = buildDisbursement({ id: 'ts_good', deliveredAt: '2026-10-05T06:00:00Z', payouts: 2 });
+    const sentinel = buildDisbursement({ id: 'ts_sentinel', deliveredAt: '9999-12-31T23:59:59Z', payouts: 2 });
+    const early = buildDisbursement({ id: 'ts_1969', deliveredAt: '1969-12-31T23:59:59Z', payouts: 2 });
+    const f = await fake([good, sentinel, early]);
+    const { dir, db } = store();
+    const args = ['run', '--api-url', f.url, '--api-key', f.apiKey, '--db', db, '--reports', path.join(dir, 'reports'), '--rate-per-minute', '60000',
+      '--sample-budget', '0'];
+    for (const night of [1, 2]) {
+      const run = await runCli(args);
+      // the quarantined records are findings (invalid_record): exit 1, a workbook, a published snapshot
+      expect(run.code, `night ${night}: ${run.stderr}`).toBe(1);
+    }
+    expect(await query(db, 'SELECT disbursement_id FROM disbursements')).toEqual([{ disbursement_id: 'ts_good' }]);
+    const q = await query(db, `SELECT disbursement_id, reason FROM quarantine ORDER BY disbursement_id`);
+    expect(q).toEqual([
+      { disbursement_id: 'ts_1969', reason: 'delivered_at: is before 1970, outside the dates recon holds (1970 to a year after the run) (got "1969-12-31T23:59:59Z")' },
+      { disbursement_id: 'ts_sentinel', reason: expect.stringMatching(/^delivered_at: is more than a year after this run's clock \(\d{4}-\d{2}-\d{2}\), outside the dates recon holds .*\(got "9999-12-31T23:59:59Z"\)$/) },
+    ]);
+    expect(await query(db, `SELECT DISTINCT check_id, disbursement_id FROM findings WHERE check_id = 'invalid_record' ORDER BY 2`)).toEqual([
+      { check_id: 'invalid_record', disbursement_id: 'ts_1969' }, { check_id: 'invalid_record', disbursement_id: 'ts_sentinel' }]);
+    expect(await query(db, `SELECT count(*)::INT AS n FROM runs WHERE command = 'run' AND status = 'succeeded'`)).toEqual([{ n: 2 }]);
+  });
+});

@@ -75,7 +75,7 @@ base AS (
   SELECT f.finding_key, f.status, f.check_id, f.severity, f.recipient_id, f.disbursement_id, f.subject,
     f.currency, f.expected, f.actual, f.difference, f.detail,
     COALESCE(l.first_seen, f.created_at) AS first_seen, COALESCE(l.last_seen, f.created_at) AS last_seen,
-    l.ack_note, l.ack_by, l.ack_at, ${ACK_ENTRIES}, g.stake, g.root_key, g.is_root, g.group_size
+    l.ack_note, l.ack_by, l.ack_at, ${ACK_ENTRIES}, g.cause_stake AS stake, g.root_key, g.is_root, g.group_size
   FROM exceptions AS f
   JOIN finding_groups AS g ON g.run_id = f.run_id AND g.finding_key = f.finding_key
   LEFT JOIN findings AS l ON l.finding_key = f.finding_key

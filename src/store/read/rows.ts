@@ -59,7 +59,7 @@ export async function* reconciliationRows(connection: DuckDBConnection, o: Month
 /** Every disbursement's bank status (bank_status view), by keyset pages. */
 export async function* bankRows(connection: DuckDBConnection, o: MonthFilter = {}): AsyncGenerator<BankRow> {
   const select = 'disbursement_id, delivered_at, currency, amount, bank_account_number, bank_status, credited_on, statement_id, matched_by_reference, '
-    + 'match_kind, credit_amount, fee, batch_size, bank_difference';
+    + 'match_kind, credit_amount, fee, batch_size, bank_difference, uncovered_on';
   for await (const r of keysetRows(connection, select, 'bank_status', ['disbursement_id'], deliveredIn(o), o.pageSize ?? 5000)) {
     yield {
       disbursementId: String(r.disbursement_id), deliveredAt: r.delivered_at as Date, currency: String(r.currency ?? ''),
@@ -69,14 +69,20 @@ export async function* bankRows(connection: DuckDBConnection, o: MonthFilter = {
       matchKind: (r.match_kind as BankRow['matchKind']) ?? null, creditAmount: r.credit_amount === null ? null : BigInt(r.credit_amount as bigint),
       fee: r.fee === null ? null : BigInt(r.fee as bigint), batchSize: r.batch_size === null ? null : Number(r.batch_size),
       bankDifference: r.bank_difference === null || r.bank_difference === undefined ? null : BigInt(r.bank_difference as bigint),
+      uncoveredOn: (r.uncovered_on as Date | null | undefined) ?? null,
     };
   }
 }
 
-/** The provider's credits that settled nothing (bank_unmatched_credits with a reason), by keyset pages; a month narrows them to those credited in it. */
-export async function* bankCredits(connection: DuckDBConnection, o: { creditedIn?: string; pageSize?: number } = {}): AsyncGenerator<BankCreditRow> {
-  const select = 'statement_id, entry_ref, credited_on, currency, amount, reason, disbursement_id, counterparty, remittance, account, file_name';
-  const where = `reason IS NOT NULL${o.creditedIn === undefined ? '' : ` AND strftime(credited_on, '%Y-%m') = ${sqlString(o.creditedIn)}`}`;
+/**
+ * The provider's credits that settled nothing (bank_unmatched_credits with a reason), by keyset pages; a
+ * month narrows them to those credited in it; `others` adds the credits from others than the provider
+ * (reason 'other'), which the close accounts for too.
+ */
+export async function* bankCredits(connection: DuckDBConnection,
+  o: { creditedIn?: string; pageSize?: number; others?: boolean } = {}): AsyncGenerator<BankCreditRow> {
+  const select = 'statement_id, entry_ref, credited_on, currency, amount, COALESCE(reason, \'other\') AS reason, disbursement_id, counterparty, remittance, account, file_name';
+  const where = `${o.others ? 'TRUE' : 'reason IS NOT NULL'}${o.creditedIn === undefined ? '' : ` AND strftime(credited_on, '%Y-%m') = ${sqlString(o.creditedIn)}`}`;
   for await (const r of keysetRows(connection, select, 'bank_unmatched_credits', ['statement_id', 'entry_ref'], where, o.pageSize ?? 5000)) {
     yield {
       creditedOn: r.credited_on as Date, currency: String(r.currency), amount: BigInt(r.amount as bigint), reason: String(r.reason),

@@ -168,24 +168,54 @@ export interface BankSplitRow {
   otherAccount: bigint;
   awaiting: bigint;
   notArrived: bigint;
+  /** Settled by a credit on a statement whose balances do not prove it (bank_statement_unbalanced). */
+  unproven: bigint;
+  /** What the statements booked in the month (bank_month_movement); null when they booked nothing in this currency, undefined when not read. */
+  movement?: BankMovement | null;
 }
+
+/** The month's bank entries in a currency: all credits and debits, and the credits that settled nothing by reason. */
+export interface BankMovement {
+  credits: bigint;
+  debits: bigint;
+  duplicate: bigint;
+  unexpected: bigint;
+  otherCredits: bigint;
+}
+
+const NO_SPLIT = { settled: 0n, bankCharges: 0n, shortCredited: 0n, shortBy: 0n, otherAccount: 0n, awaiting: 0n, notArrived: 0n, unproven: 0n };
 
 export async function bankSplit(c: DuckDBConnection, month: string): Promise<Map<string, BankSplitRow>> {
   const rows = (await c.runAndReadAll('SELECT * FROM bank_month_split WHERE month = $1', [month])).getRowObjectsJS();
-  return new Map(rows.map((r) => [String(r.currency), {
+  const out = new Map<string, BankSplitRow>(rows.map((r) => [String(r.currency), {
     settled: big(r.settled), bankCharges: big(r.bank_charges), shortCredited: big(r.short_credited), shortBy: big(r.short_by),
-    otherAccount: big(r.other_account), awaiting: big(r.awaiting), notArrived: big(r.not_arrived),
+    otherAccount: big(r.other_account), awaiting: big(r.awaiting), notArrived: big(r.not_arrived), unproven: big(r.unproven), movement: null,
   }]));
+  const moved = (await c.runAndReadAll('SELECT * FROM bank_month_movement WHERE month = $1', [month])).getRowObjectsJS();
+  for (const r of moved) {
+    const currency = String(r.currency);
+    const row = out.get(currency) ?? { ...NO_SPLIT, movement: null };
+    row.movement = { credits: big(r.credits), debits: big(r.debits), duplicate: big(r.duplicate), unexpected: big(r.unexpected), otherCredits: big(r.other_credits) };
+    out.set(currency, row);
+  }
+  return out;
 }
 
-/** Per currency, what a reader must see first (#27): money at stake, money not in the bank, suspense. */
+/** A run's money at stake per currency, each cause's money once (the money_at_stake view), by currency. */
+export async function runMoneyAtStake(c: DuckDBConnection, runId: string): Promise<Array<{ currency: string; atStake: bigint; causes: number }>> {
+  const rows = (await c.runAndReadAll('SELECT currency, at_stake, causes FROM money_at_stake WHERE run_id = $1 ORDER BY currency', [runId]))
+    .getRowObjectsJS();
+  return rows.map((r) => ({ currency: String(r.currency), atStake: big(r.at_stake), causes: Number(r.causes) }));
+}
+
+/** Per currency, what a reader must see first: money at stake, money not in the bank, suspense. */
 export interface CurrencyStake {
   currency: string;
   /** The money at stake of the run's causes that need a person (new or open roots of finding_groups). */
   atStake: bigint;
   /** How many such causes carry it. */
   causes: number;
-  /** Not arrived, awaiting a statement, or the shortfall of a short credit (null: no statements imported). */
+  /** Not arrived, awaiting a statement, or the shortfall of a short credit (null: no statement of this currency imported). */
   notInBank: bigint | null;
   /** Credited on another account or in another currency (null: no statements imported). */
   elsewhere: bigint | null;
@@ -199,16 +229,13 @@ export interface CurrencyStake {
  * holds bank_matches materialised).
  */
 export async function currencyStakes(c: DuckDBConnection, runId: string, bank: boolean): Promise<CurrencyStake[]> {
-  const stake = (await c.runAndReadAll(
-    `SELECT g.currency, CAST(sum(g.stake) AS HUGEINT) AS at_stake, count(*) AS causes
-     FROM finding_groups AS g JOIN exceptions AS e ON e.run_id = g.run_id AND e.finding_key = g.finding_key
-     WHERE g.run_id = $1 AND g.is_root AND e.status IN ('new', 'open') AND g.stake IS NOT NULL
-     GROUP BY g.currency`, [runId])).getRowObjectsJS();
+  const stake = await runMoneyAtStake(c, runId);
   const suspense = (await c.runAndReadAll(
     'SELECT currency, CAST(sum(signed_amount) AS HUGEINT) AS held FROM currency_suspense GROUP BY currency')).getRowObjectsJS();
   const banked = bank ? (await c.runAndReadAll(
     `SELECT currency,
-       CAST(COALESCE(sum(amount) FILTER (WHERE bank_status IN ('not arrived', 'awaiting statement')), 0)
+       bool_and(bank_status = 'no statements') AS none,
+       CAST(COALESCE(sum(amount) FILTER (WHERE bank_status IN ('not arrived', 'awaiting statement', 'credited on an unbalanced statement')), 0)
          + COALESCE(sum(-bank_difference) FILTER (WHERE bank_status = 'short'), 0) AS HUGEINT) AS not_in_bank,
        CAST(COALESCE(sum(amount) FILTER (WHERE bank_status IN ('on another account', 'credited in another currency')), 0) AS HUGEINT) AS elsewhere
      FROM bank_status GROUP BY currency`)).getRowObjectsJS() : [];
@@ -218,9 +245,14 @@ export async function currencyStakes(c: DuckDBConnection, runId: string, bank: b
     if (!s) out.set(currency, s = { currency, atStake: 0n, causes: 0, notInBank: bank ? 0n : null, elsewhere: bank ? 0n : null, suspense: 0n });
     return s;
   };
-  for (const r of stake) Object.assign(at(String(r.currency)), { atStake: big(r.at_stake), causes: Number(r.causes) });
+  for (const r of stake) Object.assign(at(r.currency), { atStake: r.atStake, causes: r.causes });
   for (const r of suspense) at(String(r.currency)).suspense = big(r.held);
   for (const r of banked) {
+    // a currency no statement was ever imported for says so, whatever other currencies have
+    if (r.none === true) {
+      Object.assign(at(String(r.currency)), { notInBank: null, elsewhere: null });
+      continue;
+    }
     const notInBank = big(r.not_in_bank);
     const elsewhere = big(r.elsewhere);
     if (notInBank !== 0n || elsewhere !== 0n || out.has(String(r.currency))) Object.assign(at(String(r.currency)), { notInBank, elsewhere });

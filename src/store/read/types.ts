@@ -26,7 +26,10 @@ export interface LatestFinding {
   ackAt: Date | null;
   /** Entries in the finding's acknowledgement history (acknowledgements and withdrawals). */
   ackEntries: number;
-  /** Money at stake (finding_stake.sql) in the finding's own currency; null without money. */
+  /**
+   * Money at stake in the finding's own currency: its cause's money, counted once, on the cause's root
+   * (finding_groups.sql cause_stake); null on a repeat (its money is the root's) and without money.
+   */
   stake: bigint | null;
   /** The same in the reporting currency of the user's rates (--rates); null without a rate. */
   stakeConverted: bigint | null;
@@ -117,7 +120,7 @@ export interface MonthShape {
 
 /** The bank_status view's words (sql/staging/bank_status.sql), the same in every sheet and finding. */
 export const BANK_STATUSES = ['settled', 'fee deducted', 'part of a batch credit', 'short', 'over', 'credited in another currency',
-  'on another account', 'awaiting statement', 'not arrived'] as const;
+  'on another account', 'credited on an unbalanced statement', 'awaiting statement', 'not arrived', 'no statements'] as const;
 export type BankStatus = (typeof BANK_STATUSES)[number];
 
 /** A disbursement and its bank credit (the bank_status view). */
@@ -142,6 +145,8 @@ export interface BankRow {
   fee: bigint | null;
   /** How many disbursements the credit settled. */
   batchSize: number | null;
+  /** For awaiting statement: the first day of its window no statement of its account covers. */
+  uncoveredOn?: Date | null;
 }
 
 /** A provider's credit that settled nothing (the bank_unmatched_credits view). */

@@ -1,6 +1,6 @@
 // Issue 26: the service's timestamps read exactly (src/timestamp.ts), never by Date.parse's leniency.
 import { describe, expect, it } from 'vitest';
-import { parseServiceTimestamp, serviceTimestampMs, utcText } from '../../../src/timestamp.js';
+import { outsideWindow, parseServiceTimestamp, serviceTimestampMs, utcText, type Instant } from '../../../src/timestamp.js';
 import { DisbursementSchema, describeIssues } from '../../../src/api/schemas.js';
 
 const utc = (s: string) => {
@@ -32,6 +32,11 @@ describe('service timestamps', () => {
     ['2024-02-29T12:00:00Z', '2024-02-29 12:00:00.000000+00'],
     ['2000-02-29T12:00:00Z', '2000-02-29 12:00:00.000000+00'],
     ['2026-12-31T23:59:59.999999-01:00', '2027-01-01 00:59:59.999999+00'],
+    // past 2^53 microseconds since 1970 (about 2255): held as seconds and microseconds, never one double
+    ['9999-12-01T23:59:59.999999Z', '9999-12-01 23:59:59.999999+00'],
+    ['9999-12-31T23:59:59.999999Z', '9999-12-31 23:59:59.999999+00'],
+    ['2262-04-11T23:47:16.854775Z', '2262-04-11 23:47:16.854775+00'],
+    ['0001-01-01T00:00:00.000001Z', '0001-01-01 00:00:00.000001+00'],
   ])('%s is %s', (input, expected) => {
     expect(utc(input)).toBe(expected);
   });
@@ -69,6 +74,19 @@ describe('service timestamps', () => {
       const zone = [`${sign}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`, `${sign}${pad(Math.trunc(offset / 60))}${pad(offset % 60)}`][i % 2]!;
       const text = `${local.toISOString().slice(0, 23)}${offset === 0 && i % 3 === 0 ? 'Z' : zone}`;
       expect(serviceTimestampMs(text), `seed 2611, case ${i}: ${text}`).toBe(ms);
+    }
+  });
+
+  it('a timestamp outside 1970 … a year after the run\'s clock is outside the window recon holds, with the reason', () => {
+    const now = Date.parse('2026-11-25T02:30:00Z');
+    const at = (s: string) => parseServiceTimestamp(s) as Instant;
+    expect(outsideWindow(at('9999-12-31T23:59:59Z'), now)).toBe(
+      "is more than a year after this run's clock (2026-11-25), outside the dates recon holds (1970 to a year after the run)");
+    expect(outsideWindow(at('2027-11-27T00:00:00Z'), now)).toMatch(/^is more than a year after/);
+    expect(outsideWindow(at('1969-12-31T23:59:59.999999Z'), now)).toBe('is before 1970, outside the dates recon holds (1970 to a year after the run)');
+    expect(outsideWindow(at('0001-01-01T00:00:00Z'), now)).toMatch(/^is before 1970/);
+    for (const inside of ['1970-01-01T00:00:00Z', '2026-11-25T02:30:00Z', '2026-11-26T12:00:00+02:00', '2027-11-25T00:00:00Z']) {
+      expect(outsideWindow(at(inside), now), inside).toBeNull();
     }
   });
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseStatementBytes } from '../../../src/bank/parse.js';
 import { StatementError } from '../../../src/bank/statement.js';
 import { ROOT } from '../../helpers/child.js';
+import { factsOf } from '../../../src/bank/period.js';
 
 const CORPUS = path.join(ROOT, 'test', 'fixtures', 'bank');
 
@@ -18,6 +19,8 @@ interface Expected {
   /** Fields of the first entry. */
   first?: Record<string, string | null>;
   refused?: string;
+  /** Each statement's period, balances (subunits) and balance proof (src/bank/period.ts). */
+  periods?: Array<{ from: string; to: string; opening: number | null; closing: number | null; proof: string }>;
 }
 
 const cases = readdirSync(CORPUS, { withFileTypes: true }).filter((d) => d.isDirectory()).flatMap((d) =>
@@ -51,6 +54,10 @@ describe('the statement corpus, dialect by dialect', () => {
     expect(entries.map((e) => ({ account: e.account, amount: Number(e.direction === 'debit' ? -e.amount : e.amount), currency: e.currency, valueDate: e.valueDate })))
       .toEqual(expected.entries);
     if (expected.first) expect(entries[0]).toMatchObject(expected.first);
+    if (expected.periods) {
+      expect(statements.map((s) => factsOf(s)).map((f) => ({ from: f.periodFrom, to: f.periodTo, opening: f.opening === null ? null : Number(f.opening.amount),
+        closing: f.closing === null ? null : Number(f.closing.amount), proof: f.proof }))).toEqual(expected.periods);
+    }
     // every entry of a file has an identity of its own
     expect(new Set(statements.flatMap((s) => s.entries.map((e) => `${s.accountKey} ${e.entryKey}`))).size).toBe(entries.length);
   });

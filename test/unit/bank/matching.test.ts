@@ -42,6 +42,18 @@ describe('the bank leg', () => {
       const expected = written.planted.filter((p) => p.check).map((p) => `${p.check} ${p.disbursement_id}`).sort();
       expect(found).toEqual(expected);
 
+      // the sandbox's statements prove themselves and follow each other: no gap, nothing unbalanced
+      expect((await c.runAndReadAll(`SELECT count(*) FROM exceptions WHERE run_id = 'bank-checks' AND check_id IN ('bank_statement_gap', 'bank_statement_unbalanced')`))
+        .getRows()[0]![0]).toBe(0n);
+      expect((await c.runAndReadAll(`SELECT DISTINCT balance_proof FROM bank_statements WHERE format <> 'csv'`)).getRows()).toEqual([['balanced']]);
+      // the planted missing credit is concluded from a statement that covers its whole window, opened before its delivery
+      const missing = written.planted.find((p) => p.kind === 'missing_credit')!;
+      const [cover] = (await c.runAndReadAll(
+        `SELECT s.covered_until, (SELECT min(p.period_from) FROM bank_statement_periods AS p WHERE p.currency = s.currency
+           AND tail_agrees(account_digits_tail(s.bank_account_number), p.account_tail)) < CAST(s.delivered_at AS DATE) AS opened_before
+         FROM bank_status AS s WHERE s.disbursement_id = $1`, [missing.disbursement_id])).getRowObjectsJS();
+      expect(cover!.covered_until).not.toBeNull();
+      expect(cover!.opened_before).toBe(true);
       const status = async (id: string) => String((await c.runAndReadAll('SELECT bank_status FROM bank_status WHERE disbursement_id = $1', [id])).getRows()[0]![0]);
       // #27: every planted case in the one vocabulary of bank_status
       const words: Record<string, string> = {

@@ -1,6 +1,6 @@
 // A check carries its own words (STYLE.md): its file's header names it, gives its severity, a title,
 // what it means and what to do next. The runner holds the rows to the header, the Checks sheet and the
-// README's check table are read from it, and the repeated shapes are generic checks.
+// check table of docs/checks.md are read from it, and the repeated shapes are generic checks.
 import { mkdtemp, mkdir, writeFile, readFile } from 'node:fs/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -77,14 +77,14 @@ describe("recon's own checks", () => {
     }
   });
 
-  it("are the README's check table, written from their headers (UPDATE_DOCS=1 rewrites it)", async () => {
-    const readme = path.join(ROOT, 'README.md');
-    const text = readFileSync(readme, 'utf8');
+  it("are the check table of docs/checks.md, written from their headers (UPDATE_DOCS=1 rewrites it)", async () => {
+    const page = path.join(ROOT, 'docs', 'checks.md');
+    const text = readFileSync(page, 'utf8');
     const [begin, end] = ['<!-- checks:begin -->', '<!-- checks:end -->'];
     const table = checksTable(await describeChecks());
     const [from, to] = [text.indexOf(begin) + begin.length, text.indexOf(end)];
     expect(from).toBeGreaterThan(begin.length - 1);
-    if (process.env.UPDATE_DOCS) writeFileSync(readme, `${text.slice(0, from)}\n${table}\n${text.slice(to)}`);
+    if (process.env.UPDATE_DOCS) writeFileSync(page, `${text.slice(0, from)}\n${table}\n${text.slice(to)}`);
     else expect(text.slice(from, to).trim()).toBe(table);
   });
 });

@@ -180,7 +180,7 @@ describe('runChecks', () => {
     await loadClean(t.connection, withSpec({ ...clean('D-JP-1'), amount: 1, numberOfPayments: 9 }));
     const declaring = (await loadChecks()).filter((c) => c.requires.length > 0);
     expect(declaring.map((c) => [c.id, c.requires])).toEqual(['bank_account_mismatch', 'bank_amount_differs', 'bank_duplicate_credit', 'bank_missing_credit',
-      'bank_unexpected_credit'].map((id) => [id, ['bank_transactions']]));
+      'bank_statement_gap', 'bank_statement_unbalanced', 'bank_unexpected_credit'].map((id) => [id, ['bank_transactions']]));
     for (const c of declaring) expect(await runCheck(t.connection, c.id), c.id).toEqual([]);
     const run = await runChecks(t.connection, { runId: 'c1' });
     expect(run.checks.filter((c) => c.ms === 0 && c.findings === 0).map((c) => c.checkId)).toEqual(expect.arrayContaining(declaring.map((c) => c.id)));

@@ -7,7 +7,8 @@ import { parseSmtpUrl } from '../../../src/outlets/smtp-url.js';
 import { runSummary } from '../../../src/outlets/summary.js';
 import { tempDir } from '../../helpers/recon.js';
 import { deadPort, mimePart, startSmtp, subjectOf, type SmtpStub } from '../../helpers/outlets.js';
-import { nightFacts, smallWorkbook } from '../../helpers/outlet-fixtures.js';
+import { finding, nightFacts, smallWorkbook } from '../../helpers/outlet-fixtures.js';
+import { renderHtml, renderText, withThousands } from '../../../src/outlets/render.js';
 
 const PASS = 'p@ss w/ord:7';
 const limits = { timeoutMs: 8_000, attempts: 2 };
@@ -49,7 +50,7 @@ describe('the summary mail', () => {
     expect(text).toMatch(/40 disbursements listed at https:\/\/api\.example\.com: 3 read, 37 unchanged, 1 restated/);
     expect(text).toMatch(/errors: 1 new, 1 still open/);
     expect(text).toMatch(/EUR 12\.34 \(1 finding\)\n\s+KWD 0\.005 \(1 finding\)/);
-    expect(text).toMatch(/1\. total_identity \(error, new\): dsb_1 amount — EUR 12\.34/);
+    expect(text).toMatch(/1\. total_identity \(error, new\): dsb_1 amount — at stake EUR 12\.34/);
     expect(text).toMatch(/What to do: Ask the provider which line is missing/);
     expect(text).toMatch(/30 settled, 8 awaiting a statement, 2 unsettled/);
     expect(text).toMatch(/Workbook: recon-2026-11-24-023100Z-ab12\.xlsx \(attached\)/);
@@ -112,5 +113,31 @@ describe('the SMTP URL', () => {
     expect(() => parseSmtpUrl('http://mail.example.com')).toThrow(/smtp: or smtps:/);
     expect(() => parseSmtpUrl('smtp://mail.example.com?pool=true')).toThrow(/unknown option \?pool/);
     expect(() => parseSmtpUrl('smtp://mail.example.com?requireTLS=yes')).toThrow(/true or false/);
+  });
+});
+
+describe('the money in the summary', () => {
+  const withMoney = (over: Parameters<typeof nightFacts>[1]) => runSummary({
+    code: 1, runId: '20261124T023100Z-ab12', startedAt: new Date('2026-11-24T02:30:00Z'), finishedAt: new Date('2026-11-24T02:32:00Z'),
+    serviceUrl: null, error: null, facts: nightFacts(workbook, over), results: null, logFile: null,
+  }, []);
+
+  it('says what a finding puts at stake, never its bare difference: a credit on another account, a credit that never came', () => {
+    const s = withMoney({ top: [
+      finding({ key: 'k1', checkId: 'bank_account_mismatch', subject: 'bank credit', expected: 565461n, actual: 565461n, difference: 0n, stake: 565461n }),
+      finding({ key: 'k2', checkId: 'bank_missing_credit', subject: 'bank credit', expected: 299569n, actual: 0n, difference: -299569n, stake: 299569n }),
+    ] });
+    const text = renderText(s);
+    expect(text).toMatch(/1\. bank_account_mismatch \(error, new\): dsb_1 bank credit — at stake EUR 5654\.61/);
+    expect(text).toMatch(/2\. bank_missing_credit \(error, new\): dsb_1 bank credit — at stake EUR 2995\.69/);
+    expect(text).not.toMatch(/EUR 0\.00|EUR -2995/);
+  });
+
+  it('right-aligns the amounts of the HTML mail with thousands separators, their digits unchanged', () => {
+    const html = renderHtml(withMoney({ moneyAtStake: [{ currency: 'EUR', subunits: 123456789n, findings: 3 }, { currency: 'KWD', subunits: 1234567n, findings: 1 }] }));
+    expect(html).toMatch(/<td style="text-align:right;[^"]*">1,234,567\.89<\/td><td style="text-align:right;[^"]*">3<\/td>/);
+    expect(html).toMatch(/<td style="text-align:right;[^"]*">1,234\.567<\/td>/);
+    expect(withThousands('-1234567')).toBe('-1,234,567');
+    expect(withThousands('999.5')).toBe('999.5');
   });
 });

@@ -82,8 +82,9 @@ async function workbookCounts(file: string): Promise<Map<string, number>> {
 }
 
 interface Results {
-  metadata: { invocation_id: string; exit_code: number; findings: { total: number } };
-  results: Array<{ unique_id: string; status: string; failures: number; findings: Array<{ root: null; status: string }> }>;
+  metadata: { invocation_id: string; exit_code: number; findings: { total: number }; money_at_stake: Array<{ currency: string; amount: string }> };
+  results: Array<{ unique_id: string; status: string; failures: number;
+    findings: Array<{ key: string; root: string | null; status: string; currency: string | null; at_stake: string | null }> }>;
 }
 
 describe('a night with every outlet configured', () => {
@@ -150,11 +151,23 @@ describe('a night with every outlet configured', () => {
     expect(readFileSync(path.join(dir, 'reports', 'recon-latest.json'), 'utf8')).toBe(readFileSync(outcome.workbook!.replace(/\.xlsx$/, '.json'), 'utf8'));
     const failures = new Map(results.results.filter((r) => r.failures > 0).map((r) => [r.unique_id.replace('check.recon.', ''), r.failures]));
     expect(failures).toEqual(expected);
+    const all = results.results.flatMap((r) => r.findings);
+    const roots = new Set(all.filter((f) => f.root === null).map((f) => f.key));
     for (const r of results.results) {
       expect(r.findings).toHaveLength(r.failures);
-      expect(r.findings.every((f) => f.root === null)).toBe(true);
+      // a repeat names a root finding of the run, and carries no money of its own
+      for (const f of r.findings.filter((x) => x.root !== null)) {
+        expect(roots.has(f.root!), f.key).toBe(true);
+        expect(f.at_stake).toBeNull();
+      }
       expect(r.failures === 0 ? ['pass'] : ['fail', 'warn']).toContain(r.status);
     }
+    expect(roots.size).toBeLessThan(all.length); // the planted night has causes reported more than once
+    // the causes' money, each once, adds up to the run's money at stake per currency (nothing acknowledged yet)
+    const sums = new Map<string, number>();
+    for (const f of all) if (f.at_stake !== null && f.currency) sums.set(f.currency, (sums.get(f.currency) ?? 0) + Number(f.at_stake));
+    expect(results.metadata.money_at_stake.length).toBeGreaterThan(0);
+    for (const m of results.metadata.money_at_stake) expect(sums.get(m.currency), m.currency).toBeCloseTo(Number(m.amount), 3);
     expect(results.results.length).toBe(outcome.checks!.checks.length);
 
     const xml = readFileSync(path.join(dir, 'junit.xml'), 'utf8');
@@ -162,6 +175,9 @@ describe('a night with every outlet configured', () => {
     expect(suites.length).toBe(outcome.checks!.checks.length);
     const junitFailures = new Map(suites.filter((s) => s[3] !== '0').map((s) => [s[1]!, Number(s[3])]));
     expect(junitFailures).toEqual(expected); // nothing acknowledged in a first night: every finding is a failure
+    // a test case per finding, its name unique within its class (CI tools merge cases that share one)
+    const cases = [...xml.matchAll(/<testcase classname="([^"]+)" name="([^"]+)"/g)].map((m) => `${m[1]} ${m[2]}`);
+    expect(new Set(cases).size).toBe(cases.length);
     expect(xml).toMatch(new RegExp(`<testsuites name="recon run ${outcome.runId}" tests="\\d+" failures="${outcome.checks!.actionable}"`));
   });
 

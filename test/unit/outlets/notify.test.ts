@@ -33,12 +33,12 @@ describe('the alert document (--notify-url)', () => {
     expect(doc).toMatchObject({ outcome: 'failed', exit_code: 2, findings: null, service: 'https://api.example.com/…' });
     expect(doc.what_to_check.join(' ')).toMatch(/answers from this machine/);
     const committed = JSON.parse(readFileSync(path.join(ROOT, 'docs', 'notify-v1.schema.json'), 'utf8')) as unknown;
-    expect(committed, 'regenerate docs/notify-v1.schema.json (see README, Alerts)').toEqual(notifyJsonSchema());
+    expect(committed, 'regenerate docs/notify-v1.schema.json (see docs/outlets.md, Alerts)').toEqual(notifyJsonSchema());
   });
 
   it('escapes <, > and & of service text in the Slack text, carries no key, and rounds nothing', () => {
     const doc = notifyDocument(night());
-    expect(doc.text).toContain('• total_identity (error, new) dsb_1 amount EUR 12.34');
+    expect(doc.text).toContain('• total_identity (error, new) dsb_1 amount, at stake EUR 12.34');
     const hostile = slackText(runSummary({ ...nightEnd(), facts: { ...nightFacts('/x'), top: [{ ...nightFacts('/x').top[0]!, subject: HOSTILE }] } }, []));
     expect(hostile).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;!channel&gt;');
     expect(hostile).not.toMatch(/<script|<!channel>/);

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readRates } from '../../../src/rates.js';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -166,6 +167,30 @@ describe('writeExceptionWorkbook', () => {
     expect(values).toContainEqual(['fx', 'warning', 1]);
     expect(values).toContainEqual(['EUR', 1, 1234.56, 1234, 0.56]);
     expect(values).toContainEqual(['MGA', 1, 1.2, 0, 1.2]);
+  });
+
+  it('fits the Summary\'s money headers to their columns (wrapped, the row tall enough) and keeps amounts off the rate beside them', async () => {
+    const ratesFile = join(dir, 'rates.csv');
+    writeFileSync(ratesFile, 'currency,rate_to_USD,as_of\nEUR,1.0842,2026-11-26\n');
+    const stakes = [{ currency: 'EUR', atStake: 565461n, causes: 2, notInBank: 299569n, elsewhere: 565461n, suspense: 0n }];
+    const path = join(dir, 'stakes.xlsx');
+    await writeExceptionWorkbook(path, { summary: { ...SUMMARY, stakes, rates: readRates(ratesFile) }, findings: FINDINGS, disbursements: DISBURSEMENTS });
+    const sheet = sheetOf(await readWorkbook(path), 'Summary');
+    let header = 0;
+    sheet.eachRow((row, n) => { if (row.getCell(1).value === 'Money at stake by currency') header = n; });
+    expect(header).toBeGreaterThan(0);
+    const row = sheet.getRow(header);
+    const headers = (row.values as unknown[]).slice(1).map(String);
+    expect(headers).toEqual(['Money at stake by currency', 'At stake now', 'Causes', 'Not yet in the bank', 'Another account or currency',
+      'In currency suspense', 'At stake now (USD)', 'Rate to USD', 'Rate as of']);
+    headers.forEach((h, i) => {
+      const width = sheet.getColumn(i + 1).width ?? 10;
+      const lines = Math.ceil(h.length / Math.floor(width * 1.15));
+      expect(lines === 1 || row.getCell(i + 1).alignment?.wrapText === true, h).toBe(true);
+      expect(row.height ?? 15, h).toBeGreaterThanOrEqual(15 * lines);
+    });
+    const values = sheet.getRow(header + 1);
+    for (const c of [2, 4, 5, 7, 8]) expect(values.getCell(c).alignment).toMatchObject({ horizontal: 'right', indent: 1 });
   });
 
   it('leaves the previous workbook in place when the rows fail half way', async () => {

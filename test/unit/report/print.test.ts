@@ -2,7 +2,7 @@
 // demo) are opened by LibreOffice and printed to PDF; the test reads the PDF back (pdftotext -bbox) for what a
 // person holding the paper gets: every sheet printed, one page wide with its header row on each page, a page
 // count that follows from the rows, and a print scale of at least 70 %. With UPDATE_DOCS=1 it also writes a
-// PNG of each sheet's first page to docs/workbooks/ (pdftoppm), the pictures the README shows. Skips where
+// PNG of each sheet's first page to docs/workbooks/ (pdftoppm), the pictures docs/workbooks.md shows. Skips where
 // LibreOffice is absent.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

@@ -152,4 +152,17 @@ describe('sandbox faults', () => {
       expect((await get(sb, `${LIST}/${newest.disbursement_id}`)).status).toBe(200);
     });
   });
+
+  it('counts fewer entries than its lists serve (lagTotals), on every page and every list', async () => {
+    await withSandbox({ seed: 5, disbursements: 9, payoutsPerDisbursement: 12, faults: { lagTotals: 6 } }, async (sb) => {
+      type Env = { total_entries: number; total_pages: number; disbursements: Array<{ disbursement_id: string }> };
+      const pages = [];
+      for (let page = 1; page <= 4; page += 1) pages.push(await getJson<Env>(sb, `${LIST}?page=${page}&per_page=3`));
+      expect(pages.map((p) => [p.total_entries, p.total_pages, p.disbursements.length])).toEqual([[3, 1, 3], [3, 1, 3], [3, 1, 3], [3, 1, 0]]);
+      expect(new Set(pages.flatMap((p) => p.disbursements.map((d) => d.disbursement_id))).size).toBe(9);
+      const id = pages[0]!.disbursements[0]!.disbursement_id;
+      const payouts = await getJson<{ total_entries: number; payouts: unknown[] }>(sb, `${LIST}/${id}/payouts?per_page=100`);
+      expect(payouts.total_entries).toBe(Math.max(0, payouts.payouts.length - 6));
+    });
+  });
 });
