@@ -8,14 +8,14 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // DuckDB files and sandboxes are per test. Three workers on the 2-core machines: many tests wait on a
-    // sandbox's latency or a CLI child, and with two the cores sat idle a third of the run (file times
-    // summed 874 s in 581 s of wall on 2026-11-27).
+    // sandbox's latency or a CLI child, and with two the cores sat idle for part of the run
+    // (docs/performance.md, the test suite).
     pool: 'forks',
     maxWorkers: 3,
     // A worker process runs file after file with its modules loaded once (DuckDB's binding, exceljs, the
-    // sandbox, vitest itself): a fresh process per file cost about 0.5 s of CPU each, 60 s of the 489 s the
-    // suite took (2026-11-27). No test file relies on a process of its own: each closes what it opens, and
-    // what the CLI changes in the process while it runs in-process (stdout, stderr, env) is put back.
+    // sandbox, vitest itself) instead of a fresh process, and its module loading, per file. No test file
+    // relies on a process of its own: each closes what it opens, and what the CLI changes in the process
+    // while it runs in-process (stdout, stderr, env) is put back.
     isolate: false,
     globalSetup: ['test/global-setup.ts'],
     // The bin tells DuckDB's allocator to hand freed pages back at once (src/ops/memory.ts): the 1M-payout
