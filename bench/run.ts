@@ -32,6 +32,7 @@ const TARGETS = {
   sync_cpu_s_per_1M: { text: 'printed', met: (v: number) => Number.isFinite(v) },
   pg_export_s_per_1M: { text: 'printed', met: (v: number) => Number.isFinite(v) },
   pg_night_ratio: { text: '≈ 1/12 (≤ 0.15)', met: (v: number) => v <= 0.15 },
+  year_checks_ratio: { text: '≤ 1.5', met: (v: number) => v <= 1.5 },
 } as const;
 type NumericKey = Exclude<keyof typeof TARGETS, 'scaling'>;
 
@@ -273,6 +274,32 @@ const pgExport: Measure = async () => {
     `against the first export's ${fmt(first!.s)} s; with nothing changed an export takes ${fmt(unchanged!.s)} s (fingerprinting every month of the snapshot).`)];
 };
 
+/**
+ * A night's incremental check on twelve months of history against the same night's on one month
+ * (stages/year-checks.ts), both at 1M payouts a month, by CPU time; then the last night checked in full on a
+ * copy of each store, which must give the same rows and findings.
+ */
+const yearChecks: Measure = async () => {
+  const r = await runStage('year-checks', [10_000, 12, 3], 1_800_000);
+  type Check = { cpuS: number; wallS: number; scope: { disbursements: number; keys: number; carried: number } | null; slowest: string[] };
+  const nights = r.measured as Array<{ night: number; year: Check; month: Check }>;
+  const ratios = nights.map((n) => n.year.cpuS / n.month.cpuS);
+  const same = r.same as Record<'year' | 'month', { identical: boolean; incremental: Check; full: Check; findingsHash: string }>;
+  const counts = r.counts as Record<'year' | 'month', { payouts: number; disbursements: number }>;
+  const identical = same.year.identical && same.month.identical;
+  const cpu = (side: 'year' | 'month') => nights.map((n) => fmt(n[side].cpuS)).join(' / ');
+  const wall = (side: 'year' | 'month') => nights.map((n) => fmt(n[side].wallS)).join(' / ');
+  const s = nights[0]!.year.scope!;
+  return [figure('year_checks_ratio', identical ? median(ratios) : Number.POSITIVE_INFINITY,
+    `median ${spread(ratios).replace('pairs', 'nights')}, CPU time (user + system, every thread): a night's incremental check on ${counts.year.payouts} payouts ` +
+    `(${counts.year.disbursements} disbursements, 12 months) ${cpu('year')} s against the same night on ${counts.month.payouts} (one month) ${cpu('month')} s; ` +
+    `wall ${wall('year')} s against ${wall('month')} s on the shared machine. A night: ${s.disbursements} disbursements re-checked (new and restated), ` +
+    `${s.keys} keys, ${s.carried} open findings carried (year). The full check of the last night: ${fmt(same.year.full.cpuS)} s (year) and ` +
+    `${fmt(same.month.full.cpuS)} s (month) against ${fmt(same.year.incremental.cpuS)} s and ${fmt(same.month.incremental.cpuS)} s incremental; ` +
+    `${identical ? 'the same rows and findings' : 'THE ROWS OR FINDINGS DIFFER FROM THE FULL CHECK'} (${same.year.findingsHash}; ${same.month.findingsHash}). ` +
+    `Slowest checks of the year's first night (ms): ${nights[0]!.year.slowest.join(', ')}.`, { detail: r })];
+};
+
 /** The middle of an odd number of values (the lower middle of an even number). */
 function median(xs: number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -317,6 +344,7 @@ async function main(): Promise<void> {
         ['scaling', planned('sync_peak_rss_mb', 'scaling'), scaling],
         ['sandbox', planned('sandbox_peak_rss_mb'), sandboxRss],
         ['pg-export', planned('pg_export_s_per_1M', 'pg_night_ratio'), pgExport],
+        ['year-checks', planned('year_checks_ratio'), yearChecks],
       ];
   process.stderr.write(`recon bench${large ? ' (large)' : ''}: each stage in its own process\n`);
   const figures: Figure[] = [];

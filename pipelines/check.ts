@@ -15,7 +15,10 @@ export interface CheckOutcome {
   result: CheckRunResult | null;
 }
 
-export async function runCheckJob(config: Config, logger: Logger, opts: Notices & { only?: string[] } = {}): Promise<CheckOutcome> {
+/** `full`: every check on the whole store (`recon check --full`); else what changed since the last check run. */
+export async function runCheckJob(
+  config: Config, logger: Logger, opts: Notices & { only?: string[]; full?: boolean } = {},
+): Promise<CheckOutcome> {
   const bank = bankSettings(config);
   const { published } = layoutOf(config);
   const out: CheckOutcome = { code: EXIT.FAILED, runId: null, result: null };
@@ -24,7 +27,8 @@ export async function runCheckJob(config: Config, logger: Logger, opts: Notices 
     out.runId = ctx.runId;
     const step = await bankStep(ctx.store.connection, bank, ctx.runId, logger);
     for (const refused of step?.refused ?? []) ctx.notice(`recon: bank statement refused: ${refused}`);
-    out.result = await runChecks(ctx.store.connection, { runId: ctx.runId, only: opts.only });
+    const mode = opts.full ? 'full' : 'incremental';
+    out.result = await runChecks(ctx.store.connection, { runId: ctx.runId, only: opts.only, mode });
     return out.result.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
   }, {
     notice: opts.notice,

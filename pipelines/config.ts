@@ -13,7 +13,8 @@ import { didYouMean } from '../src/suggest.js';
 import { redact } from '../src/api/redact.js';
 import { DEFAULT_FEE_TOLERANCE, parseFeeTolerance } from '../src/bank/fees.js';
 import { parseSmtpUrl } from '../src/outlets/smtp-url.js';
-import { JOURNAL_FORMATS, parseJournalFormats } from '../src/outlets/journal-formats.js'
+import { DATE_FORMATS, JOURNAL_FORMATS, parseJournalFormats } from '../src/close/journal-formats.js';
+import { readChartOfAccounts } from '../src/close/chart.js';
 import { storeLayout } from '../src/store/layout.js';
 import { MAX_KEEP_DAYS } from '../src/retention/settings.js';;
 import { postgresUrlProblem, SCHEMA_NAME } from '../src/warehouse/target.js';
@@ -127,13 +128,29 @@ const OPTIONS = {
     schema: z.string().optional() },
   journalFormat: { flag: 'journal-format', env: 'RECON_JOURNAL_FORMAT', type: 'string', help: 'journal CSVs beside the close workbook: generic, quickbooks, xero or netsuite (comma-separated for several)',
     schema: z.string().refine((v) => parseJournalFormats(v) !== null, `expected ${JOURNAL_FORMATS.join(', ')} (comma-separated for several)`).optional() },
+  accounts: { flag: 'accounts', env: 'RECON_ACCOUNTS', type: 'string', help: 'CSV of your chart of accounts (role,currency,code,name): the account each journal line posts to; the quickbooks, xero and netsuite files need it',
+    schema: z.string().superRefine((v, ctx) => {
+      try {
+        readChartOfAccounts(v);
+      } catch (e) {
+        // the flag and the file are named in front of the message already
+        const message = (e as Error).message.replace(`cannot read --accounts ${v} (RECON_ACCOUNTS):`, 'cannot be read:');
+        ctx.addIssue({ code: 'custom', message: message.startsWith(`--accounts ${v}`) ? message.slice(`--accounts ${v}`.length).replace(/^:? /, '') : message });
+      }
+    }).optional() },
+  provisionalJournal: { flag: 'provisional-journal', env: 'RECON_PROVISIONAL_JOURNAL', type: 'boolean', help: 'a provisional close writes its journal files too, every file name and line marked PROVISIONAL',
+    schema: z.coerce.boolean().default(false) },
+  journalDateFormat: { flag: 'journal-date-format', env: 'RECON_JOURNAL_DATE_FORMAT', type: 'string', help: 'date of the quickbooks and netsuite journal files, as the company (QuickBooks) or user (NetSuite) preference reads it',
+    schema: z.enum(DATE_FORMATS).default('MM/DD/YYYY') },
+  xeroTaxRate: { flag: 'xero-tax-rate', env: 'RECON_XERO_TAX_RATE', type: 'string', help: 'the *TaxRate of every line of the xero journal files, as Xero\'s tax settings name it (BAS Excluded, No GST, No VAT, …)',
+    schema: z.string().trim().min(1).default('Tax Exempt') },
+  netsuiteSubsidiary: { flag: 'netsuite-subsidiary', env: 'RECON_NETSUITE_SUBSIDIARY', type: 'string', help: 'the Subsidiary of the netsuite journal files (NetSuite OneWorld); left blank without it',
+    schema: z.string().trim().min(1).optional() },
   // #27 acknowledgements: who acknowledges (never silently the OS user), how long an ack waits for a run's lock
   ackBy: { flag: 'by', env: 'RECON_ACK_BY', type: 'string', help: 'who acknowledges (recon ack); required here or in the variable or the config file',
     schema: z.string().trim().min(1, 'must name who acknowledges').optional() },
   ackWaitS: { flag: 'wait', env: 'RECON_ACK_WAIT_S', type: 'string', help: 'seconds recon ack waits for a run that holds the lock (then exit 3)',
     schema: int(0).max(86_400, 'must be ≤ 86400 (a day)').default(0) },
-  journalAccounts: { flag: 'journal-accounts', env: 'RECON_JOURNAL_ACCOUNTS', type: 'string', help: 'JSON file mapping recon\'s journal accounts to your chart of accounts',
-    schema: z.string().optional() },
   keepDays: { flag: 'keep-days', env: 'RECON_KEEP_DAYS', type: 'string', help: 'recon prune: keep run workbooks, results, downloaded files and log lines this many days (what an unresolved finding or an unclosed month needs is kept always)',
     schema: int(1).max(MAX_KEEP_DAYS, `must be ≤ ${MAX_KEEP_DAYS} (a century keeps everything)`).default(90) },
   // the night's results in the team's PostgreSQL (src/warehouse)
@@ -161,7 +178,8 @@ export const COMMAND_OPTIONS = {
   sync: SYNC,
   check: ['db', 'published', 'memoryMb', 'logFile', ...BANK],
   report: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'rates'],
-  close: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'journalFormat', 'journalAccounts', 'booksTz', ...MAIL],
+  close: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'journalFormat', 'accounts', 'provisionalJournal', 'journalDateFormat',
+    'xeroTaxRate', 'netsuiteSubsidiary', 'booksTz', ...MAIL],
   ack: ['db', 'published', 'memoryMb', 'logFile', 'ackBy', 'ackWaitS'],
   bank: ['db', 'published', 'memoryMb', 'logFile'],
   sql: ['db', 'published', 'memoryMb', 'queryTimeoutS', 'maxTempMb'],

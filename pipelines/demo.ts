@@ -43,6 +43,21 @@ export interface DemoEvents {
   statements?: (s: { files: number; dir: string; planted: number }) => void;
 }
 
+/** A chart of accounts as a small company's books might have it: one account per journal role, a USD bank of its own. */
+const DEMO_CHART = `role,currency,code,name
+bank,*,1010,Operating bank
+bank,USD,1020,Bank USD
+cash_in_transit,*,1090,Cash in transit
+bank_suspense,*,1095,Bank suspense
+bank_charges,*,6810,Bank charges
+refunds,*,4090,Refunds
+fees,*,6820,Payment processing fees
+clearing,*,1150,Payments clearing
+credit_adjustments,*,4095,Payment adjustments
+suspense,*,1199,Reconciliation suspense
+rounding,*,6990,Rounding differences
+`;
+
 /** Beside a store the demo made, so a second demo may start it afresh and a real store is never touched. */
 const markerOf = (db: string) => `${db}.demo`;
 
@@ -108,7 +123,12 @@ export async function runDemo(settings: Config, logger: Logger, o: DemoOptions, 
     const last = nights[nights.length - 1]!;
     let close: CloseOutcome | null = null;
     if (last.code <= EXIT.EXCEPTIONS) {
-      close = await runMonthlyClose(config, logger, { month, reissue: true, notice: events.notice, outlets: outlets.close });
+      // the journal in all four formats, posting to a sample chart of accounts; the planted month is provisional,
+      // so its files are written only as --provisional-journal writes them: marked PROVISIONAL
+      const accounts = path.join(layout.dir, 'accounts-demo.csv');
+      await writeFile(accounts, DEMO_CHART);
+      const closing: Config = { ...config, journalFormat: 'generic,quickbooks,xero,netsuite', accounts, provisionalJournal: true };
+      close = await runMonthlyClose(closing, logger, { month, reissue: true, notice: events.notice, outlets: outlets.close });
     }
     const outcome: DemoOutcome = {
       code: close && close.code !== EXIT.OK ? close.code : last.code,

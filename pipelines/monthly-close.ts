@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from './config.js';
-import { closeMonth, requireMonth } from '../src/close/index.js';
+import { closeMonth, requireMonth, type CloseSettings } from '../src/close/index.js';
 import { publishSnapshot } from '../src/store/publish.js';
 import { withJob, type Notices } from './job.js';
 import { closeOutletSettings, closeSettings, jobSettings, layoutOf } from './settings.js';
@@ -23,8 +23,11 @@ export interface CloseOutcome {
   /** The unaccounted money accepted by name (--accept-unaccounted), in the workbook's words. */
   accepted?: string[];
   runId: string | null;
-  /** The Journal sheet's lines (for the journal files). */
+  /** The Journal sheet's lines, as booked (ISO decimals, the user's accounts). */
   journal: readonly JournalEntry[] | null;
+  /** The journal files written beside the workbook, and why any asked for was not. */
+  journalFiles: string[];
+  journalNotes: string[];
   /** Why the close failed, as said on stderr. */
   error: string | null;
   outlets?: OutletsReport;
@@ -35,14 +38,15 @@ type CloseOptions = Notices & { month: string; reissue: boolean;
   accept?: { by: string; note: string } | null; now?: Date; handleSignals?: boolean; outlets?: Partial<CloseOutletSettings> };
 
 export async function runMonthlyClose(config: Config, logger: Logger, opts: CloseOptions): Promise<CloseOutcome> {
-  return withCloseOutlets(closeOutletSettings(config, opts.outlets), logger, () => monthlyClose(config, logger, opts));
+  requireMonth(opts.month);
+  // a misuse (a ledger format without a chart of accounts, a chart that cannot be read) stops here, before any outlet
+  const settings = closeSettings(config);
+  return withCloseOutlets(closeOutletSettings(config, opts.outlets), logger, () => monthlyClose(config, settings, logger, opts));
 }
 
-async function monthlyClose(config: Config, logger: Logger, opts: CloseOptions): Promise<CloseOutcome> {
-  requireMonth(opts.month);
+async function monthlyClose(config: Config, settings: CloseSettings, logger: Logger, opts: CloseOptions): Promise<CloseOutcome> {
   const out: CloseOutcome = { code: EXIT.FAILED, month: opts.month, version: null, workbook: null, disbursements: 0, provisional: [],
-    runId: null, journal: null, error: null };
-  const settings = closeSettings(config);
+    runId: null, journal: null, journalFiles: [], journalNotes: [], error: null };
   const { published } = layoutOf(config);
   out.code = await withJob('close', jobSettings(config), logger, async (ctx) => {
     out.runId = ctx.runId;
@@ -51,7 +55,8 @@ async function monthlyClose(config: Config, logger: Logger, opts: CloseOptions):
     });
     Object.assign(out, closed);
     logger.info({ month: opts.month, version: closed.version, workbook: closed.workbook, disbursements: closed.disbursements,
-      provisional: closed.provisional }, 'month closed');
+      provisional: closed.provisional, journalFiles: closed.journalFiles }, 'month closed');
+    for (const n of closed.journalNotes) logger.warn({ month: opts.month }, `journal: ${n}`);
     // a provisional close is written and recorded, but it needs a person: exit 1, like a run with findings
     return closed.provisional.length > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
   }, {

@@ -71,12 +71,16 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
       if (ctx.signal.aborted) return EXIT.FAILED; // interrupted: no checks on a partial night
       outcome.bank = await bankStep(c, bank, ctx.runId, logger);
       for (const refused of outcome.bank?.refused ?? []) ctx.notice(`recon: bank statement refused: ${refused}`);
-      outcome.checks = await runChecks(c, { runId: ctx.runId });
+      // what changed since the last check run, by each check's scope (src/checks/scope.ts); full when nothing
+      // before it shares its basis. `recon check --full` checks the whole store.
+      outcome.checks = await runChecks(c, { runId: ctx.runId, mode: 'incremental' });
       const written = await writeRunWorkbook(c, { runId: ctx.runId, reportsDir: report.reportsDir, serviceUrl: sync.apiUrl, checks: outcome.checks, rates: report.rates });
       outcome.workbook = written.path;
       await markShown(c, ctx.runId);
       await outlets.collect(c, { runId: ctx.runId, checks: outcome.checks, counters: ctx.counters, workbook: written.path });
-      logger.info({ runId: ctx.runId, findings: outcome.checks.findings, actionable: outcome.checks.actionable, workbook: written.path }, 'checks done, workbook written');
+      const { findings, actionable, mode, fullReason, scope } = outcome.checks;
+      logger.info({ runId: ctx.runId, findings, actionable, workbook: written.path, checks: mode, fullReason, scope },
+        'checks done, workbook written');
       return outcome.checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
     },
     {

@@ -19,8 +19,9 @@ import type { CloseOutletSettings, OutletSettings } from '../src/outlets/setting
 import type { MailSettings } from '../src/outlets/mail.js';
 import { DEFAULT_LIMITS } from '../src/outlets/limits.js';
 import { parseSmtpUrl } from '../src/outlets/smtp-url.js';
-import { parseJournalFormats } from '../src/outlets/journal-formats.js';
-import { readAccountMapping } from '../src/outlets/accounts.js';
+import { LEDGER_FORMATS, parseJournalFormats } from '../src/close/journal-formats.js';
+import { CHART_HEADER, readChartOfAccounts } from '../src/close/chart.js';
+import { JOURNAL_ROLES } from '../src/report/journal.js';
 import { urlOrigin } from '../src/outlets/escape.js';
 import { readRates } from '../src/rates.js';
 import type { JobSettings } from './job.js';
@@ -143,8 +144,26 @@ export function reportSettings(config: Config): ReportSettings {
   return { reportsDir: config.reports, serviceUrl: config.apiUrl, rates: config.rates ? readRates(config.rates) : null };
 }
 
+/**
+ * The close's settings. A ledger's journal file without the user's chart of accounts would post to accounts
+ * recon made up: refused here, before the close starts, with what the file must say.
+ */
 export function closeSettings(config: Config): CloseSettings {
-  return { reportsDir: config.reports, serviceUrl: config.apiUrl, booksTz: config.booksTz };
+  const formats = config.journalFormat ? parseJournalFormats(config.journalFormat) ?? [] : [];
+  const ledgers = formats.filter((f) => LEDGER_FORMATS.includes(f));
+  if (ledgers.length > 0 && !config.accounts) {
+    throw new UsageError(`--journal-format ${ledgers.join(',')} needs your chart of accounts: --accounts FILE (or RECON_ACCOUNTS), a CSV `
+      + `with the header ${CHART_HEADER.join(',')} and one line per journal role (${JOURNAL_ROLES.join(', ')}), currency a code or * `
+      + 'for every currency, e.g. "bank,*,1010,Operating bank" (docs/close-and-journal.md); the generic format needs none');
+  }
+  return {
+    reportsDir: config.reports, serviceUrl: config.apiUrl, booksTz: config.booksTz,
+    chart: config.accounts ? readChartOfAccounts(config.accounts) : null,
+    journal: {
+      formats, provisional: config.provisionalJournal, dateFormat: config.journalDateFormat,
+      xeroTaxRate: config.xeroTaxRate, netsuiteSubsidiary: config.netsuiteSubsidiary ?? '',
+    },
+  };
 }
 
 export function accessSettings(config: Config): AccessSettings {
@@ -216,10 +235,5 @@ export function outletSettings(config: Config, overrides: Partial<OutletSettings
 }
 
 export function closeOutletSettings(config: Config, overrides: Partial<CloseOutletSettings> = {}): CloseOutletSettings {
-  return {
-    ...outletSettings(config),
-    journalFormats: config.journalFormat ? parseJournalFormats(config.journalFormat) ?? [] : [],
-    accounts: readAccountMapping(config.journalAccounts),
-    ...overrides,
-  };
+  return outletSettings(config, overrides);
 }

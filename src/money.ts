@@ -33,6 +33,34 @@ export function isoMinorUnits(code: string): number {
 }
 
 /**
+ * The smallest amount, in the interface's subunits, that a ledger holding ISO 4217 minor units can book:
+ * 1 where every subunit is a whole minor unit (EUR, JPY, MGA's fifths are 0.20), 10 for VND (the service
+ * counts tenths, ISO 4217 none), 100 for ISK or KRW (counted in hundredths, ISO 4217 none).
+ */
+export function isoStep(code: string): bigint {
+  const factor = BigInt(currencyFactor(code));
+  const minor = 10n ** BigInt(isoMinorUnits(code));
+  let [a, b] = [factor, minor];
+  while (b !== 0n) [a, b] = [b, a % b];
+  return factor / a;
+}
+
+/**
+ * Exact decimal string of a subunit amount at the currency's ISO 4217 minor units ((331776790n, 'VND') →
+ * "33177679", (6n, 'MGA') → "1.20"). Throws when the amount is not a whole number of minor units (round it
+ * to isoStep first): a ledger file never carries a digit the ledger cannot hold.
+ */
+export function formatIso(subunits: bigint, code: string): string {
+  if (subunits % isoStep(code) !== 0n) throw new Error(`${subunits} subunits of ${code} is not a whole number of ISO 4217 minor units`);
+  const decimals = isoMinorUnits(code);
+  const scale = 10n ** BigInt(decimals);
+  const negative = subunits < 0n;
+  const scaled = ((negative ? -subunits : subunits) * scale) / BigInt(currencyFactor(code));
+  const text = decimals === 0 ? `${scaled}` : `${scaled / scale}.${(scaled % scale).toString().padStart(decimals, '0')}`;
+  return negative ? `-${text}` : text;
+}
+
+/**
  * Decimal places needed to show any subunit amount of this currency exactly in major units.
  * 1 → 0, 10 → 1, 100 → 2, 1000 → 3, and MGA's factor 5 → 1 (one subunit is 0.2).
  */

@@ -15,7 +15,7 @@ interface Entry {
 const COMMANDS: Record<string, Entry> = {
   run: { summary: 'Nightly job once: sync → checks → workbook → publish', load: () => import('./commands/run.js') },
   sync: { summary: 'Pull delivered disbursements and their lines and files into DuckDB', load: () => import('./commands/sync.js') },
-  check: { summary: 'Run every SQL check in sql/checks over the store', load: () => import('./commands/check.js') },
+  check: { summary: 'Run every SQL check in sql/checks over what changed (--full: the whole store)', load: () => import('./commands/check.js') },
   report: { summary: 'Write the exception workbook of the latest check run', load: () => import('./commands/report.js') },
   close: { summary: 'Monthly close workbook: recon close --month YYYY-MM', load: () => import('./commands/close.js') },
   schedule: { summary: 'Run the nightly job on a cron schedule (RECON_CRON, RECON_TZ)', load: () => import('./commands/schedule.js') },

@@ -3,11 +3,14 @@
 -- title: Paid to another account than before
 -- meaning: The disbursement went to another bank account than the recipient used before.
 -- next step: Confirm the account change with the recipient before accepting the settlement.
+-- scope: all
 --
 -- A recipient's (masked) bank account differs from the one of its previous disbursement, by
 -- delivered_at. Only the first disbursement paid to the new account is flagged: a warning, since a
 -- change can be legitimate but is also how payouts get diverted. Disbursements without an account
 -- number are ignored rather than counted as a change.
+-- Scope all: a finding compares a disbursement with the one before it of its recipient, which a later
+-- arrival or a restatement can change; the window reads the disbursements only, never a line.
 WITH accounts AS (
   SELECT
     d.disbursement_id,

@@ -5,3 +5,4 @@
 -- next step: Ask the provider for the missing adjustment (fee, chargeback, correction) and book it
 --   when it arrives.
 -- uses: line_count(kind = adjustment)
+-- scope: disbursement

@@ -5,3 +5,4 @@
 -- next step: Ask the provider for the missing payout lines (or why some are extra); acknowledge once
 --   explained.
 -- uses: line_count(kind = payout)
+-- scope: disbursement

@@ -5,3 +5,4 @@
 -- next step: Ask the provider for the missing refund line; if confirmed, acknowledge with the ticket
 --   number.
 -- uses: line_count(kind = refund)
+-- scope: disbursement

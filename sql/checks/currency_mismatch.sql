@@ -5,6 +5,7 @@
 --   currency.
 -- next step: Ask the provider to restate the disbursement in one currency; do not book the line into
 --   the disbursement currency.
+-- scope: disbursement
 --
 -- Every payout, refund and adjustment is settled in its disbursement's currency; a line in another
 -- currency cannot be added into the amount. One finding per line; currency/actual are the line's own.

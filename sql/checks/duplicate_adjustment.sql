@@ -4,3 +4,4 @@
 -- meaning: An adjustment reference appears again after an earlier disbursement already carried it.
 -- next step: Ask the provider whether the adjustment was applied twice.
 -- uses: settled_repeat(kind = adjustment)
+-- scope: reference

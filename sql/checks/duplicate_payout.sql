@@ -4,3 +4,4 @@
 -- meaning: A payment was settled again after an earlier disbursement already paid it.
 -- next step: Claim the duplicate back from the provider or confirm it is a second, genuine payout.
 -- uses: settled_repeat(kind = payout)
+-- scope: reference

@@ -4,3 +4,4 @@
 -- meaning: A refund was deducted again after an earlier disbursement already deducted it.
 -- next step: Ask the provider to return the second deduction.
 -- uses: settled_repeat(kind = refund)
+-- scope: reference

@@ -5,6 +5,7 @@
 --   read.
 -- next step: Check the named file line against the API line; for a file that could not be read, ask
 --   for it again.
+-- scope: disbursement
 --
 -- Each settlement file against the API, per file (a recipient may get several layouts of the same
 -- disbursement, each must agree on its own).

@@ -5,6 +5,7 @@
 --   net agrees.
 -- next step: Compare the listed lines with the file; ask the provider to correct the file or the
 --   API.
+-- scope: disbursement
 --
 -- Σ |file amount − API amount| over the lines a parsed file shares with the API (paired by the
 -- file_line_disagreements view: same disbursement, kind and reference, n-th occurrence with n-th).

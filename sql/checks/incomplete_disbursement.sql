@@ -4,6 +4,7 @@
 -- meaning: Not every line of the disbursement could be read; it is never reported as reconciled.
 -- next step: Nothing to book yet: the next run reads it again. If it stays, forward the detail to
 --   the provider.
+-- scope: disbursement
 --
 -- Some lines of the disbursement could not be read (sync_status 'incomplete'): it can never be reported
 -- as reconciled, and the line-based checks skip it. The sync's note says what was missing.

@@ -5,6 +5,7 @@
 --   raw in quarantine.
 -- next step: Send the Payload column to the provider; the disbursement is not reconciled until the
 --   record is valid.
+-- scope: disbursement
 --
 -- Records that failed validation were kept in quarantine with the reason (never dropped). Reported:
 -- the quarantine rows describing a disbursement as it is in the store now, and rows of no stored

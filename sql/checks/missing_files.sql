@@ -3,6 +3,7 @@
 -- title: Settlement file missing
 -- meaning: No settlement file came with a disbursement of a recipient that always gets one.
 -- next step: Ask the provider to publish the file; the finding closes when a later run downloads it.
+-- scope: all
 --
 -- A delivered disbursement without any file, when its recipient does get files for other disbursements.
 -- Files depend on the recipient's portal configuration (interface, Disbursement file): a recipient with
@@ -11,6 +12,8 @@
 -- list may be what could not be read; incomplete_disbursement reports them).
 -- Whether each disbursement has a file is one semi-join (EXISTS), and the recipients' counts one
 -- aggregate over it (#28: a DISTINCT of the files, a grouped join and a NOT EXISTS were three).
+-- Scope all: the detail counts the recipient's disbursements with files, which each new one of the
+-- recipient changes; the pass reads disbursements and files, never a line.
 WITH per_disbursement AS (
   SELECT d.disbursement_id, d.recipient_id, d.status, d.sync_status,
     EXISTS (SELECT 1 FROM disbursement_files AS f WHERE f.disbursement_id = d.disbursement_id) AS has_files

@@ -4,6 +4,7 @@
 -- meaning: A sampled payment's own details disagree with its payout line in the disbursement.
 -- next step: Ask the provider which is right, the payment or the disbursement; correct the booking
 --   if the payment is.
+-- scope: reference
 --
 -- An auditor's sample: payouts read back from GET /payments/{paymentID} (payment_samples). The payment's
 -- own view must agree with the disbursement's payout line (interface, Payment (details): the details are

@@ -4,10 +4,12 @@
 -- meaning: A disbursement of a month already closed was changed by the provider afterwards.
 -- next step: Decide whether to reissue the close (recon close --reissue) or book the change in the
 --   current month.
+-- scope: disbursement
 --
 -- A disbursement of a closed month that changed after the close (restated: its content differs from
 -- what the latest close version contained) or arrived late (delivered in that month, not in the close).
--- The close can be re-issued as a new version: recon close --month YYYY-MM --reissue.
+-- The close can be re-issued as a new version: recon close --month YYYY-MM --reissue. Months are the books'
+-- (month_of: --books-tz of the close), as the close counted them.
 WITH latest AS (
   SELECT month, MAX(version) AS version FROM closes GROUP BY month
 ),
@@ -18,8 +20,7 @@ closed AS (
 ),
 current_month AS (
   SELECT d.disbursement_id, d.recipient_id, d.currency, d.amount, d.content_hash,
-    CAST(EXTRACT(YEAR FROM d.delivered_at AT TIME ZONE 'UTC') AS VARCHAR)
-      || '-' || lpad(CAST(EXTRACT(MONTH FROM d.delivered_at AT TIME ZONE 'UTC') AS VARCHAR), 2, '0') AS month
+    month_of(d.delivered_at) AS month
   FROM disbursements AS d
 )
 SELECT

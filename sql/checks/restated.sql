@@ -4,6 +4,7 @@
 -- meaning: The provider changed a disbursement after it was delivered; the earlier version is kept
 --   in history.
 -- next step: Compare both versions (disbursement_history); rebook if the month is still open.
+-- scope: disbursement
 --
 -- The service changed a disbursement after recon had stored it (restatement): earlier versions are kept
 -- in disbursement_history. One finding per superseded version that still differs from the current one

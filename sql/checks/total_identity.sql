@@ -4,6 +4,7 @@
 -- meaning: The disbursement total is not payouts + credit adjustments − refunds − debit adjustments.
 -- next step: Ask the provider which line is missing or wrong; post the difference to suspense until
 --   they answer, then acknowledge with their ticket number.
+-- scope: disbursement
 --
 -- The disbursement's amount must equal what its lines add up to (interface, Disbursement):
 --   amount = Σ payouts + Σ credit adjustments − Σ refunds − Σ debit adjustments.

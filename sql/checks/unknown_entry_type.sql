@@ -3,6 +3,7 @@
 -- title: Adjustment neither credit nor debit
 -- meaning: An adjustment is neither credit nor debit, so it cannot be placed in the identity.
 -- next step: Ask the provider how to treat the entry type; book it by hand until recon knows it.
+-- scope: disbursement
 --
 -- An adjustment's entry_type must be credit or debit (interface, Adjustment item); anything else has
 -- no sign in the total identity, so total_identity leaves it out and this check reports it.

@@ -3,6 +3,7 @@
 -- title: Currency outside the interface list
 -- meaning: A currency code outside the interface list; amounts are shown with two decimals.
 -- next step: Confirm the currency with the provider before booking.
+-- scope: disbursement
 --
 -- A currency code outside the interface's listed ISO 4217 codes (Conventions; the currencies view):
 -- its subunit factor is unknown, so amounts may be shown wrongly. A warning, one per disbursement and

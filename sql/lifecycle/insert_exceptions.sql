@@ -8,7 +8,9 @@
 --   state resolved, produced again                   → new       (first_seen restarts)
 -- The stable key: check_id + disbursement_id + subject, hashed (16 hex digits of sha256). A check that
 -- produces the same triple twice in one run gets the occurrence number hashed in from the second on,
--- ordered by the row's content, so every row keeps a distinct and (while the data stays) stable key.
+-- ordered by the row's content, so every row keeps a distinct and (while the data stays) stable key. A row
+-- a night carried forward (sql/scope/carry.sql) comes with its finding's key: a scope re-checks or carries
+-- every row of one check + disbursement + subject together, so the numbering never mixes the two.
 INSERT INTO exceptions (run_id, finding_key, check_id, severity, disbursement_id, recipient_id, subject,
   currency, expected, actual, difference, detail, status, created_at)
 SELECT
@@ -27,8 +29,9 @@ SELECT
   CAST($2 AS TIMESTAMPTZ)
 FROM (
   SELECT
-    s.*,
-    CASE WHEN s.occurrence = 1 THEN substr(sha256(s.key_text), 1, 16)
+    s.* EXCLUDE (finding_key),
+    CASE WHEN s.finding_key IS NOT NULL THEN s.finding_key
+         WHEN s.occurrence = 1 THEN substr(sha256(s.key_text), 1, 16)
          ELSE substr(sha256(s.key_text || chr(31) || CAST(s.occurrence AS VARCHAR)), 1, 16)
     END AS finding_key
   FROM (

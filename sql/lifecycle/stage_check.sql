@@ -11,7 +11,8 @@ SELECT {{file_id}}, {{file_id}}, {{severity}}, r.disbursement_id, r.recipient_id
        CASE
          WHEN r.detail IS NULL OR r.detail = '' THEN error('check contract: detail is empty for subject ' || COALESCE(r.subject, 'NULL'))
          ELSE r.detail
-       END
+       END,
+       CAST(NULL AS VARCHAR)
 FROM (
 {{check}}
 ) AS r

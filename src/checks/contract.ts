@@ -12,9 +12,34 @@
 //   -- uses: line_count(kind = payout)             optional: the SELECT is sql/checks/generic/line_count.sql
 //   -- requires: bank_transactions                 optional: tables without whose rows the check finds
 //                                                  nothing; a run where one is empty skips it (0 rows)
+//   -- scope: disbursement                         optional: what a finding depends on, so that a night
+//                                                  checks only what changed (src/checks/scope.ts); `all`
+//                                                  when left out
 //
 // A value runs on over lines that start with `--` and two spaces or more. The header ends at the first
 // other line; the rest is the check's own comment and SQL.
+//
+// The scope is a promise about the check's SELECT, and a night keeps it: the findings outside what the
+// night re-checks are carried forward unchanged (keys, states, numbers), so a wrong promise is a finding
+// kept or missed. `recon check --full` runs every check on everything; test/unit/checks/incremental.test.ts
+// holds the two to the same findings.
+//   all            the default: run on the whole store every night (safe for any check; the bank checks,
+//                  whose matching ties credits and disbursements across windows and the provider's
+//                  names across the history, and the cheap ones over disbursements alone)
+//   disbursement   each finding belongs to one disbursement (or to none: quarantine rows of no stored
+//                  disbursement) and depends only on that disbursement's rows in the tables the check reads
+//                  (its record, lines, files, file lines, quarantine rows, history, payment samples, close
+//                  rows). Re-checked: the disbursements any of whose rows a run wrote since the last check
+//                  run (a close: every disbursement of its month), and those of open findings that are no
+//                  longer stored.
+//   reference      each finding's subject is a key (payout payment_id, refund refund_id, adjustment
+//                  reference) and depends only on the lines carrying that key in any disbursement — of a
+//                  line only its disbursement, line number, references, entry type, currency and amount
+//                  (sql/scope/reference_*.sql: reading more fails) — on the payment samples of that key
+//                  and on those lines' and samples' disbursement records. Re-checked: the keys of the
+//                  lines written since the last check run, the payments sampled since or of a disbursement
+//                  written since, and the subjects of the check's open findings (a key a restatement
+//                  removed is among them). Every stored line's key is read once a night.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBTypeId, type DuckDBConnection } from '@duckdb/node-api';
@@ -67,12 +92,17 @@ export interface CheckFile {
   nextStep: string;
   /** From `-- requires:`: tables the check finds nothing without (the runner skips it when one is empty). */
   requires: string[];
+  /** From `-- scope:`: what its findings depend on (the header comment above); `all` when left out. */
+  scope: CheckScope;
 }
+
+export const CHECK_SCOPES = ['all', 'disbursement', 'reference'] as const;
+export type CheckScope = (typeof CHECK_SCOPES)[number];
 
 /** A check's words, for the Checks sheet and the README. */
 export type CheckDescription = Pick<CheckFile, 'id' | 'severities' | 'title' | 'meaning' | 'nextStep'>;
 
-const HEADER_KEYS = ['check', 'severity', 'title', 'meaning', 'next step', 'uses', 'requires'] as const;
+const HEADER_KEYS = ['check', 'severity', 'title', 'meaning', 'next step', 'uses', 'requires', 'scope'] as const;
 type HeaderKey = (typeof HEADER_KEYS)[number];
 
 /** The header's fields: `-- key: value`, values continued on `--  ` lines; null when a line breaks the form. */
@@ -129,7 +159,12 @@ async function readCheck(dir: string, id: string, file: string): Promise<CheckFi
   const requires = header.requires ? header.requires.split(',').map((t) => t.trim()) : [];
   const notTable = requires.find((t) => !TABLE.test(t));
   if (notTable !== undefined) throw new CheckFileError(id, file, `requires: '${notTable}' is not a table name (plain words, comma-separated)`);
-  return { id, file, sql, severities, title: header.title!, meaning: header.meaning!, nextStep: header['next step']!, requires };
+  const scope = (header.scope ?? 'all') as CheckScope;
+  if (!CHECK_SCOPES.includes(scope)) {
+    throw new CheckFileError(id, file, `scope: must be ${CHECK_SCOPES.join(', ')}, got '${header.scope}'`);
+  }
+  const { title, meaning, 'next step': nextStep } = header;
+  return { id, file, sql, severities, title: title!, meaning: meaning!, nextStep: nextStep!, requires, scope };
 }
 
 /** The check files of dir, sorted by id; `only` restricts them and must name existing checks. */

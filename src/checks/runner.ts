@@ -13,6 +13,8 @@ import { loadChecks, validateCheckColumns, type CheckFile } from './contract.js'
 import { applyLifecycle } from './lifecycle.js';
 import { sqlText } from '../store/sql.js';
 import { sqlIdent, sqlString } from '../store/sql-text.js';
+import { basisOf, chooseMode, recordCheckedRuns, type CheckMode } from './basis.js';
+import { runScoped, type ScopeSummary } from './scope.js';
 
 import type { FindingStatus, Severity } from '../store/read/types.js';
 
@@ -26,6 +28,12 @@ export interface RunChecksOptions {
   checksDir?: string;
   /** Run only these checks; findings of the others keep their state. */
   only?: string[];
+  /**
+   * `incremental`: each check on what changed since the last check run, by its scope, the other findings
+   * carried forward (src/checks/scope.ts) — full all the same when no complete run before shares this
+   * one's basis (src/checks/basis.ts). `full` (the default): every check on the whole store.
+   */
+  mode?: 'full' | 'incremental';
 }
 
 export interface CheckRunResult {
@@ -46,6 +54,11 @@ export interface CheckRunResult {
   actionable: number;
   /** Where the run's time went, in ms (validate, materialise, checks, lifecycle, commit); the bench prints it. */
   phases?: Record<string, number>;
+  /** How the run checked, and why it was full when incremental was asked for. */
+  mode?: CheckMode;
+  fullReason?: string | null;
+  /** An incremental run's scope: what it re-checked and what it carried forward. */
+  scope?: ScopeSummary | null;
 }
 
 export class RunChecksError extends TerminalError {
@@ -82,30 +95,48 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
     await validateCheckColumns(connection, check);
     fresh.push(hashes[i]!);
   }
+  const basis = opts.only ? null : await basisOf(connection, checks, hashes);
   phase('validate');
 
   const timings: CheckRunResult['checks'] = [];
+  let chosen: Awaited<ReturnType<typeof chooseMode>> = { mode: 'full', reason: null };
+  let scope: ScopeSummary | null = null;
   await inTransaction(connection, async () => {
+    chosen = await chooseMode(connection, opts.mode ?? 'full', Boolean(opts.only), basis ?? '');
     await connection.run(sqlText('lifecycle/create_stage'));
     // a check whose `requires:` table is empty finds nothing: it is not run (nor what only it reads)
     const empty = await emptyTables(connection, checks);
     const running = checks.filter((c) => !c.requires.some((t) => empty.has(t)));
-    const shared = await materialiseShared(connection, running);
-    phase('materialise');
-    const first = performance.now();
-    for (const check of checks) {
-      timings.push(running.includes(check) ? await stageCheck(connection, check, first) : { checkId: check.id, findings: 0, ms: 0, offsetMs: 0 });
+    const none = (check: CheckFile) => ({ checkId: check.id, findings: 0, ms: 0, offsetMs: 0 });
+    if (chosen.mode === 'incremental') {
+      phase('materialise');
+      const first = performance.now();
+      const scoped = await runScoped(connection, running, (check) => stageCheck(connection, check, first),
+        (some) => materialiseShared(connection, some), (views) => dropMaterialised(connection, views));
+      for (const check of checks) timings.push(scoped.staged.get(check.id) ?? none(check));
+      scope = scoped.summary;
+    } else {
+      const shared = await materialiseShared(connection, running);
+      phase('materialise');
+      const first = performance.now();
+      for (const check of checks) {
+        timings.push(running.includes(check) ? await stageCheck(connection, check, first) : none(check));
+      }
+      await dropMaterialised(connection, shared);
     }
     phase('checks');
-    await dropMaterialised(connection, shared);
     await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
-    await connection.run(sqlText('lifecycle/record_check_run'), [opts.runId, now.toISOString(), checks.map((c) => c.id).join(',')]);
+    const ran = [opts.runId, now.toISOString(), checks.map((c) => c.id).join(','), chosen.mode, basis];
+    await connection.run(sqlText('lifecycle/record_check_run'), ran);
+    if (chosen.mode !== 'only') await recordCheckedRuns(connection, opts.runId);
     await connection.run(sqlText('lifecycle/drop_stage'));
     await recordValidated(connection, fresh);
     phase('lifecycle');
   });
   phase('commit');
-  return { ...(await checkRunSummary(connection, opts.runId, now, timings)), phases };
+  const { mode, reason } = chosen;
+  const summary = await checkRunSummary(connection, opts.runId, now, timings);
+  return { ...summary, phases, mode, fullReason: mode === 'full' ? reason : null, scope };
 }
 
 /**
@@ -117,6 +148,7 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
  * dropped before the commit, and a rollback takes them away too.
  */
 async function materialiseShared(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<string[]> {
+  if (checks.length < 2) return [];
   const objects = await sqlObjects();
   const readers = checks.map((c) => readThrough(objects, c.sql));
   const shared = objects.filter((o) => o.materialised && readers.filter((r) => r.has(o.name)).length >= 2).map((o) => o.name);

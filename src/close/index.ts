@@ -9,6 +9,10 @@ import { serviceUrlOf } from '../store/runs.js';
 import type { JournalEntry } from '../report/types.js';
 import type { CloseSettings } from './settings.js';
 import { writeMonthClose } from './month.js';
+import { mapJournal, type ChartNeeds } from './chart.js';
+import { toLedgerPrecision } from './precision.js';
+import { writeJournalFiles } from './journal-files.js';
+import type { JournalFormat } from './journal-formats.js';
 
 export type { CloseSettings } from './settings.js';
 
@@ -29,7 +33,12 @@ export interface ClosedMonth {
   provisional: string[];
   /** The unaccounted money accepted by name, in the workbook's words. */
   accepted: string[];
+  /** The Journal as booked: ISO 4217 decimals, a rounding line where needed, the user's accounts given a chart. */
   journal: readonly JournalEntry[];
+  /** The journal files written beside the workbook (reversals before entries). */
+  journalFiles: string[];
+  /** Why a journal file asked for was not written, one sentence each. */
+  journalNotes: string[];
 }
 
 /** A month as the close takes it (YYYY-MM), checked before any run starts. */
@@ -49,11 +58,30 @@ export async function closeMonth(c: DuckDBConnection, settings: CloseSettings, r
   const version = prior + 1;
   const written = await writeMonthClose(c, {
     month: r.month, version, reportsDir: settings.reportsDir, serviceUrl: await serviceUrlOf(c, settings.serviceUrl), now: r.now,
-    accept: r.accept, booksTz: settings.booksTz,
+    accept: r.accept, booksTz: settings.booksTz, book: (journal) => bookable(journal, settings),
   });
-  await recordClose(c, { month: r.month, version, at: r.now, runId: r.runId, workbook: written.path, acceptance: written.acceptance });
+  const booked = written.journal.map((e) => ({ currency: e.currency, role: e.role, account: e.account, code: e.ledger?.code ?? '',
+    name: e.ledger?.name ?? '', description: e.description, debit: e.debit, credit: e.credit }));
+  const files = await writeJournalFiles(c, { month: r.month, version, workbook: written.path, provisional: written.provisional.length > 0,
+    lines: booked }, settings.journal);
+  await recordClose(c, { month: r.month, version, at: r.now, runId: r.runId, workbook: written.path, acceptance: written.acceptance,
+    journal: booked, files: files.files });
   return {
     version, workbook: written.path, disbursements: count, provisional: written.provisional, journal: written.journal,
-    accepted: written.acceptance?.accepted ?? [],
+    accepted: written.acceptance?.accepted ?? [], journalFiles: files.files.map((f) => f.file), journalNotes: files.notes,
   };
+}
+
+/** What each asked format needs of an account: Xero imports codes; QuickBooks matches names. */
+function chartNeeds(formats: readonly JournalFormat[]): ChartNeeds {
+  return {
+    code: formats.includes('xero') ? 'Xero\'s manual journal import takes account codes' : null,
+    name: formats.includes('quickbooks') ? 'QuickBooks\' journal import matches accounts by name' : null,
+  };
+}
+
+/** The Journal as a ledger books it: whole ISO 4217 minor units, then the user's accounts (stopping the close on a gap). */
+function bookable(journal: readonly JournalEntry[], settings: CloseSettings): JournalEntry[] {
+  const ledger = toLedgerPrecision(journal);
+  return settings.chart ? mapJournal(ledger, settings.chart, chartNeeds(settings.journal.formats)) : ledger;
 }

@@ -9,7 +9,7 @@ import { bankCredits, bankRows, hasBankData, reconciliationRows, withDisbursemen
 import { writeCloseWorkbook } from '../report/close-workbook.js';
 import { buildJournal } from '../report/journal.js';
 import { withBankMatches } from '../report/run-report.js';
-import type { CloseLine, SuspenseLine } from '../report/types.js';
+import type { CloseLine, JournalEntry, SuspenseLine } from '../report/types.js';
 import type { CloseAcceptance } from '../store/closes.js';
 import { formatMajor } from '../money.js';
 
@@ -53,16 +53,23 @@ function unaccountedReasons(split: Map<string, BankSplitRow> | undefined, suspen
   return reasons;
 }
 
-/** The calendar month's days (UTC), for the Month sheet. */
-async function monthShape(c: DuckDBConnection, month: string) {
+/**
+ * The calendar month's days for the Month sheet: the days of the books' time zone (daily_disbursed counts a
+ * delivery on the day it was in --books-tz, as the close counts it in the month), each shown as that date.
+ */
+async function monthShape(c: DuckDBConnection, month: string, booksTz: string) {
   const from = new Date(`${month}-01T00:00:00Z`);
   const to = addMonths(from, 1);
-  return readMonthShape(c, new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(from), from, to);
+  const title = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(from);
+  return readMonthShape(c, booksTz === 'UTC' ? title : `${title} (days in ${booksTz})`, from, to);
 }
 
 export async function writeMonthClose(
   c: DuckDBConnection,
-  opts: { month: string; version: number; reportsDir: string; serviceUrl: string; now: Date; accept?: { by: string; note: string } | null; booksTz?: string },
+  opts: { month: string; version: number; reportsDir: string; serviceUrl: string; now: Date; accept?: { by: string; note: string } | null;
+    booksTz: string;
+    /** The Journal as the ledger books it (ISO decimals, the user's accounts); throws to stop the close before anything is written. */
+    book: (journal: JournalEntry[]) => JournalEntry[] },
 ) {
   const lines = await closeLines(c, opts.month);
   const suspense = await suspenseLines(c, opts.month);
@@ -72,6 +79,7 @@ export async function writeMonthClose(
     const unaccounted = unaccountedReasons(split, suspense);
     const acceptance: CloseAcceptance | null = opts.accept && unaccounted.length > 0 ? { ...opts.accept, accepted: unaccounted } : null;
     const provisional = [...await provisionalReasons(c, opts.month, lines), ...(acceptance ? [] : unaccounted)];
+    const journal = opts.book(buildJournal(lines, suspense, split));
     const written = await writeCloseWorkbook(closeWorkbookPath(opts.reportsDir, opts.month, opts.version), {
     suspense,
     provisional,
@@ -84,9 +92,9 @@ export async function writeMonthClose(
     lines,
     disbursements: reconciliationRows(c, { month: opts.month }),
     openFindings: withDisbursementRows(c, openFindingsOfMonth(c, opts.month, opts.now), { month: opts.month }),
-    journal: buildJournal(lines, suspense, split),
+    journal,
     bank: bank ? { disbursements: bankRows(c, { month: opts.month }), credits: bankCredits(c, { creditedIn: opts.month, others: true }) } : undefined,
-    shape: await monthShape(c, opts.month),
+    shape: await monthShape(c, opts.month, opts.booksTz),
     });
     return { ...written, acceptance };
   });

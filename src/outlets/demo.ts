@@ -1,11 +1,10 @@
 // What `make run` shows of the outlets without any server: the mail written as .eml files (nodemailer's
 // stream transport) and the alert documents as JSON files under data/outbox, the metrics file, JUnit and
-// results files, and the close journal in all four ledger formats; then a few lines saying where, and the
+// results files and the close's mail and alert; then a few lines saying where, and the
 // last alert document as --notify-url would receive it.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomically } from '../files.js';
-import { JOURNAL_FORMATS } from './journal-formats.js';
 import type { NotifyDocument } from './notify-schema.js';
 import type { CloseOutletSettings, OutletSettings } from './settings.js';
 import type { OutletsReport } from './deliver.js';
@@ -29,7 +28,7 @@ export function demoOutlets(layout: Pick<StoreLayout, 'dir' | 'outbox'>, reports
   const mail = { to: ['finance@example.com'], from: 'recon@example.com', transport: { kind: 'eml' as const, dir: outbox }, maxAttachmentBytes: 10 * 1_048_576 };
   return {
     night: { mail, onDocument, metricsFile: path.join(layout.dir, 'metrics', 'recon.prom'), junitFile: path.join(reportsDir, 'junit.xml') },
-    close: { mail, onDocument, journalFormats: [...JOURNAL_FORMATS] },
+    close: { mail, onDocument },
     describe(reports) {
       const lines = ['', `What finance and operations receive (#29; here written under ${outbox} instead of sent):`];
       for (const r of reports) for (const d of r.outlets?.delivered ?? []) lines.push(`  ${r.label.padEnd(8)} ${d}`);

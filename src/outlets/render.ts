@@ -102,6 +102,7 @@ function sections(s: OutcomeSummary, a: AttachmentNote | null): Section[] {
       const dirs = [...new Set(c.journalFiles.map((f) => path.dirname(path.resolve(f))))];
       out.push({ title: `Journal files for your ledger (${c.journalFiles.length}, in ${dirs.join(', ')})`, lines: [c.journalFiles.map((f) => path.basename(f)).join(', ')] });
     }
+    if (c.journalNotes.length > 0) out.push({ title: 'Journal files not written', lines: c.journalNotes.map((n) => `- ${n}`) });
   }
   const files = [workbookLine(s, a), s.results ? `Results (JSON): ${path.resolve(s.results)}` : null].filter((l): l is string => l !== null);
   if (files.length > 0) out.push({ title: 'Files', lines: files });

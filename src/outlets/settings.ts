@@ -1,9 +1,7 @@
 // The outlets' own settings: where the night's and the close's outcome goes. The pipeline builds them once
 // from the options (a setting that cannot work, such as --mail-to without an SMTP server, is a misuse found
 // before the run starts); the outlets never see flags or variables.
-import type { AccountMapping } from './accounts.js';
 import type { DeliveryLimits } from './limits.js';
-import type { JournalFormat } from './journal-formats.js';
 import type { MailSettings } from './mail.js';
 import type { NotifyDocument } from './notify-schema.js';
 
@@ -25,7 +23,5 @@ export interface OutletSettings {
   onDocument?: (doc: NotifyDocument) => void | Promise<void>;
 }
 
-export interface CloseOutletSettings extends OutletSettings {
-  journalFormats: JournalFormat[];
-  accounts: AccountMapping;
-}
+/** A close's outlets are a night's (its journal files are the close's own: src/close/journal-files.ts). */
+export type CloseOutletSettings = OutletSettings;

@@ -49,6 +49,8 @@ export interface CloseSummary {
   /** Debit and credit totals per currency of the Journal (equal: it balances). */
   journal: Array<{ currency: string; debit: string; credit: string }>;
   journalFiles: string[];
+  /** Why a journal file asked for was not written (provisional, a currency the ledger cannot hold, …). */
+  journalNotes: string[];
 }
 
 export interface OutcomeSummary {
@@ -177,10 +179,13 @@ export interface CloseEnd {
   provisional: string[];
   /** The Journal sheet's lines, balanced per currency. */
   journal?: readonly JournalEntry[] | null;
+  /** The journal files the close wrote, and why any asked for was not. */
+  journalFiles?: string[];
+  journalNotes?: string[];
   error?: string | null;
 }
 
-export function closeSummary(end: CloseEnd & Ended & { journalFiles: string[] }, secrets: readonly (string | undefined)[]): OutcomeSummary {
+export function closeSummary(end: CloseEnd & Ended, secrets: readonly (string | undefined)[]): OutcomeSummary {
   const { error, whatToCheck: hints } = failure(end, 'close', secrets);
   const status = error !== null ? null : end.provisional.length > 0 ? 'provisional' : 'final';
   return {
@@ -209,7 +214,8 @@ export function closeSummary(end: CloseEnd & Ended & { journalFiles: string[] },
       reasons: end.provisional.map((r) => cleanText(r, secrets, 300)),
       disbursements: end.disbursements,
       journal: journalBalances(end.journal ?? []).map((b) => ({ currency: b.currency, debit: formatMajor(b.debit, b.currency), credit: formatMajor(b.credit, b.currency) })),
-      journalFiles: end.journalFiles,
+      journalFiles: end.journalFiles ?? [],
+      journalNotes: (end.journalNotes ?? []).map((n) => cleanText(n, secrets, 300)),
     },
   };
 }

@@ -2,7 +2,7 @@
 // findings still open, and a journal that is proven balanced before anything is written.
 import type ExcelJS from 'exceljs';
 import { BOLD, setAmount, setCount, setDate, setText, styleHeader, styleTitle, type CellTarget } from './cells.js';
-import { DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET, FINDING_COLUMNS } from './columns.js';
+import { CLOSE_FINDING_COLUMNS, DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET } from './columns.js';
 import { assertJournalBalanced, type CurrencyBalance } from './journal.js';
 import { addSheet, writeFields, writeHeaderRow, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
 import type { CloseInput, CloseLine, JournalEntry, SuspenseLine } from './types.js';
@@ -38,7 +38,7 @@ export async function writeCloseWorkbook(path: string, input: CloseInput): Promi
     const lines = await writeSummarySheet(workbook, input);
     if (input.shape) await writeMonthSheet(workbook, input.shape, 'Month');
     const disbursements = await writeTableSheet(workbook, DISBURSEMENTS_SHEET, DISBURSEMENT_COLUMNS, input.disbursements);
-    const openFindings = await writeTableSheet(workbook, 'Open findings', FINDING_COLUMNS, input.openFindings);
+    const openFindings = await writeTableSheet(workbook, 'Open findings', CLOSE_FINDING_COLUMNS, input.openFindings);
     writeJournalSheet(workbook, input.journal, balances);
     if (input.suspense.length > 0) await writeTableSheet(workbook, 'Currency suspense', SUSPENSE_COLUMNS, input.suspense);
     if (input.bank) await writeBankSheets(workbook, input.bank);
@@ -140,12 +140,20 @@ function writeTotalsByCurrency(sheet: ExcelJS.Worksheet, headerRow: number, line
 }
 
 const JOURNAL_HEADERS = ['Currency', 'Account', 'Description',
-  { header: 'Debit', numeric: true }, { header: 'Credit', numeric: true }, { header: 'Balanced?', numeric: true }];
+  { header: 'Debit', numeric: true }, { header: 'Credit', numeric: true }, { header: 'Balanced?', numeric: true }, 'Role'];
+/** With a chart of accounts (recon close --accounts): the account of the user's books each line posts to. */
+const LEDGER_HEADERS = ['Code', 'Account in your books'];
 
-/** Entries grouped by currency (input order kept within a currency), each group closed by a total row. */
+/**
+ * Entries grouped by currency (input order kept within a currency), each group closed by a total row: the
+ * journal the files book, at the currency's ISO 4217 decimals, with each line's role and, given a chart of
+ * accounts, the code and name of the account it posts to.
+ */
 function writeJournalSheet(workbook: StreamingWorkbook, journal: readonly JournalEntry[], balances: CurrencyBalance[]): void {
-  const sheet = addSheet(workbook, 'Journal', [10, 30, 40, 16, 16, 11], 1);
-  writeHeaderRow(sheet, 1, JOURNAL_HEADERS);
+  const ledger = journal.some((e) => e.ledger);
+  const headers = [...JOURNAL_HEADERS, ...(ledger ? LEDGER_HEADERS : [])];
+  const sheet = addSheet(workbook, 'Journal', [10, 30, 40, 16, 16, 11, 18, ...(ledger ? [14, 30] : [])], 1);
+  writeHeaderRow(sheet, 1, headers);
   let rowNumber = 2;
   for (const balance of balances) {
     const first = rowNumber;
@@ -156,6 +164,11 @@ function writeJournalSheet(workbook: StreamingWorkbook, journal: readonly Journa
       setText(row.getCell(3), entry.description);
       if (entry.debit !== 0n) setAmount(row.getCell(4), entry.debit, entry.currency);
       if (entry.credit !== 0n) setAmount(row.getCell(5), entry.credit, entry.currency);
+      setText(row.getCell(7), entry.role);
+      if (entry.ledger) {
+        setText(row.getCell(8), entry.ledger.code);
+        setText(row.getCell(9), entry.ledger.name);
+      }
       row.commit();
     }
     const total = sheet.getRow(rowNumber++);
@@ -173,10 +186,12 @@ function writeJournalSheet(workbook: StreamingWorkbook, journal: readonly Journa
     sum('E', total.getCell(5));
     const places = currencyDecimals(balance.currency);
     total.getCell(6).value = { formula: `IF(ROUND(D${last + 1}-E${last + 1},${places})=0,"Yes","No")`, result: balance.balanced ? 'Yes' : 'No' };
-    for (let col = 1; col <= JOURNAL_HEADERS.length; col++) styleHeader(total.getCell(col));
+    for (let col = 1; col <= headers.length; col++) styleHeader(total.getCell(col));
     total.getCell(6).alignment = { horizontal: 'right' };
     total.commit();
   }
-  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(rowNumber - 1, 2), column: JOURNAL_HEADERS.length } };
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(rowNumber - 1, 2), column: headers.length } };
+  // printed: the journal itself (Currency … Balanced?); the role and the user's account are on screen, as the Journal files
+  sheet.pageSetup.printArea = `A$1:F$${Math.max(rowNumber - 1, 2)}`;
   sheet.commit();
 }

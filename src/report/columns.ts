@@ -101,5 +101,11 @@ export const DISBURSEMENT_COLUMNS: ReadonlyArray<ColumnSpec<DisbursementRow>> = 
   { header: 'Recipient', width: 18, print: false, write: (c, d) => setText(c, d.recipientId) },
 ];
 
-/** The finding columns without rates (the close's Open findings; the exceptions workbook without --rates). */
+/** The finding columns without rates (the exceptions workbook without --rates). */
 export const FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = findingColumns(null);
+
+/** The close's Open findings: grouped by cause like the exceptions, each with its acknowledgement history in words. */
+export const CLOSE_FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
+  ...FINDING_COLUMNS,
+  { header: 'Acknowledgement history', width: 60, wrap: true, print: false, write: (c, f) => setText(c, f.ackHistory ?? null) },
+];

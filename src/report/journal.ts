@@ -15,20 +15,35 @@
 // Debits − credits = disbursed − (payouts − refunds + credit − debit adj.) − variance = 0, because
 // variance = disbursed − computed net. So every currency balances exactly, and any unexplained money
 // sits visibly on suspense instead of being folded into another account.
-import type { CloseLine, JournalEntry, SuspenseLine } from './types.js';
+import type { CloseLine, JournalEntry, JournalRole, SuspenseLine } from './types.js';
+
+export type { JournalRole };
 import type { BankSplitRow } from '../store/read/summaries.js';
 
-export const ACCOUNTS = {
+/**
+ * The role of each journal line and recon's name for its account. A chart of accounts (recon close --accounts)
+ * maps each role, per currency or for all (*), to the code and name of an account in the user's books; the
+ * Journal sheet and every journal file carry both. `rounding` takes what rounding to the currency's ISO 4217
+ * decimals leaves (src/close/precision.ts); buildJournal itself never uses it.
+ */
+export const ROLES = {
   bank: 'Bank',
-  transit: 'Cash in transit',
-  bankSuspense: 'Bank suspense',
-  bankCharges: 'Bank charges',
+  cash_in_transit: 'Cash in transit',
+  bank_suspense: 'Bank suspense',
+  bank_charges: 'Bank charges',
   refunds: 'Refunds',
   fees: 'Fees and debit adjustments',
   clearing: 'Payments clearing',
-  credits: 'Credit adjustments',
+  credit_adjustments: 'Credit adjustments',
   suspense: 'Reconciliation suspense',
-} as const;
+  rounding: 'Rounding',
+} as const satisfies Record<JournalRole, string>;
+export const JOURNAL_ROLES = Object.keys(ROLES) as JournalRole[];
+
+/** A line of role `role` in `currency`, named with recon's account name. */
+export function journalLine(currency: string, role: JournalRole, description: string, debit: bigint, credit: bigint): JournalEntry {
+  return { currency, role, account: ROLES[role], description, debit, credit };
+}
 
 interface CurrencyTotals {
   payouts: bigint;
@@ -89,15 +104,15 @@ function suspenseByCurrency(suspense: readonly SuspenseLine[]): Map<string, Held
 
 /** Lines settled inside disbursements of another currency: booked as such, the net held on suspense. */
 function suspenseEntries(currency: string, t: HeldTotals): JournalEntry[] {
-  const entry = (account: string, description: string, debit: bigint, credit: bigint): JournalEntry => ({ currency, account, description, debit, credit });
+  const entry = (role: JournalRole, description: string, debit: bigint, credit: bigint) => journalLine(currency, role, description, debit, credit);
   const where = 'in disbursements of another currency';
   const net = t.payouts + t.credits - t.refunds - t.debits;
   return [
-    entry(ACCOUNTS.clearing, `Payouts ${where}`, 0n, t.payouts),
-    entry(ACCOUNTS.credits, `Credit adjustments ${where}`, 0n, t.credits),
-    entry(ACCOUNTS.refunds, `Refunds ${where}`, t.refunds, 0n),
-    entry(ACCOUNTS.fees, `Debit adjustments ${where}`, t.debits, 0n),
-    entry(ACCOUNTS.suspense, `Held: lines ${where} (see Currency suspense)`, net > 0n ? net : 0n, net < 0n ? -net : 0n),
+    entry('clearing', `Payouts ${where}`, 0n, t.payouts),
+    entry('credit_adjustments', `Credit adjustments ${where}`, 0n, t.credits),
+    entry('refunds', `Refunds ${where}`, t.refunds, 0n),
+    entry('fees', `Debit adjustments ${where}`, t.debits, 0n),
+    entry('suspense', `Held: lines ${where} (see Currency suspense)`, net > 0n ? net : 0n, net < 0n ? -net : 0n),
   ].filter((e) => e.debit !== 0n || e.credit !== 0n);
 }
 
@@ -111,20 +126,20 @@ export type BankSplit = BankSplitRow;
  * not explain goes to Bank suspense as such), so the currency still balances.
  */
 function cashEntries(currency: string, disbursed: bigint, split: BankSplit | undefined): JournalEntry[] {
-  const line = (account: string, description: string, amount: bigint): JournalEntry =>
-    (amount >= 0n ? { currency, account, description, debit: amount, credit: 0n } : { currency, account, description, debit: 0n, credit: -amount });
-  if (!split) return [line(ACCOUNTS.bank, 'Disbursements received (the provider\'s figure: no bank statement imported)', disbursed)];
+  const line = (role: JournalRole, description: string, amount: bigint): JournalEntry =>
+    (amount >= 0n ? journalLine(currency, role, description, amount, 0n) : journalLine(currency, role, description, 0n, -amount));
+  if (!split) return [line('bank', 'Disbursements received (the provider\'s figure: no bank statement imported)', disbursed)];
   const unproven = split.unproven ?? 0n;
   const explained = split.settled + split.bankCharges + split.shortCredited + split.shortBy + split.otherAccount + split.awaiting + split.notArrived + unproven;
   return [
-    line(ACCOUNTS.bank, 'Settled: disbursements received, matched to bank credits (also fee deducted, part of a batch credit, and what short credits brought)', split.settled + split.shortCredited),
-    line(ACCOUNTS.bankCharges, 'Kept by the bank from the provider\'s credits (bank_fee; see Bank)', split.bankCharges),
-    line(ACCOUNTS.bankSuspense, 'Short: credited less than disbursed (fees or FX deducted; negative when over; see Bank)', split.shortBy),
-    line(ACCOUNTS.bankSuspense, 'On another account: credited to another account than the disbursement\'s (see Bank)', split.otherAccount),
-    line(ACCOUNTS.bankSuspense, 'Not arrived: no credit although statements cover the window (see Bank)', split.notArrived),
-    line(ACCOUNTS.bankSuspense, 'Credited on an unbalanced statement: its balances do not prove its entries (see Bank)', unproven),
-    line(ACCOUNTS.transit, 'Awaiting statement: no bank statement covers the window yet', split.awaiting),
-    line(ACCOUNTS.bankSuspense, 'Disbursed but not explained by the statements', disbursed - explained),
+    line('bank', 'Settled: disbursements received, matched to bank credits (also fee deducted, part of a batch credit, and what short credits brought)', split.settled + split.shortCredited),
+    line('bank_charges', 'Kept by the bank from the provider\'s credits (bank_fee; see Bank)', split.bankCharges),
+    line('bank_suspense', 'Short: credited less than disbursed (fees or FX deducted; negative when over; see Bank)', split.shortBy),
+    line('bank_suspense', 'On another account: credited to another account than the disbursement\'s (see Bank)', split.otherAccount),
+    line('bank_suspense', 'Not arrived: no credit although statements cover the window (see Bank)', split.notArrived),
+    line('bank_suspense', 'Credited on an unbalanced statement: its balances do not prove its entries (see Bank)', unproven),
+    line('cash_in_transit', 'Awaiting statement: no bank statement covers the window yet', split.awaiting),
+    line('bank_suspense', 'Disbursed but not explained by the statements', disbursed - explained),
     ...movementEntries(currency, split),
   ].filter((e, i) => i === 0 || e.debit !== 0n || e.credit !== 0n);
 }
@@ -143,40 +158,38 @@ function movementEntries(currency: string, split: BankSplit): JournalEntry[] {
   const m = split.movement;
   const matched = split.settled + split.shortCredited;
   if (!m && matched === 0n) return [];
-  const pair = (debitAccount: string, creditAccount: string, description: string, amount: bigint): JournalEntry[] => {
-    const [dr, cr] = amount >= 0n ? [debitAccount, creditAccount] : [creditAccount, debitAccount];
+  const pair = (debitRole: JournalRole, creditRole: JournalRole, description: string, amount: bigint): JournalEntry[] => {
+    const [dr, cr] = amount >= 0n ? [debitRole, creditRole] : [creditRole, debitRole];
     const v = amount >= 0n ? amount : -amount;
-    return [{ currency, account: dr, description, debit: v, credit: 0n }, { currency, account: cr, description, debit: 0n, credit: v }];
+    return [journalLine(currency, dr, description, v, 0n), journalLine(currency, cr, description, 0n, v)];
   };
   const moved = m ?? { credits: 0n, debits: 0n, duplicate: 0n, unexpected: 0n, otherCredits: 0n };
   const booked = matched + moved.duplicate + moved.unexpected + moved.otherCredits - moved.debits;
-  const held = (description: string, amount: bigint) => pair(ACCOUNTS.bank, ACCOUNTS.bankSuspense, description, amount);
+  const held = (description: string, amount: bigint) => pair('bank', 'bank_suspense', description, amount);
   return [
     ...held('Credited twice: second credits for settled disbursements, to return (see Unmatched credits)', moved.duplicate),
     ...held('From the provider, matching no disbursement (see Unmatched credits)', moved.unexpected),
     ...held('Credited by others than the provider (see Unmatched credits)', moved.otherCredits),
-    ...pair(ACCOUNTS.bankCharges, ACCOUNTS.bank, 'Debited on the statements of the month (account fees and other debits)', moved.debits),
+    ...pair('bank_charges', 'bank', 'Debited on the statements of the month (account fees and other debits)', moved.debits),
     ...held('Statement movement of the month not matched to its disbursements (credits of disbursements of another month, '
       + 'or on another account; see Bank)', moved.credits - moved.debits - booked),
   ];
 }
 
 function entriesFor(currency: string, t: CurrencyTotals, split?: BankSplit): JournalEntry[] {
-  const dr = (account: string, description: string, amount: bigint): JournalEntry =>
-    ({ currency, account, description, debit: amount, credit: 0n });
-  const cr = (account: string, description: string, amount: bigint): JournalEntry =>
-    ({ currency, account, description, debit: 0n, credit: amount });
+  const dr = (role: JournalRole, description: string, amount: bigint) => journalLine(currency, role, description, amount, 0n);
+  const cr = (role: JournalRole, description: string, amount: bigint) => journalLine(currency, role, description, 0n, amount);
   const entries = [
     ...cashEntries(currency, t.disbursedTotal, split),
-    dr(ACCOUNTS.refunds, 'Refunds deducted from disbursements', t.refunds),
-    dr(ACCOUNTS.fees, 'Fees and debit adjustments deducted', t.debitAdjustments),
-    cr(ACCOUNTS.clearing, 'Gross sales settled (payouts)', t.payouts),
-    cr(ACCOUNTS.credits, 'Credit adjustments added', t.creditAdjustments),
+    dr('refunds', 'Refunds deducted from disbursements', t.refunds),
+    dr('fees', 'Fees and debit adjustments deducted', t.debitAdjustments),
+    cr('clearing', 'Gross sales settled (payouts)', t.payouts),
+    cr('credit_adjustments', 'Credit adjustments added', t.creditAdjustments),
   ];
-  if (t.variance > 0n) entries.push(cr(ACCOUNTS.suspense, 'Disbursed more than computed', t.variance));
-  if (t.variance < 0n) entries.push(dr(ACCOUNTS.suspense, 'Disbursed less than computed', -t.variance));
+  if (t.variance > 0n) entries.push(cr('suspense', 'Disbursed more than computed', t.variance));
+  if (t.variance < 0n) entries.push(dr('suspense', 'Disbursed less than computed', -t.variance));
   // The bank line stays even at zero so every currency shows where its cash went.
-  return entries.filter((e) => e.account === ACCOUNTS.bank || e.debit !== 0n || e.credit !== 0n);
+  return entries.filter((e) => e.role === 'bank' || e.debit !== 0n || e.credit !== 0n);
 }
 
 /** The sign conventions above only hold if the line agrees with them; a mismatch is a bug upstream. */

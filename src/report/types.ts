@@ -45,13 +45,28 @@ export interface RunSummary {
   rates?: Rates | null;
 }
 
+/** What a journal line books; recon's account name of each is ROLES in src/report/journal.ts. */
+export type JournalRole = 'bank' | 'cash_in_transit' | 'bank_suspense' | 'bank_charges' | 'refunds' | 'fees' | 'clearing'
+  | 'credit_adjustments' | 'suspense' | 'rounding';
+
 /** A journal line: exactly one of debit/credit is non-zero in what buildJournal produces. */
 export interface JournalEntry {
   currency: string;
+  /** What the line books (src/report/journal.ts ROLES): the key of the chart of accounts. */
+  role: JournalRole;
+  /** recon's name for the role's account. */
   account: string;
   description: string;
   debit: bigint;
   credit: bigint;
+  /** The account of the user's books the line posts to (recon close --accounts); absent without a chart. */
+  ledger?: LedgerAccount;
+}
+
+/** An account of the user's chart of accounts: its code (number) and its name, either may be empty. */
+export interface LedgerAccount {
+  code: string;
+  name: string;
 }
 
 export interface CloseInput {

@@ -1,5 +1,5 @@
-// Recording a month's close: its disbursements and the close row, in one transaction. The statements
-// live in sql/close/ (one file per statement, like the checks).
+// Recording a month's close: its disbursements, the close row, its journal and journal files, in one
+// transaction. The statements live in sql/close/ (one file per statement, like the checks).
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { inTransaction } from './transaction.js';
 import { sqlText } from './sql.js';
@@ -11,15 +11,82 @@ export interface CloseAcceptance {
   accepted: string[];
 }
 
-export async function recordClose(
-  c: DuckDBConnection, o: { month: string; version: number; at: Date; runId: string; workbook: string; acceptance?: CloseAcceptance | null },
-): Promise<void> {
+/** A line of a close version's journal as booked: the account of the user's books and the amounts (subunits). */
+export interface BookedLine {
+  currency: string;
+  role: string;
+  account: string;
+  code: string;
+  name: string;
+  description: string;
+  debit: bigint;
+  credit: bigint;
+}
+
+/** A journal file a close version wrote (close_journal_files). */
+export interface BookedFile {
+  format: string;
+  currency: string;
+  kind: 'entry' | 'reversal';
+  /** Whose lines the file books: the writing version's (entry) or the reversed version's. */
+  entryVersion: number;
+  journalNo: string;
+  file: string;
+  provisional: boolean;
+}
+
+export interface CloseRecord {
+  month: string;
+  version: number;
+  at: Date;
+  runId: string;
+  workbook: string;
+  acceptance?: CloseAcceptance | null;
+  /** The Journal as booked (src/close/precision.ts), line by line; what a reissue's reversals undo. */
+  journal?: readonly BookedLine[];
+  files?: readonly BookedFile[];
+}
+
+/** The close, what it contained, its journal and the journal files written, all or nothing. */
+export async function recordClose(c: DuckDBConnection, o: CloseRecord): Promise<void> {
   const a = o.acceptance && o.acceptance.accepted.length > 0 ? o.acceptance : null;
   await inTransaction(c, async () => {
     await c.run(sqlText('close/record_disbursements'), [o.month, o.version]);
     await c.run(sqlText('close/record_close'), [o.month, o.version, o.at.toISOString(), o.runId, o.workbook,
       a?.by ?? null, a?.note ?? null, a ? a.accepted.join('; ') : null]);
+    const lineNo = new Map<string, number>();
+    for (const l of o.journal ?? []) {
+      const n = (lineNo.get(l.currency) ?? 0) + 1;
+      lineNo.set(l.currency, n);
+      await c.run(sqlText('close/insert_journal_line'), [o.month, o.version, l.currency, n, l.role, l.account, l.code, l.name,
+        l.description, l.debit.toString(), l.credit.toString()]);
+    }
+    for (const f of o.files ?? []) {
+      await c.run(sqlText('close/insert_journal_file'), [o.month, o.version, f.format, f.currency, f.kind, f.entryVersion,
+        f.journalNo, f.file, f.provisional]);
+    }
   });
+}
+
+/** An entry a format's files booked for the month and nothing reversed yet: what the next version reverses. */
+export interface StandingEntry {
+  currency: string;
+  version: number;
+  journalNo: string;
+  lines: BookedLine[];
+}
+
+export async function standingEntries(c: DuckDBConnection, month: string, format: string): Promise<StandingEntry[]> {
+  const rows = (await c.runAndReadAll(sqlText('close/standing_entries'), [month, format])).getRowObjectsJS();
+  const out = new Map<string, StandingEntry>();
+  for (const r of rows) {
+    const currency = String(r.currency);
+    const entry = out.get(currency) ?? { currency, version: Number(r.version), journalNo: String(r.journal_no), lines: [] };
+    entry.lines.push({ currency, role: String(r.role), account: String(r.account), code: String(r.code), name: String(r.name),
+      description: String(r.description), debit: BigInt(String(r.debit)), credit: BigInt(String(r.credit)) });
+    out.set(currency, entry);
+  }
+  return [...out.values()];
 }
 
 /**

@@ -1,5 +1,6 @@
-// Every table and view as Parquet, partitioned by month of the disbursement's delivered_at (UTC), so a
-// warehouse engine (Spark, Trino, Athena, DuckDB elsewhere) reads the same data: <dir>/<name>/month=YYYY-MM/*.parquet.
+// Every table and view as Parquet, partitioned by month of the disbursement's delivered_at in the books' time
+// zone (month_of: --books-tz of the last close, the months the close and monthly_summary count), so a warehouse
+// engine (Spark, Trino, Athena, DuckDB elsewhere) reads the same months: <dir>/<name>/month=YYYY-MM/*.parquet.
 // Tables with no link to a disbursement are written whole (<dir>/<name>/data.parquet).
 // Everything is written into a hidden folder inside <dir> first; only when every object is written are
 // the objects' folders swapped in, so a failed export leaves the previous one as it was.
@@ -11,7 +12,7 @@ import { ReconError } from '../errors.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlIdent, sqlString } from './sql-text.js';
 
-const MONTH_OF = (col: string) => `strftime(${col} AT TIME ZONE 'UTC', '%Y-%m')`;
+const MONTH_OF = (col: string) => `month_of(${col})`;
 
 export interface ExportedObject {
   name: string;

@@ -4,7 +4,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlIdent } from './sql-text.js';
 
-async function currentDatabase(c: DuckDBConnection): Promise<string> {
+/** The name of the store's database (qualifies its own tables where TEMP tables of the same name exist). */
+export async function currentDatabase(c: DuckDBConnection): Promise<string> {
   return String((await c.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
 }
 

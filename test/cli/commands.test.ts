@@ -43,6 +43,13 @@ describe('recon check and recon report', () => {
     expect(check.code).toBe(1);
     expect(check.stdout).toMatch(/total_identity\s+error\s+\d+/);
     expect(check.stdout).toMatch(/0 new, \d+ open/);
+    // nothing written since the night's check: every open finding carried forward, the same as a full check
+    expect(check.stdout).toMatch(
+      /checked what changed: 0 disbursements and \d+ keys re-checked, \d+ open findings carried forward unchanged/);
+    const full = await runCliHere(['check', '--full', '--db', night.db]);
+    expect(full.stdout).toMatch(/checked the whole store: asked for \(--full\)/);
+    const perCheck = (out: string) => out.split('\n').filter((l) => /^[a-z_]+\s+(error|warning)\s+\d+$/.test(l));
+    expect(perCheck(full.stdout)).toEqual(perCheck(check.stdout));
     const report = await runCliHere(['report', '--db', night.db, '--reports', path.join(night.dir, 'reports')]);
     expect(report.code).toBe(1);
     expect(existsSync(report.stdout.trim())).toBe(true);

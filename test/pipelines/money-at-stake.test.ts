@@ -316,3 +316,50 @@ function stakeTable(wb: ExcelJS.Workbook): Row[] {
 function linkText(v: unknown): unknown {
   return v !== null && typeof v === 'object' && 'text' in v ? (v as { text: unknown }).text : v;
 }
+
+describe('the close\'s open findings (#27)', () => {
+  it('groups them by cause, the cause\'s money once on its root, each with its acknowledgement history in words', async () => {
+    // the months of UTC, as the close below counts them (the test above left the books in another zone)
+    await query(db, `UPDATE books_settings SET tz = 'UTC'`);
+    // the month with the most findings folded under a root
+    const [m] = await query(db, `SELECT month_of(d.delivered_at) AS month, count(*) AS n FROM open_exceptions AS o
+      JOIN disbursements AS d ON d.disbursement_id = o.disbursement_id
+      WHERE o.cause IN (SELECT cause FROM open_exceptions GROUP BY cause HAVING count(*) > 1) GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1`);
+    expect(m, 'the planted nights hold a cause reported more than once').toBeDefined();
+    const month = String(m!.month);
+    const open = await query(db, `SELECT o.finding_key, o.cause, o.is_root, o.cause_stake_major FROM open_exceptions AS o
+      WHERE o.disbursement_id IS NULL OR o.disbursement_id IN (SELECT disbursement_id FROM disbursements WHERE month_of(delivered_at) = '${month}')`);
+    const byKey = new Map(open.map((o) => [String(o.finding_key), o]));
+    // a finding acknowledged, withdrawn and acknowledged again: its whole history, latest first
+    const key = String(open.find((o) => o.is_root)!.finding_key);
+    for (const args of [['--note', 'looks like the file, asked the provider'], ['--withdraw', '--note', 'the provider says no'],
+      ['--note', 'booked by hand, ticket FIN-31']]) {
+      const a = await runCliHere(['ack', key, '--db', db, '--by', 'A. Accountant', ...args]);
+      expect(a.code, a.stderr).toBe(0);
+    }
+    const r = await runCliHere(['close', '--month', month, '--reissue', '--db', db, '--reports', path.join(dir, 'findings-close')]);
+    expect([0, 1], r.stderr).toContain(r.code);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(/→ (\S+)/.exec(r.stdout)![1]!);
+    const rows = rowsOf(wb, 'Open findings');
+    expect(rows.map((x) => String(x.Key)).sort()).toEqual([...byKey.keys()].sort());
+    let lead: Row | null = null;
+    let folded = 0;
+    for (const row of rows) {
+      const o = byKey.get(String(row.Key))!;
+      if (row.Repeats === 'same cause as the line above') {
+        folded += 1;
+        expect(row['At stake'], String(row.Key)).toBeNull();
+        expect(o.cause).toBe(byKey.get(String(lead!.Key))!.cause);
+      } else {
+        lead = row;
+        if (o.is_root && o.cause_stake_major !== null) expect(row['At stake']).toBeCloseTo(Number(o.cause_stake_major), 3);
+      }
+    }
+    expect(folded).toBeGreaterThan(0);
+    const acked = rows.find((x) => x.Key === key)!;
+    expect(String(acked['Acknowledgement history'])).toMatch(new RegExp('^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC acknowledged by A\\. Accountant: '
+      + 'booked by hand, ticket FIN-31; .* UTC withdrawn by A\\. Accountant: the provider says no; .* UTC acknowledged by A\\. Accountant: '
+      + 'looks like the file, asked the provider$'));
+  }, 180_000);
+});

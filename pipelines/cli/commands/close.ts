@@ -10,7 +10,7 @@ const KEYS = COMMAND_OPTIONS.close;
 
 export const command: Command = {
   name: 'close',
-  usage: `Usage: recon close --month YYYY-MM [--reissue] [--accept-unaccounted --by NAME --note TEXT] [options]\n\nWrites <reports>/close-YYYY-MM.xlsx (per recipient × currency, disbursements, open findings, balanced journal)\nand marks the month closed; --journal-format writes the journal as your ledger's import CSV beside it (one file per currency). A closed month changed later is a post_close_change finding; --reissue writes the next version.\n\n  --month YYYY-MM        the month of delivered_at (in --books-tz, UTC by default)\n  --reissue              close an already closed month again as a new version\n  --accept-unaccounted   close final although money is unaccounted for (not arrived, short or over, on another\n                         account, on an unbalanced statement, credited twice or matching nothing, in currency\n                         suspense); needs --by NAME and --note TEXT, kept with the close\n  --by NAME              who accepts it\n  --note TEXT            why\n${optionsHelp(KEYS)}`,
+  usage: `Usage: recon close --month YYYY-MM [--reissue] [--accept-unaccounted --by NAME --note TEXT] [options]\n\nWrites <reports>/close-YYYY-MM.xlsx (per recipient × currency, disbursements, open findings, balanced journal)\nand marks the month closed; --journal-format writes the journal as your ledger's import CSV beside it (one file per\ncurrency, on your chart of accounts: --accounts; none while provisional unless --provisional-journal). A closed month\nchanged later is a post_close_change finding; --reissue writes the next version, its journal files reversing the last.\n\n  --month YYYY-MM        the month of delivered_at (in --books-tz, UTC by default)\n  --reissue              close an already closed month again as a new version\n  --accept-unaccounted   close final although money is unaccounted for (not arrived, short or over, on another\n                         account, on an unbalanced statement, credited twice or matching nothing, in currency\n                         suspense); needs --by NAME and --note TEXT, kept with the close\n  --by NAME              who accepts it\n  --note TEXT            why\n${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config, extra } = parseCommandArgs(argv, KEYS, { month: { type: 'string' }, reissue: { type: 'boolean' },
       'accept-unaccounted': { type: 'boolean' }, by: { type: 'string' }, note: { type: 'string' } });
@@ -25,6 +25,8 @@ export const command: Command = {
         : `PROVISIONAL (exit 1): ${out.provisional.join('; ')}\n`);
       if (out.accepted && out.accepted.length > 0) process.stdout.write(`accepted as unaccounted by ${accept?.by ?? ''}: ${out.accepted.join('; ')}\n`);
       else if (accept) process.stdout.write('--accept-unaccounted: nothing was unaccounted for; nothing recorded as accepted\n');
+      for (const f of out.journalFiles) process.stdout.write(`journal: ${f}\n`);
+      for (const n of out.journalNotes) process.stdout.write(`journal not written: ${n}\n`);
     }
     process.stdout.write(describeOutlets(out.outlets));
     return out.code;

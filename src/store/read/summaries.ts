@@ -131,14 +131,51 @@ export async function openErrorsOfMonth(c: DuckDBConnection, month: string): Pro
   )).getRows()[0]?.[0] ?? 0);
 }
 
-/** The findings open at the close (on the month's disbursements, or on none), aged to `now`. */
+/** Acknowledgement entries shown per finding on the close's Open findings (the latest; the count says how many in all). */
+export const ACK_HISTORY_SHOWN = 5;
+
+/**
+ * The findings open at the close (on the month's disbursements, or on none), aged to `now`, one cause after
+ * another (finding_groups): the cause's root first with the cause's money counted once, its other findings
+ * below it without money; causes ordered as before (#27: errors first, the most at stake first within each
+ * currency, never ranked across currencies). A cause whose root is no longer open is led by its largest
+ * open finding. Each finding carries its acknowledgement history (finding_acks), latest first.
+ */
 export async function* openFindingsOfMonth(c: DuckDBConnection, month: string, now: Date): AsyncGenerator<FindingRow> {
   const rows = (await c.runAndReadAll(
-    // #27: the most money at stake first within each currency (never ranked across currencies), findings without money last
-    `SELECT o.* FROM open_exceptions AS o WHERE ${OF_MONTH}
-     ORDER BY o.severity, COALESCE(o.currency, '~'), o.stake DESC NULLS LAST, o.check_id, o.disbursement_id, o.subject, o.finding_key`, [month],
+    `WITH o AS (
+       SELECT o.*, COALESCE(o.cause, o.finding_key) AS grp FROM open_exceptions AS o WHERE ${OF_MONTH}
+     ),
+     g AS (
+       SELECT o.*, first_value(o.finding_key) OVER w AS root_key,
+         CAST(count(*) OVER (PARTITION BY o.grp) AS INTEGER) AS group_size,
+         COALESCE(max(o.cause_stake) OVER (PARTITION BY o.grp), max(o.stake) OVER (PARTITION BY o.grp)) AS group_stake
+       FROM o
+       WINDOW w AS (PARTITION BY o.grp ORDER BY COALESCE(o.is_root, false) DESC, o.stake DESC NULLS LAST, o.finding_key)
+     ),
+     h AS (
+       SELECT finding_key, count(*) AS entries,
+         string_agg(CASE WHEN k <= ${ACK_HISTORY_SHOWN} THEN entry END, '; ' ORDER BY seq DESC) AS history
+       FROM (
+         SELECT a.finding_key, a.seq, row_number() OVER (PARTITION BY a.finding_key ORDER BY a.seq DESC) AS k,
+           strftime(a.ack_at AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M') || ' UTC '
+             || CASE WHEN a.action = 'withdraw' THEN 'withdrawn by ' ELSE 'acknowledged by ' END || a.ack_by
+             || CASE WHEN a.note <> '' THEN ': ' || a.note ELSE '' END AS entry
+         FROM finding_acks AS a
+         WHERE a.finding_key IN (SELECT finding_key FROM o)
+       ) GROUP BY finding_key
+     )
+     SELECT g.*, g.finding_key = g.root_key AS leads, h.entries AS ack_entries, h.history AS ack_history
+     FROM g
+     JOIN g AS r ON r.finding_key = g.root_key
+     LEFT JOIN h ON h.finding_key = g.finding_key
+     ORDER BY r.severity, COALESCE(r.currency, '~'), r.group_stake DESC NULLS LAST, r.check_id, r.disbursement_id, r.subject,
+       r.finding_key, leads DESC, g.stake DESC NULLS LAST, g.finding_key`, [month],
   )).getRowObjectsJS();
   for (const r of rows) {
+    const leads = r.leads === true;
+    const entries = Number(r.ack_entries ?? 0);
+    const shown = (r.ack_history as string | null) ?? null;
     yield {
       key: String(r.finding_key), status: r.status as FindingRow['status'], ageDays: ageInDays(r.first_seen as Date, now),
       checkId: String(r.check_id), severity: r.severity as FindingRow['severity'],
@@ -146,10 +183,15 @@ export async function* openFindingsOfMonth(c: DuckDBConnection, month: string, n
       subject: (r.subject as string | null) ?? null, currency: (r.currency as string | null) ?? null,
       expected: (r.expected as bigint | null) ?? null, actual: (r.actual as bigint | null) ?? null,
       difference: (r.difference as bigint | null) ?? null, detail: String(r.detail), firstSeen: r.first_seen as Date,
-      stake: r.stake === null || r.stake === undefined ? null : BigInt(r.stake as bigint),
+      // the cause's money once, on the line that leads it
+      stake: leads && r.group_stake !== null && r.group_stake !== undefined ? BigInt(r.group_stake as bigint) : null,
+      rootKey: String(r.root_key), isRoot: leads, groupSize: Number(r.group_size),
       ackNote: (r.ack_note as string | null) ?? null,
       ackBy: (r.ack_by as string | null) ?? null,
       ackAt: (r.ack_at as Date | null) ?? null,
+      ackEntries: entries,
+      ackHistory: shown === null ? null
+        : entries > ACK_HISTORY_SHOWN ? `${shown}; … ${entries - ACK_HISTORY_SHOWN} earlier (SELECT * FROM acknowledgements)` : shown,
     };
   }
 }

@@ -49,6 +49,8 @@ type GroupFields = 'stake' | 'stakeConverted' | 'rootKey' | 'isRoot' | 'groupSiz
  */
 export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'ackNote' | 'ackEntries' | GroupFields> & Partial<Pick<LatestFinding, GroupFields>> & {
   ackNote?: string | null; ackBy?: string | null; ackAt?: Date | null; ackEntries?: number;
+  /** The acknowledgement history in words, latest first: who, when, the note, withdrawals (the close's Open findings). */
+  ackHistory?: string | null;
   /** The row of this finding's disbursement on the workbook's Disbursements sheet, when it is there (a link). */
   disbursementRow?: number | null;
 };

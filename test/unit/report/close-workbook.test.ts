@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildJournal, writeCloseWorkbook } from '../../../src/report/close-workbook.js';
-import { ACCOUNTS, assertJournalBalanced, journalBalances } from '../../../src/report/journal.js';
+import { ROLES, assertJournalBalanced, journalBalances } from '../../../src/report/journal.js';
 import type { CloseInput, CloseLine, JournalEntry } from '../../../src/report/types.js';
 import { DISBURSEMENTS, FINDINGS, readWorkbook, sheetOf, tempDir } from './helpers.js';
 
@@ -37,11 +37,11 @@ describe('buildJournal', () => {
     const journal = buildJournal([vnd], [gbp]);
     for (const b of journalBalances(journal)) expect(b.debit, b.currency).toBe(b.credit);
     const of = (currency: string) => journal.filter((e) => e.currency === currency);
-    expect(of('VND').find((e) => e.account === ACCOUNTS.clearing)).toMatchObject({ credit: 305_194_302n }); // VND payouts only
-    expect(of('VND').find((e) => e.account === ACCOUNTS.suspense)).toMatchObject({ credit: 26_351_478n }); // disbursed more than its VND lines
+    expect(of('VND').find((e) => e.account === ROLES.clearing)).toMatchObject({ credit: 305_194_302n }); // VND payouts only
+    expect(of('VND').find((e) => e.account === ROLES.suspense)).toMatchObject({ credit: 26_351_478n }); // disbursed more than its VND lines
     expect(of('GBP').map((e) => [e.account, e.debit, e.credit])).toEqual([
-      [ACCOUNTS.clearing, 0n, 26_351_478n],
-      [ACCOUNTS.suspense, 26_351_478n, 0n],
+      [ROLES.clearing, 0n, 26_351_478n],
+      [ROLES.suspense, 26_351_478n, 0n],
     ]);
   });
 
@@ -56,15 +56,15 @@ describe('buildJournal', () => {
   it('posts each component to its own account on its own side', () => {
     const eur = buildJournal(LINES).filter((e) => e.currency === 'EUR');
     const at = (account: string) => eur.find((e) => e.account === account);
-    expect(at(ACCOUNTS.bank)).toMatchObject({ debit: 141_700n, credit: 0n });
-    expect(at(ACCOUNTS.refunds)).toMatchObject({ debit: 5_000n, credit: 0n });
-    expect(at(ACCOUNTS.fees)).toMatchObject({ debit: 4_350n, credit: 0n });
-    expect(at(ACCOUNTS.clearing)).toMatchObject({ debit: 0n, credit: 150_000n });
-    expect(at(ACCOUNTS.credits)).toMatchObject({ debit: 0n, credit: 1_000n });
-    expect(at(ACCOUNTS.suspense)).toMatchObject({ debit: 0n, credit: 50n });
+    expect(at(ROLES.bank)).toMatchObject({ debit: 141_700n, credit: 0n });
+    expect(at(ROLES.refunds)).toMatchObject({ debit: 5_000n, credit: 0n });
+    expect(at(ROLES.fees)).toMatchObject({ debit: 4_350n, credit: 0n });
+    expect(at(ROLES.clearing)).toMatchObject({ debit: 0n, credit: 150_000n });
+    expect(at(ROLES.credit_adjustments)).toMatchObject({ debit: 0n, credit: 1_000n });
+    expect(at(ROLES.suspense)).toMatchObject({ debit: 0n, credit: 50n });
     const jpy = buildJournal(LINES).filter((e) => e.currency === 'JPY');
-    expect(jpy.find((e) => e.account === ACCOUNTS.suspense)).toMatchObject({ debit: 1_000n, credit: 0n });
-    expect(buildJournal(LINES).some((e) => e.currency === 'KWD' && e.account === ACCOUNTS.suspense)).toBe(false);
+    expect(jpy.find((e) => e.account === ROLES.suspense)).toMatchObject({ debit: 1_000n, credit: 0n });
+    expect(buildJournal(LINES).some((e) => e.currency === 'KWD' && e.account === ROLES.suspense)).toBe(false);
   });
 
   it('books what the bank kept of a credit on Bank charges, the rest of the cash on Bank, and still balances', () => {
@@ -72,7 +72,7 @@ describe('buildJournal', () => {
     const split = { settled: 120_000n + 20_200n, bankCharges: 1_500n, shortCredited: 0n, shortBy: 0n, otherAccount: 0n, awaiting: 0n, notArrived: 0n };
     const eur = buildJournal(LINES, [], new Map([['EUR', split]])).filter((e) => e.currency === 'EUR');
     expect(eur.filter((e) => e.account.startsWith('Bank')).map((e) => [e.account, e.debit, e.credit])).toEqual([
-      [ACCOUNTS.bank, 140_200n, 0n], [ACCOUNTS.bankCharges, 1_500n, 0n]]);
+      [ROLES.bank, 140_200n, 0n], [ROLES.bank_charges, 1_500n, 0n]]);
     expect(() => assertJournalBalanced(eur)).not.toThrow();
   });
 
@@ -138,12 +138,14 @@ describe('writeCloseWorkbook', () => {
       ['KWD', 'Total KWD', undefined, 1, 1, 'Yes'],
       ['MGA', 'Total MGA', undefined, 1.4, 1.4, 'Yes'],
     ]);
-    expect(rows).toContainEqual(['EUR', ACCOUNTS.suspense, 'Disbursed more than computed', undefined, 0.5]);
+    expect(rows).toContainEqual(['EUR', ROLES.suspense, 'Disbursed more than computed', undefined, 0.5, undefined, 'suspense']);
+    // the role of each line beside it; without a chart of accounts, no Code column
+    expect(rows[0]).toEqual(['Currency', 'Account', 'Description', 'Debit', 'Credit', 'Balanced?', 'Role']);
   });
 
   it('refuses an unbalanced journal and writes nothing', async () => {
     const journal = buildJournal(LINES);
-    const bank = journal.findIndex((e) => e.currency === 'JPY' && e.account === ACCOUNTS.bank);
+    const bank = journal.findIndex((e) => e.currency === 'JPY' && e.account === ROLES.bank);
     journal[bank] = { ...journal[bank]!, debit: journal[bank]!.debit + 1n };
     const path = join(dir, 'out', 'close.xlsx');
     await expect(writeCloseWorkbook(path, input(journal))).rejects.toThrow(/JPY debits 12001 ≠ credits 12000/);
