@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { ackFinding, type AckAction, type AckResult } from '../src/checks/index.js';
 import { publishSnapshot } from '../src/store/publish.js';
 import { withJob, type Notices } from './job.js';
-import { jobSettings, layoutOf } from './settings.js';
+import { actorOf, jobSettings, layoutOf } from './settings.js';
 
 export interface AckOutcome {
   code: ExitCode;
@@ -20,8 +20,13 @@ export async function runAck(
 ): Promise<AckOutcome> {
   const { published } = layoutOf(config);
   const out: AckOutcome = { code: EXIT.FAILED, ack: null, published: null };
-  out.code = await withJob(opts.action === 'withdraw' ? 'ack --withdraw' : 'ack', jobSettings(config), logger, async (ctx) => {
-    out.ack = await ackFinding(ctx.store.connection, { key: opts.key, note: opts.note, by: opts.by, action: opts.action, now: opts.now });
+  const actor = actorOf(config);
+  const command = opts.action === 'withdraw' ? 'ack --withdraw' : opts.action === 'approve' ? 'ack --approve' : 'ack';
+  out.code = await withJob(command, jobSettings(config), logger, async (ctx) => {
+    out.ack = await ackFinding(ctx.store.connection, {
+      key: opts.key, note: opts.note, by: opts.by, action: opts.action, now: opts.now,
+      osUser: actor.osUser, host: actor.host, fourEyes: config.fourEyes ?? [],
+    });
     return EXIT.OK;
   }, {
     notice: opts.notice,

@@ -8,6 +8,7 @@ import { requireReadableFolder } from '../src/files.js';
 import { withJob, type Notices } from './job.js';
 import { publishSnapshot } from '../src/store/publish.js';
 import { bankSettings, jobSettings, layoutOf } from './settings.js';
+import { saveOwnerRules } from '../src/store/owner-rules.js';
 
 export interface CheckOutcome {
   code: ExitCode;
@@ -27,6 +28,7 @@ export async function runCheckJob(
     out.runId = ctx.runId;
     const step = await bankStep(ctx.store.connection, bank, ctx.runId, logger);
     for (const refused of step?.refused ?? []) ctx.notice(`recon: bank statement refused: ${refused}`);
+    if (config.defaultOwners) await saveOwnerRules(ctx.store.connection, config.defaultOwners);
     const mode = opts.full ? 'full' : 'incremental';
     out.result = await runChecks(ctx.store.connection, { runId: ctx.runId, only: opts.only, mode });
     return out.result.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;

@@ -18,6 +18,8 @@ import { readChartOfAccounts } from '../src/close/chart.js';
 import { storeLayout } from '../src/store/layout.js';
 import { MAX_KEEP_DAYS } from '../src/retention/settings.js';;
 import { postgresUrlProblem, SCHEMA_NAME } from '../src/warehouse/target.js';
+import { parseFourEyes } from '../src/checks/four-eyes.js';
+import { OWNER_RULE, ownerRulesValue } from '../src/store/owner-rules.js';
 
 interface Option {
   flag: string;
@@ -147,10 +149,28 @@ const OPTIONS = {
   netsuiteSubsidiary: { flag: 'netsuite-subsidiary', env: 'RECON_NETSUITE_SUBSIDIARY', type: 'string', help: 'the Subsidiary of the netsuite journal files (NetSuite OneWorld); left blank without it',
     schema: z.string().trim().min(1).optional() },
   // #27 acknowledgements: who acknowledges (never silently the OS user), how long an ack waits for a run's lock
-  ackBy: { flag: 'by', env: 'RECON_ACK_BY', type: 'string', help: 'who acknowledges (recon ack); required here or in the variable or the config file',
+  ackBy: { flag: 'by', env: 'RECON_ACK_BY', type: 'string',
+    help: 'who does it (recon ack, assign; close records it): required for ack and assign, here or in the variable '
+      + 'or the config file',
     schema: z.string().trim().min(1, 'must name who acknowledges').optional() },
   ackWaitS: { flag: 'wait', env: 'RECON_ACK_WAIT_S', type: 'string', help: 'seconds recon ack waits for a run that holds the lock (then exit 3)',
     schema: int(0).max(86_400, 'must be ≤ 86400 (a day)').default(0) },
+  // controls an auditor accepts: a second person above a threshold, and who owns a finding nobody was assigned
+  fourEyes: { flag: 'four-eyes', env: 'RECON_FOUR_EYES', type: 'string',
+    help: 'above these amounts (major units per currency, * for any other) an acknowledgement or an acceptance of '
+      + 'unaccounted money waits for a second person\'s approval: EUR:10000,USD:12000',
+    schema: z.unknown().refine((v) => parseFourEyes(v) !== null, 'expected CCY:AMOUNT entries separated by commas '
+      + '(major units, * for every other currency), e.g. "EUR:10000,USD:12000", or {"EUR": 10000} in the config file')
+      .transform((v) => parseFourEyes(v)!).optional() },
+  defaultOwners: { flag: 'default-owners', env: 'RECON_DEFAULT_OWNERS', type: 'string',
+    help: 'owner of a finding nobody was assigned: {"check:<id>": NAME, "currency:<CCY>": NAME, "*": NAME} '
+      + '(or check:<id>=NAME,…); kept in the store until given again',
+    schema: z.preprocess(ownerRulesValue, z.record(
+      z.string().regex(OWNER_RULE, 'a rule is "check:<check id>", "currency:<CCY>" or "*"'),
+      z.string().trim().min(1, 'an owner needs a name').max(100, 'an owner\'s name is at most 100 characters')
+        .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'no control characters'),
+      { error: 'expected {"check:<id>": NAME, "currency:<CCY>": NAME, "*": NAME}' },
+    )).optional() },
   keepDays: { flag: 'keep-days', env: 'RECON_KEEP_DAYS', type: 'string', help: 'recon prune: keep run workbooks, results, downloaded files and log lines this many days (what an unresolved finding or an unclosed month needs is kept always)',
     schema: int(1).max(MAX_KEEP_DAYS, `must be ≤ ${MAX_KEEP_DAYS} (a century keeps everything)`).default(90) },
   // the night's results in the team's PostgreSQL (src/warehouse)
@@ -169,23 +189,26 @@ const SYNC: OptionKey[] = ['apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackD
 const BANK: OptionKey[] = ['bankDir', 'bankWindowDays', 'bankFeeTolerance'];
 const MAIL: OptionKey[] = ['mailTo', 'mailFrom', 'smtpUrl', 'mailMaxAttachmentMb', 'notifyUrl'];
 const PG: OptionKey[] = ['exportPostgres', 'pgSchema'];
-const RUN: OptionKey[] = [...SYNC, 'reports', 'published', ...BANK, ...MAIL, 'pingUrl', 'metricsFile', 'junit', 'rates', ...PG];
+const RUN: OptionKey[] = [...SYNC, 'reports', 'published', ...BANK, ...MAIL, 'pingUrl', 'metricsFile', 'junit', 'rates',
+  ...PG, 'defaultOwners'];
 
 /** The settings each command takes (its --help lists them; tests and the bench parse with the same lists). */
 export const COMMAND_OPTIONS = {
   run: RUN,
   schedule: [...RUN, 'cron', 'tz'],
   sync: SYNC,
-  check: ['db', 'published', 'memoryMb', 'logFile', ...BANK],
-  report: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'rates'],
-  close: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'journalFormat', 'accounts', 'provisionalJournal', 'journalDateFormat',
-    'xeroTaxRate', 'netsuiteSubsidiary', 'booksTz', ...MAIL],
-  ack: ['db', 'published', 'memoryMb', 'logFile', 'ackBy', 'ackWaitS'],
+  check: ['db', 'published', 'memoryMb', 'logFile', ...BANK, 'defaultOwners'],
+  report: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'rates', 'defaultOwners'],
+  close: ['db', 'reports', 'published', 'apiUrl', 'memoryMb', 'logFile', 'journalFormat', 'accounts', 'provisionalJournal',
+    'journalDateFormat', 'xeroTaxRate', 'netsuiteSubsidiary', 'booksTz', ...MAIL, 'ackBy', 'fourEyes'],
+  ack: ['db', 'published', 'memoryMb', 'logFile', 'ackBy', 'ackWaitS', 'fourEyes'],
+  assign: ['db', 'published', 'memoryMb', 'logFile', 'ackBy', 'ackWaitS'],
+  verify: ['db', 'memoryMb', 'logFile'],
   bank: ['db', 'published', 'memoryMb', 'logFile'],
   sql: ['db', 'published', 'memoryMb', 'queryTimeoutS', 'maxTempMb'],
   export: ['db', 'published', 'memoryMb', 'logFile', ...PG],
   prune: ['db', 'reports', 'keepDays', 'memoryMb', 'logFile'],
-  demo: ['db', 'reports', 'published', 'memoryMb', 'sampleBudget', 'logFile', 'rates'],
+  demo: ['db', 'reports', 'published', 'memoryMb', 'sampleBudget', 'logFile', 'rates', 'defaultOwners'],
   // the settings a night runs with: the doctor looks at what the night would use
   doctor: [...new Set<OptionKey>([...RUN, ...PG])],
 } as const satisfies Record<string, readonly OptionKey[]>;

@@ -7,7 +7,9 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { EXIT, ReconError, UsageError, oneLine, type ExitCode } from '../src/errors.js';
 import { openStore, type Store } from '../src/store/db.js';
-import { finishRun, markAbandonedRuns, newRunId, startRun, type RunCounters, type RunStatus } from '../src/store/runs.js';
+import { finishRun, markAbandonedRuns, newRunId, type RunCounters, type RunStatus } from '../src/store/runs.js';
+import { startRecordedRun } from '../src/store/trail-run.js';
+import type { Actor } from '../src/store/trail.js';
 import { acquireLockWaiting, LockHeldError } from '../src/ops/lock.js';
 import { redact, type Secrets } from '../src/api/redact.js';
 import type { StoreLayout } from '../src/store/layout.js';
@@ -42,6 +44,8 @@ export interface JobSettings {
   options: Record<string, unknown>;
   /** The paths the user named that the run writes: never one of recon's own files. */
   outputs: OutputPath[];
+  /** Who runs the command (the person named, the operating-system user and host): the trail records it. */
+  actor?: Actor;
 }
 
 
@@ -105,7 +109,10 @@ export async function withJob(
     await setMemoryLimit(store.connection, job.memoryMb);
     await markAbandonedRuns(store.connection);
     await applyFailureNote(store.connection, job.layout.db);
-    await startRun(store.connection, { runId, command, serviceUrl: opts.serviceUrl ?? null, options: job.options });
+    await startRecordedRun(store.connection, {
+      runId, command, serviceUrl: opts.serviceUrl ?? null, options: job.options, startedAt: new Date(),
+      actor: job.actor ?? { by: null, osUser: null, host: null },
+    });
     const ctx: JobContext = { store, runId, logger, signal: controller.signal, counters: {}, status: 'succeeded', notice };
     try {
       const code = await fn(ctx);

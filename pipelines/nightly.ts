@@ -18,6 +18,7 @@ import { withNightOutlets, type NightHooks } from '../src/outlets/night.js';
 import type { OutletsReport } from '../src/outlets/deliver.js';
 import type { PostgresExportResult } from '../src/warehouse/export.js';
 import { exportAfterNight } from './warehouse.js';
+import { saveOwnerRules } from '../src/store/owner-rules.js';
 
 export interface NightlyOutcome {
   code: ExitCode;
@@ -71,6 +72,7 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
       if (ctx.signal.aborted) return EXIT.FAILED; // interrupted: no checks on a partial night
       outcome.bank = await bankStep(c, bank, ctx.runId, logger);
       for (const refused of outcome.bank?.refused ?? []) ctx.notice(`recon: bank statement refused: ${refused}`);
+      if (config.defaultOwners) await saveOwnerRules(c, config.defaultOwners);
       // what changed since the last check run, by each check's scope (src/checks/scope.ts); full when nothing
       // before it shares its basis. `recon check --full` checks the whole store.
       outcome.checks = await runChecks(c, { runId: ctx.runId, mode: 'incremental' });

@@ -9,6 +9,7 @@ import { writeRunWorkbook } from '../src/report/run-report.js';
 import { withJob, type Notices } from './job.js';
 import { publishSnapshot } from '../src/store/publish.js';
 import { jobSettings, layoutOf, reportSettings } from './settings.js';
+import { saveOwnerRules } from '../src/store/owner-rules.js';
 
 export interface ReportOutcome {
   code: ExitCode;
@@ -23,6 +24,7 @@ export async function runReportJob(config: Config, logger: Logger, opts: Notices
     const c = ctx.store.connection;
     const run = await latestCheckRun(c, opts.checkRunId);
     if (!run) throw new UsageError(opts.checkRunId ? `no check run ${opts.checkRunId}` : 'no check run yet: run recon check (or recon run) first');
+    if (config.defaultOwners) await saveOwnerRules(c, config.defaultOwners);
     const checks = await checkRunSummary(c, run.runId, run.checkedAt);
     const written = await writeRunWorkbook(c, { runId: run.runId, reportsDir: report.reportsDir, serviceUrl: await serviceUrlOf(c, report.serviceUrl), checks, rates: report.rates });
     await markShown(c, run.runId);

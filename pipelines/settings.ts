@@ -2,7 +2,7 @@
 // The options stop here: a stage is handed its own settings type and never sees the options, a flag or a
 // variable. Facts several stages share are built once too: the store's layout (its folders beside --db)
 // and the secrets no stage may write anywhere.
-import { hostname } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import path from 'node:path';
 import { requireService, type Config } from './config.js';
 import { UsageError } from '../src/errors.js';
@@ -28,6 +28,7 @@ import type { JobSettings } from './job.js';
 import type { OutputPath } from '../src/access/own-files.js';
 import { parsePostgresUrl, postgresSecrets, storableWarehouseOptions } from '../src/warehouse/target.js';
 import type { PostgresExportSettings } from '../src/warehouse/export.js';
+import type { Actor } from '../src/store/trail.js';
 
 /** The store's folders, from --db (and --published). */
 export function layoutOf(config: Pick<Config, 'db' | 'published'>): StoreLayout {
@@ -56,7 +57,23 @@ function smtpPasswordOf(url: string): string | undefined {
 export function jobSettings(config: Config): JobSettings {
   return {
     layout: layoutOf(config), memoryMb: config.memoryMb, secrets: secretsOf(config), options: storableOptions(config), outputs: outputsOf(config),
+    actor: actorOf(config),
   };
+}
+
+/**
+ * Who runs a command: the person named (--by, RECON_ACK_BY or "ackBy"; null when none is), and the
+ * operating-system user and host, which the trail and the workbooks show beside the name (anyone can type
+ * a name; the account that ran recon is what the machine says).
+ */
+export function actorOf(config: Partial<Pick<Config, 'ackBy'>>): Actor {
+  let osUser: string | null;
+  try {
+    osUser = userInfo().username;
+  } catch {
+    osUser = null; // a uid without a passwd entry (some containers): the host still says where
+  }
+  return { by: config.ackBy?.trim() || null, osUser, host: hostname() };
 }
 
 /**
@@ -157,7 +174,7 @@ export function closeSettings(config: Config): CloseSettings {
       + 'for every currency, e.g. "bank,*,1010,Operating bank" (docs/close-and-journal.md); the generic format needs none');
   }
   return {
-    reportsDir: config.reports, serviceUrl: config.apiUrl, booksTz: config.booksTz,
+    reportsDir: config.reports, serviceUrl: config.apiUrl, booksTz: config.booksTz, fourEyes: config.fourEyes ?? [],
     chart: config.accounts ? readChartOfAccounts(config.accounts) : null,
     journal: {
       formats, provisional: config.provisionalJournal, dateFormat: config.journalDateFormat,

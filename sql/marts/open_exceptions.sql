@@ -4,7 +4,8 @@
 -- at stake; `cause` and `cause_stake` (on the cause's root only) are finding_groups': the money at stake per
 -- currency, as the workbook and every outlet give it, is
 --   SELECT currency, sum(cause_stake) FROM open_exceptions WHERE needs_person GROUP BY currency
--- (adding `stake` counts a cause's money once per finding that reports it).
+-- (adding `stake` counts a cause's money once per finding that reports it). Each finding's owner, due date,
+-- whether it is overdue and whether its acknowledgement waits for a second person are finding_controls'.
 CREATE OR REPLACE VIEW open_exceptions AS
 SELECT
   f.finding_key,
@@ -47,8 +48,19 @@ SELECT
   g.is_root,
   COALESCE(g.needs_person, false) AS needs_person,
   g.cause_stake,
-  g.cause_stake_major
+  g.cause_stake_major,
+  -- controls (finding_controls): who owns it and by when, whether that day is past (UTC), and four eyes
+  c.owner,
+  c.owner_source,
+  c.due_date,
+  COALESCE(c.due_date < CAST(now() AT TIME ZONE 'UTC' AS DATE), false) AS overdue,
+  c.awaiting_approval_of,
+  c.ack_os_user,
+  c.ack_host,
+  c.ack_approved_by,
+  c.ack_approved_at
 FROM findings AS f
 LEFT JOIN exceptions AS e ON e.run_id = f.last_run_id AND e.finding_key = f.finding_key
 LEFT JOIN finding_groups AS g ON g.run_id = f.last_run_id AND g.finding_key = f.finding_key
+LEFT JOIN finding_controls AS c ON c.finding_key = f.finding_key
 WHERE f.state IN ('open', 'acknowledged');

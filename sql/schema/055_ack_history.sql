@@ -17,7 +17,7 @@ CREATE TABLE finding_acks (
   PRIMARY KEY (finding_key, seq)
 );
 
-INSERT INTO finding_acks
+INSERT INTO finding_acks (finding_key, seq, action, ack_by, ack_at, note, expected, actual, difference, currency)
 SELECT finding_key, 1, 'ack', ack_by, COALESCE(ack_at, last_seen), COALESCE(ack_note, ''),
   ack_expected, ack_actual, ack_difference, currency
 FROM findings

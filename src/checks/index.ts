@@ -3,6 +3,8 @@ export { checkRunSummary, runChecks, RunChecksError } from './runner.js';
 export type { CheckRunResult, RunChecksOptions, Severity, FindingStatus } from './runner.js';
 export { ackFinding, ackHistory } from './ack.js';
 export { markShown } from './lifecycle.js';
+export { assignFinding } from './assign.js';
+export type { AssignOptions, AssignResult } from './assign.js';
 export type { AckAction, AckEntry, AckOptions, AckResult } from './ack.js';
 export { latestFindings, ageInDays } from '../store/read/findings.js';
 export type { LatestFinding, LatestFindingsOptions } from '../store/read/findings.js';

@@ -11,6 +11,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { CheckFileError } from './errors.js';
 import { loadChecks, validateCheckColumns, type CheckFile } from './contract.js';
 import { applyLifecycle } from './lifecycle.js';
+import { appendFindingChanges } from '../store/trail-findings.js';
 import { sqlText } from '../store/sql.js';
 import { sqlIdent, sqlString } from '../store/sql-text.js';
 import { basisOf, chooseMode, recordCheckedRuns, type CheckMode } from './basis.js';
@@ -126,6 +127,8 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
     }
     phase('checks');
     await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
+    // the states that moved, into the audit trail in the same transaction: recorded together or not at all
+    await appendFindingChanges(connection, opts.runId, now);
     const ran = [opts.runId, now.toISOString(), checks.map((c) => c.id).join(','), chosen.mode, basis];
     await connection.run(sqlText('lifecycle/record_check_run'), ran);
     if (chosen.mode !== 'only') await recordCheckedRuns(connection, opts.runId);

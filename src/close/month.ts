@@ -12,6 +12,9 @@ import { withBankMatches } from '../report/run-report.js';
 import type { CloseLine, JournalEntry, SuspenseLine } from '../report/types.js';
 import type { CloseAcceptance } from '../store/closes.js';
 import { formatMajor } from '../money.js';
+import type { FourEyes } from '../checks/four-eyes.js';
+import type { Actor } from '../store/trail.js';
+import { acceptanceOf, closeControls, closeEntry, unaccountedAmounts, type AcceptanceRequest } from './controls.js';
 
 
 function closeWorkbookPath(reportsDir: string, month: string, version: number): string {
@@ -64,26 +67,51 @@ async function monthShape(c: DuckDBConnection, month: string, booksTz: string) {
   return readMonthShape(c, booksTz === 'UTC' ? title : `${title} (days in ${booksTz})`, from, to);
 }
 
-export async function writeMonthClose(
-  c: DuckDBConnection,
-  opts: { month: string; version: number; reportsDir: string; serviceUrl: string; now: Date; accept?: { by: string; note: string } | null;
-    booksTz: string;
-    /** The Journal as the ledger books it (ISO decimals, the user's accounts); throws to stop the close before anything is written. */
-    book: (journal: JournalEntry[]) => JournalEntry[] },
-) {
+export interface MonthCloseOptions {
+  month: string;
+  version: number;
+  reportsDir: string;
+  serviceUrl: string;
+  now: Date;
+  /** Unaccounted money accepted by name (--accept-unaccounted), or an acceptance being approved (--approve). */
+  accept?: AcceptanceRequest | null;
+  booksTz: string;
+  /** The Journal as the ledger books it (ISO decimals, the user's accounts); throws to stop the close first. */
+  book: (journal: JournalEntry[]) => JournalEntry[];
+  /** Thresholds above which an acceptance waits for a second person (--four-eyes). */
+  fourEyes?: FourEyes;
+  /** Who closes; with `runId`, the close's audit-trail entry is chained and its hash printed on the Summary. */
+  closer?: Actor;
+  runId?: string;
+}
+
+export async function writeMonthClose(c: DuckDBConnection, opts: MonthCloseOptions) {
   const lines = await closeLines(c, opts.month);
   const suspense = await suspenseLines(c, opts.month);
   const bank = await hasBankData(c);
+  const workbook = closeWorkbookPath(opts.reportsDir, opts.month, opts.version);
   return withBankMatches(c, async () => {
     const split = bank ? await bankSplit(c, opts.month) : undefined;
     const unaccounted = unaccountedReasons(split, suspense);
-    const acceptance: CloseAcceptance | null = opts.accept && unaccounted.length > 0 ? { ...opts.accept, accepted: unaccounted } : null;
-    const provisional = [...await provisionalReasons(c, opts.month, lines), ...(acceptance ? [] : unaccounted)];
+    const amounts = unaccountedAmounts(split, suspense);
+    const accept = opts.accept ?? null;
+    const { acceptance, waiting } = acceptanceOf(opts.month, accept, unaccounted, amounts, opts.fourEyes ?? []);
+    const state = acceptance?.state ?? null;
+    const provisional = [...await provisionalReasons(c, opts.month, lines),
+      ...(state === 'accepted' || state === 'approved' ? [] : unaccounted), ...waiting];
+    const trail = opts.runId && opts.closer ? await closeEntry(c, {
+      month: opts.month, version: opts.version, closedAt: opts.now, runId: opts.runId, workbook, closer: opts.closer,
+      acceptance: acceptance ? { ...acceptance, accepted: unaccounted.join('; ') } : null,
+    }) : null;
     const journal = opts.book(buildJournal(lines, suspense, split));
-    const written = await writeCloseWorkbook(closeWorkbookPath(opts.reportsDir, opts.month, opts.version), {
+    const written = await writeCloseWorkbook(workbook, {
     suspense,
     provisional,
-    acceptance,
+    acceptance: acceptance ? {
+      by: acceptance.by, note: acceptance.note, accepted: acceptance.accepted, state: acceptance.state,
+      approvedBy: acceptance.approval?.by ?? null,
+    } : null,
+    controls: opts.closer ? closeControls(opts.closer, acceptance, trail?.entry ?? null) : undefined,
     month: opts.month,
     booksTz: opts.booksTz,
     version: opts.version,
@@ -96,6 +124,8 @@ export async function writeMonthClose(
     bank: bank ? { disbursements: bankRows(c, { month: opts.month }), credits: bankCredits(c, { creditedIn: opts.month, others: true }) } : undefined,
     shape: await monthShape(c, opts.month, opts.booksTz),
     });
-    return { ...written, acceptance };
+    const accepted: CloseAcceptance | null = acceptance
+      ? { by: acceptance.by, note: acceptance.note, accepted: acceptance.accepted } : null;
+    return { ...written, acceptance: accepted, acceptanceState: state, trail };
   });
 }

@@ -7,6 +7,7 @@ import { withBankMatches } from '../report/run-report.js';
 import { hasBankData } from '../store/read/rows.js';
 import { moneyAtStake, type MoneyAtStake } from './money-at-stake.js';
 import { sqlText } from '../store/sql.js';
+import { causeAgeing, type CauseAgeing } from '../store/read/ageing.js';
 
 /** Findings of one check, one severity, by lifecycle status (resolved: closed by this run). */
 export interface CheckCount {
@@ -37,6 +38,8 @@ export interface NightFacts {
   workbook: string;
   /** Each check's next step, from its file's header (what the mail says to do about a top finding). */
   nextSteps: Record<string, string>;
+  /** How long the causes that need a person have been open, per currency (the workbook's Summary's). */
+  ageing: CauseAgeing[];
 }
 
 export const TOP_FINDINGS = 5;
@@ -52,6 +55,7 @@ export async function readNightFacts(
     top: await topFindings(connection, run.runId),
     bank: await bankCounts(connection),
     nextSteps: Object.fromEntries((await describeChecks()).map((c) => [c.id, c.nextStep])),
+    ageing: await causeAgeing(connection, run.runId, run.checks.checkedAt),
   };
 }
 

@@ -54,6 +54,23 @@ export async function metricsText(m: RunMetrics): Promise<string> {
     }
     const stake = gauge('recon_money_at_stake', 'Money at stake in the findings that need a person, in major units of each currency (never added across currencies).', ['currency']);
     for (const a of f.moneyAtStake) stake.set({ currency: a.currency }, Number(formatMajor(a.subunits, a.currency)));
+    const causes = gauge('recon_open_causes',
+      'Causes that need a person (each cause once), by business days since first seen: 0-2, 3-7, 8-30, >30.',
+      ['currency', 'age']);
+    const aged = gauge('recon_open_causes_at_stake',
+      'Money at stake of those causes, in major units of each currency (never added across currencies).',
+      ['currency', 'age']);
+    const oldest = gauge('recon_oldest_open_cause_business_days',
+      'Business days since the oldest cause that needs a person was first seen, per currency.', ['currency']);
+    for (const a of f.ageing) {
+      const currency = a.currency ?? 'none';
+      oldest.set({ currency }, a.oldest);
+      for (const b of a.buckets) {
+        const age = b.bucket.replace('–', '-').replace('> ', '>');
+        causes.set({ currency, age }, b.causes);
+        if (a.currency) aged.set({ currency, age }, Number(formatMajor(b.atStake ?? 0n, a.currency)));
+      }
+    }
     if (f.bank) {
       gauge('recon_bank_unsettled_disbursements', 'Disbursements no bank credit settled although the statements cover their window.').set(f.bank.unsettled);
       gauge('recon_bank_awaiting_statement_disbursements', 'Disbursements whose window no bank statement covers yet.').set(f.bank.awaiting);

@@ -2,7 +2,7 @@
 // HTML part, every piece of text escaped). Both say the same things in the same order.
 import path from 'node:path';
 import { escapeHtml } from './escape.js';
-import type { OutcomeSummary } from './summary.js';
+import type { AgeingSummary, OutcomeSummary } from './summary.js';
 import { noStatementsText } from './facts.js';
 
 /** How the workbook travels with the mail. */
@@ -72,6 +72,19 @@ function sections(s: OutcomeSummary, a: AttachmentNote | null): Section[] {
       lines: s.moneyAtStake.map((m) => `${m.currency} ${m.amount} (${m.findings} finding${m.findings === 1 ? '' : 's'})`),
       table: { head: ['currency', 'at stake', 'findings'], rows: s.moneyAtStake.map((m) => [m.currency, m.amount, String(m.findings)]),
         amounts: [1], counts: [2] },
+    });
+  }
+  if (s.ageing.length > 0) {
+    const cell = (b: AgeingSummary['buckets'][number]) =>
+      (b.amount !== null && b.causes > 0 ? `${b.causes} (${b.amount})` : `${b.causes}`);
+    const line = (a: AgeingSummary) => a.buckets.map((b) => `${b.bucket} days ${cell(b)}`).join(' · ');
+    out.push({
+      title: 'Open causes by age (business days since first seen; per currency, never added across currencies)',
+      lines: s.ageing.map((a) => `${a.currency ?? 'no amount'}: ${line(a)}; oldest ${a.oldest}`),
+      table: {
+        head: ['currency', ...s.ageing[0]!.buckets.map((b) => `${b.bucket} days`), 'oldest'],
+        rows: s.ageing.map((a) => [a.currency ?? 'no amount', ...a.buckets.map(cell), String(a.oldest)]),
+      },
     });
   }
   if (s.top.length > 0) {

@@ -31,6 +31,13 @@ export interface TopFinding {
   action: string;
 }
 
+export interface AgeingSummary {
+  /** null: causes without money (counts). */
+  currency: string | null;
+  buckets: Array<{ bucket: string; causes: number; amount: string | null }>;
+  oldest: number;
+}
+
 export interface FindingsSummary {
   needPerson: number;
   new: number;
@@ -65,6 +72,8 @@ export interface OutcomeSummary {
   read: { listed: number; read: number; unchanged: number; restated: number; quarantined: number } | null;
   findings: FindingsSummary | null;
   moneyAtStake: Array<Amount & { findings: number }>;
+  /** Open causes by age in business days, per currency, the money of each bucket exact in major units. */
+  ageing: AgeingSummary[];
   top: TopFinding[];
   bank: BankCounts | null;
   workbook: string | null;
@@ -123,6 +132,13 @@ export function runSummary(end: RunEnd, secrets: readonly (string | undefined)[]
     },
     findings,
     moneyAtStake: (f?.moneyAtStake ?? []).map((m) => ({ currency: m.currency, amount: formatMajor(m.subunits, m.currency), findings: m.findings })),
+    ageing: (f?.ageing ?? []).map((a) => ({
+      currency: a.currency, oldest: a.oldest,
+      buckets: a.buckets.map((b) => ({
+        bucket: b.bucket, causes: b.causes,
+        amount: a.currency && b.atStake !== null ? formatMajor(b.atStake, a.currency) : null,
+      })),
+    })),
     top: (f?.top ?? []).map((t) => ({
       checkId: t.checkId, severity: t.severity, status: t.status,
       disbursementId: t.disbursementId === null ? null : cleanText(t.disbursementId, secrets, 80),
@@ -201,6 +217,7 @@ export function closeSummary(end: CloseEnd & Ended, secrets: readonly (string | 
     read: null,
     findings: null,
     moneyAtStake: [],
+    ageing: [],
     top: [],
     bank: null,
     workbook: end.workbook,

@@ -11,6 +11,7 @@ import { MONTH } from '../month.js';
 import { writeMonthSheet } from './month-sheet.js';
 import { writeBankSheets } from './bank-sheet.js';
 import { currencyDecimals } from '../money.js';
+import { writeCloseControls } from './close-controls.js';
 
 export { buildJournal } from './journal.js';
 
@@ -90,7 +91,9 @@ const LINES_HEADER_ROW = FIELDS_START + FIELD_COUNT + 1;
 /** The close's status in one line: final, final with unaccounted money accepted by name (#27), or provisional and why. */
 export function closeStatus(input: Pick<CloseInput, 'provisional' | 'acceptance'>): string {
   const a = input.acceptance;
-  const accepted = a ? ` Accepted as unaccounted by ${a.by} ("${a.note}"): ${a.accepted.join('; ')}.` : '';
+  const approval = a?.state === 'pending' ? ', waiting for a second person\'s approval'
+    : a?.approvedBy ? `, approved by ${a.approvedBy}` : '';
+  const accepted = a ? ` Accepted as unaccounted by ${a.by} ("${a.note}")${approval}: ${a.accepted.join('; ')}.` : '';
   if (input.provisional.length > 0) return `Provisional: ${input.provisional.join('; ')}.${accepted}`;
   return a ? `Final with unaccounted money accepted: no open error findings, no variance.${accepted}`
     : 'Final: no open error findings, no variance, no money unaccounted for (bank, suspense)';
@@ -111,13 +114,14 @@ async function writeSummarySheet(workbook: StreamingWorkbook, input: CloseInput)
   ]);
   const lines = await writeTable(sheet, LINES_HEADER_ROW, LINE_COLUMNS, input.lines);
   const totalsHeader = LINES_HEADER_ROW + Math.max(lines, 1) + 2;
-  writeTotalsByCurrency(sheet, totalsHeader, input.lines);
+  const after = writeTotalsByCurrency(sheet, totalsHeader, input.lines);
+  if (input.controls) writeCloseControls(sheet, after + 1, input.controls, input.acceptance?.by ?? null);
   sheet.commit();
   return lines;
 }
 
 /** Per-currency totals under the lines, summed as bigint; the line columns are reused below them. */
-function writeTotalsByCurrency(sheet: ExcelJS.Worksheet, headerRow: number, lines: readonly CloseLine[]): void {
+function writeTotalsByCurrency(sheet: ExcelJS.Worksheet, headerRow: number, lines: readonly CloseLine[]): number {
   const totals = new Map<string, CloseLine>();
   for (const l of lines) {
     const t = totals.get(l.currency);
@@ -137,6 +141,7 @@ function writeTotalsByCurrency(sheet: ExcelJS.Worksheet, headerRow: number, line
     LINE_COLUMNS.slice(1).forEach((column, j) => column.write(row.getCell(j + 2), total));
     row.commit();
   });
+  return headerRow + 1 + totals.size;
 }
 
 const JOURNAL_HEADERS = ['Currency', 'Account', 'Description',

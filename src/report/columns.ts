@@ -16,7 +16,7 @@ export const DISBURSEMENTS_SHEET = 'Disbursements';
  * The finding columns; with the user's rates (#27) an "At stake (<reporting currency>)" column follows the
  * money at stake in the finding's own currency.
  */
-export function findingColumns(reporting: string | null): ReadonlyArray<ColumnSpec<FindingRow>> {
+export function findingColumns(reporting: string | null, controls = false): ReadonlyArray<ColumnSpec<FindingRow>> {
   // Printed (landscape, one page wide, ≥ 70 %: test/unit/report/print.test.ts): Status … Difference, the
   // money at stake in its own currency and Detail; the converted stake and the repeats are on screen only.
   return [
@@ -27,7 +27,34 @@ export function findingColumns(reporting: string | null): ReadonlyArray<ColumnSp
       write: (c: CellTarget, f: FindingRow) => setAmount(c, f.stakeConverted ?? null, reporting) }]),
     { header: 'Repeats', width: 14, wrap: true, print: false, write: (c, f) => setText(c, repeatsText(f)) },
     ...BASE_FINDING_COLUMNS.slice(11),
+    ...(controls ? CONTROL_COLUMNS : []),
   ];
+}
+
+/**
+ * Who owns a finding and by when, who acknowledged it from which account, and four eyes (the exception
+ * workbook; on screen only: the printed columns keep their scale).
+ */
+const CONTROL_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
+  { header: 'Owner', width: 16, print: false, write: (c, f) => setText(c, f.owner ?? null) },
+  { header: 'Owner from', width: 16, print: false,
+    write: (c, f) => setText(c, !f.owner ? null : f.ownerSource === 'assigned' ? 'recon assign'
+      : `rule ${f.ownerSource ?? ''}`) },
+  { header: 'Due', width: 11, print: false, write: (c, f) => setText(c, f.dueDate ?? null) },
+  { header: 'Overdue', width: 9, print: false,
+    write: (c, f) => setText(c, f.dueDate && f.status !== 'resolved' ? (f.overdue ? 'overdue' : 'no') : null) },
+  { header: 'Acknowledged from', width: 22, print: false,
+    write: (c, f) => setText(c, f.ackBy && (f.ackOsUser || f.ackHost) ? `${f.ackOsUser ?? '?'}@${f.ackHost ?? '?'}`
+      : null) },
+  { header: 'Approval', width: 30, wrap: true, print: false, write: (c, f) => setText(c, approvalText(f)) },
+];
+
+/** Four eyes in words: waiting for a second person, or who approved the acknowledgement in force. */
+export function approvalText(f: Pick<FindingRow, 'awaitingApprovalOf' | 'ackApprovedBy'>): string | null {
+  if (f.awaitingApprovalOf) {
+    return `acknowledged by ${f.awaitingApprovalOf}, waiting for a second person's approval (recon ack KEY --approve)`;
+  }
+  return f.ackApprovedBy ? `approved by ${f.ackApprovedBy}` : null;
 }
 
 /**

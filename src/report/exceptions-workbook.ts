@@ -11,6 +11,7 @@ import type { BankSheets, CheckWords, DisbursementRow, FindingRow, RowSource, Ru
 import { writeBankSheets } from './bank-sheet.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
 import type ExcelJS from 'exceljs';
+import { writeAgeing } from './ageing-table.js';
 
 export interface ExceptionWorkbookInput {
   summary: RunSummary;
@@ -44,7 +45,8 @@ export async function writeExceptionWorkbook(
     await writeTableSheet(workbook, 'Checks', CHECK_COLUMNS, checkRows(input.summary, input.checks ?? []));
     // Sheets are written one after another: the zip takes one entry at a time, and a second open
     // sheet would buffer in memory until the first one is committed.
-    const findings = await writeTableSheet(workbook, 'Exceptions', findingColumns(input.summary.rates?.reporting ?? null), input.findings);
+    const columns = findingColumns(input.summary.rates?.reporting ?? null, true);
+    const findings = await writeTableSheet(workbook, 'Exceptions', columns, input.findings);
     const disbursements = await writeDisbursementsSheet(workbook, input.disbursements, input.summary.totalsByCurrency);
     if (input.bank) await writeBankSheets(workbook, input.bank);
     return { path, findings, disbursements };
@@ -127,6 +129,7 @@ function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary): vo
   ]);
 
   if (summary.stakes) next = writeStakes(sheet, next + 1, summary.stakes, summary.rates ?? null);
+  if (summary.ageing) next = writeAgeing(sheet, next + 1, summary.ageing);
 
   const { byStatus } = summary;
   const statuses: StatusCount[] = [

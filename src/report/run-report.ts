@@ -9,6 +9,7 @@ import { withMaterialised } from '../store/materialise.js';
 import { bankCredits, bankRefusals, bankRows, hasBankData, reconciliationRows, withDisbursementRows } from '../store/read/rows.js';
 import { currencyStakes, monthShape, newestDelivery, runFacts } from '../store/read/summaries.js';
 import type { Rates } from '../rates.js';
+import { causeAgeing } from '../store/read/ageing.js';
 import { writeExceptionWorkbook, type WrittenWorkbook } from './exceptions-workbook.js';
 import { replaceAtomically } from './workbook-file.js';
 import { preferCompactHeap } from '../ops/memory.js';
@@ -81,7 +82,8 @@ export async function writeRunWorkbook(
   summary.rates = opts.rates ?? null;
   const findings = withDisbursementRows(connection, flatten(latestFindings(connection, opts.runId, { includeResolved: true, rates: opts.rates ?? null })));
   const written = await withBankMatches(connection, async () => writeExceptionWorkbook(workbookPath(opts.reportsDir, opts.runId, opts.checks.checkedAt), {
-    summary: { ...summary, stakes: await currencyStakes(connection, opts.runId, await hasBankData(connection)) },
+    summary: { ...summary, stakes: await currencyStakes(connection, opts.runId, await hasBankData(connection)),
+      ageing: await causeAgeing(connection, opts.runId, opts.checks.checkedAt) },
     month: await recentShape(connection),
     findings,
     disbursements: reconciliationRows(connection),

@@ -3,6 +3,7 @@
 
 import type { Rates } from '../rates.js';
 import type { CurrencyStake } from '../store/read/summaries.js';
+import type { CauseAgeing } from '../store/read/ageing.js';
 import type { BankCreditRow, BankRow, CloseLine, DisbursementRow, FindingRow, MonthShape, Severity, SuspenseLine } from '../store/read/types.js';
 
 export type { BankCreditRow, BankRow, CloseLine, DisbursementRow, DisbursementStatus, FindingRow, FindingStatus, MonthShape, Severity, SuspenseLine } from '../store/read/types.js';
@@ -43,6 +44,21 @@ export interface RunSummary {
   stakes?: CurrencyStake[];
   /** The user's rates (--rates): the Summary converts and totals with them and says which they were. */
   rates?: Rates | null;
+  /** How long the causes that need a person have been open, per currency (left out when absent). */
+  ageing?: CauseAgeing[];
+}
+
+export interface Who {
+  by: string | null;
+  osUser: string | null;
+  host: string | null;
+}
+
+export interface CloseControls {
+  closer: Who;
+  acceptance: { osUser: string | null; host: string | null; approval: Who | null } | null;
+  /** The close's own trail entry (the head of the chain when the close was recorded). */
+  trail: { seq: number; hash: string } | null;
 }
 
 /** What a journal line books; recon's account name of each is ROLES in src/report/journal.ts. */
@@ -84,8 +100,16 @@ export interface CloseInput {
   suspense: SuspenseLine[];
   /** Why the close is provisional (open error findings, a variance, lines in suspense); empty when final. */
   provisional: string[];
-  /** Unaccounted money a person accepted by name with a note (#27); it no longer makes the close provisional. */
-  acceptance?: { by: string; note: string; accepted: string[] } | null;
+  /**
+   * Unaccounted money a person accepted by name with a note (#27); it no longer makes the close provisional
+   * unless it waits for a second person's approval (state 'pending': four eyes).
+   */
+  acceptance?: {
+    by: string; note: string; accepted: string[];
+    state?: 'accepted' | 'pending' | 'approved'; approvedBy?: string | null;
+  } | null;
+  /** Who closed it, who accepted and approved, and the close's audit-trail entry (its Summary prints them). */
+  controls?: CloseControls;
   /** The books' time zone the month was counted in (--books-tz); UTC when absent. */
   booksTz?: string;
   /** The month's days, drawn on a Month sheet (left out when absent). */

@@ -1,6 +1,8 @@
-// Recording a month's close: its disbursements, the close row, its journal and journal files, in one
-// transaction. The statements live in sql/close/ (one file per statement, like the checks).
-import type { DuckDBConnection } from '@duckdb/node-api';
+// Recording a month's close: its disbursements, the close row, its journal and journal files and its audit-trail
+// entries, in one transaction. The statements live in sql/close/ (one file per statement, like the checks).
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { canonicalJson, storeEntries, type TrailEntry } from './trail.js';
+import { closeContent } from './trail-content.js';
 import { inTransaction } from './transaction.js';
 import { sqlText } from './sql.js';
 
@@ -36,36 +38,62 @@ export interface BookedFile {
 }
 
 export interface CloseRecord {
-  month: string;
-  version: number;
-  at: Date;
-  runId: string;
-  workbook: string;
-  acceptance?: CloseAcceptance | null;
+  /** What the close's trail entry says of it (src/close/controls.ts closeEntry); the stored row must say the same. */
+  row: Record<string, unknown>;
+  /** The close's trail entry, then any chained after it (its evidence pack's). */
+  entries: readonly TrailEntry[];
   /** The Journal as booked (src/close/precision.ts), line by line; what a reissue's reversals undo. */
   journal?: readonly BookedLine[];
   files?: readonly BookedFile[];
 }
 
-/** The close, what it contained, its journal and the journal files written, all or nothing. */
+/**
+ * Records a close: its disbursements, the close row, its journal and journal files and its audit-trail entries,
+ * in one transaction. The row as stored must say what its entry says, or nothing is recorded.
+ */
 export async function recordClose(c: DuckDBConnection, o: CloseRecord): Promise<void> {
-  const a = o.acceptance && o.acceptance.accepted.length > 0 ? o.acceptance : null;
+  const { row } = o;
+  const entry = o.entries[0]!;
+  const v = (k: string) => (row[k] instanceof Date ? (row[k] as Date).toISOString() : (row[k] ?? null)) as DuckDBValue;
   await inTransaction(c, async () => {
-    await c.run(sqlText('close/record_disbursements'), [o.month, o.version]);
-    await c.run(sqlText('close/record_close'), [o.month, o.version, o.at.toISOString(), o.runId, o.workbook,
-      a?.by ?? null, a?.note ?? null, a ? a.accepted.join('; ') : null]);
+    await c.run(sqlText('close/record_disbursements'), [v('month'), v('version')]);
+    await c.run(sqlText('close/record_close'), [v('month'), v('version'), v('closed_at'), v('run_id'), v('workbook'),
+      v('accepted_by'), v('accepted_note'), v('accepted'), v('closed_by'), v('closed_os_user'), v('closed_host'),
+      v('accepted_os_user'), v('accepted_host'), v('acceptance_state'), v('approved_by'), v('approved_at'),
+      v('approved_os_user'), v('approved_host'),
+      BigInt(entry.seq), entry.hash]);
+    const read = await c.runAndReadAll(sqlText('close/close_row'), [v('month'), v('version')]);
+    const stored = read.getRowObjectsJS()[0]!;
+    if (canonicalJson(closeContent(stored)) !== entry.content) {
+      throw new Error(`close ${String(row.month)} v${String(row.version)}: the row as stored differs from its `
+        + 'audit-trail entry; nothing recorded');
+    }
     const lineNo = new Map<string, number>();
     for (const l of o.journal ?? []) {
       const n = (lineNo.get(l.currency) ?? 0) + 1;
       lineNo.set(l.currency, n);
-      await c.run(sqlText('close/insert_journal_line'), [o.month, o.version, l.currency, n, l.role, l.account, l.code, l.name,
-        l.description, l.debit.toString(), l.credit.toString()]);
+      await c.run(sqlText('close/insert_journal_line'), [v('month'), v('version'), l.currency, n, l.role, l.account,
+        l.code, l.name, l.description, l.debit.toString(), l.credit.toString()]);
     }
     for (const f of o.files ?? []) {
-      await c.run(sqlText('close/insert_journal_file'), [o.month, o.version, f.format, f.currency, f.kind, f.entryVersion,
-        f.journalNo, f.file, f.provisional]);
+      await c.run(sqlText('close/insert_journal_file'), [v('month'), v('version'), f.format, f.currency, f.kind,
+        f.entryVersion, f.journalNo, f.file, f.provisional]);
     }
+    await storeEntries(c, o.entries);
   });
+}
+
+/** What a close of `month` counts: its disbursements and their amounts summed over currencies (a control figure). */
+export async function closeTotals(
+  c: DuckDBConnection, month: string,
+): Promise<{ disbursements: number; total: bigint }> {
+  const r = (await c.runAndReadAll(sqlText('close/close_totals'), [month])).getRowObjectsJS()[0]!;
+  return { disbursements: Number(r.disbursements), total: BigInt(r.total as bigint) };
+}
+
+/** The month's latest close row, or null. */
+export async function latestClose(c: DuckDBConnection, month: string): Promise<Record<string, unknown> | null> {
+  return (await c.runAndReadAll(sqlText('close/latest_close'), [month])).getRowObjectsJS()[0] ?? null;
 }
 
 /** An entry a format's files booked for the month and nothing reversed yet: what the next version reverses. */

@@ -11,6 +11,12 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { SQL_DIR } from '../paths.js';
 import { sqlObjects } from './objects.js';
+import { seedTrail, TRAIL_MIGRATION } from './trail-seed.js';
+
+/** What a migration needs done in TypeScript, in its own transaction, after its SQL: the trail's seed. */
+const AFTER_MIGRATION: Readonly<Record<number, (c: DuckDBConnection) => Promise<unknown>>> = {
+  [TRAIL_MIGRATION]: seedTrail,
+};
 
 export interface Store {
   instance: DuckDBInstance;
@@ -107,6 +113,7 @@ async function migrate(connection: DuckDBConnection, dbPath: string): Promise<st
     const sql = await readFile(path.join(schemaDir, name), 'utf8');
     await inTransaction(connection, async () => {
       await connection.run(sql);
+      await AFTER_MIGRATION[version]?.(connection);
       await connection.run('INSERT INTO schema_migrations VALUES ($1, $2, now())', [version, name]);
     }).catch((err: unknown) => {
       throw new StoreError(`migration ${name} failed: ${(err as Error).message}`);

@@ -47,6 +47,8 @@ export function nightFacts(workbook: string, over: Partial<NightFacts> = {}): Ni
     top: [finding(), finding({ key: 'k2', status: 'open', currency: 'KWD', difference: -5n, stake: 5n, detail: 'short by 0.005' })],
     bank: { settled: 30, awaiting: 8, unsettled: 2 },
     workbook,
+    ageing: [{ currency: 'EUR', oldest: 4, buckets: [{ bucket: '0–2', causes: 0, atStake: null }, { bucket: '3–7', causes: 1, atStake: 1234n },
+      { bucket: '8–30', causes: 0, atStake: null }, { bucket: '> 30', causes: 0, atStake: null }] }],
     ...over,
   };
 }

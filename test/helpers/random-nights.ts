@@ -9,6 +9,7 @@ import { saveSamples, type PaymentSample } from '../../src/store/samples.js';
 import { quarantinePage, quarantineRecord } from '../../src/store/quarantine.js';
 import { closedVersion, recordClose } from '../../src/store/closes.js';
 import { startRun } from '../../src/store/runs.js';
+import { closeEntry } from '../../src/close/controls.js';
 
 type Draw = () => number;
 
@@ -204,7 +205,9 @@ export async function writeNight(c: DuckDBConnection, plan: NightPlan): Promise<
   if (plan.close) {
     const version = (await closedVersion(c, plan.close)) + 1;
     const at = new Date(plan.at);
-    await recordClose(c, { month: plan.close, version, at, runId: plan.runId, workbook: 'close.xlsx' });
+    const closed = await closeEntry(c, { month: plan.close, version, closedAt: at, runId: plan.runId,
+      workbook: 'close.xlsx', closer: { by: 'night', osUser: null, host: null }, acceptance: null });
+    await recordClose(c, { row: closed.row, entries: [closed.entry] });
   }
   for (const x of plan.credits) {
     await c.run(`INSERT INTO bank_transactions (statement_id, entry_ref, format, account, account_tail, booking_date, value_date, amount, currency,

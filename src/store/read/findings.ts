@@ -46,6 +46,10 @@ const RATE_STEP = 10n ** BigInt(RATE_SCALE_DIGITS / 2);
 /** How many acknowledgements and withdrawals the finding's history holds (#27, finding_acks). */
 const ACK_ENTRIES = '(SELECT count(*) FROM finding_acks AS a WHERE a.finding_key = f.finding_key) AS ack_entries';
 
+/** Who owns a finding, by when, and four eyes (finding_controls.sql). */
+const CONTROLS = 'fc.owner, fc.owner_source, fc.due_date, fc.ack_os_user, fc.ack_host, fc.ack_approved_by, '
+  + 'fc.awaiting_approval_of';
+
 /** The user's rates as a CTE (codes are three capitals and rates integers: checked by parseRates). */
 function ratesCte(rates: Rates | null | undefined): string {
   const rows = ratesValues(rates ?? null).filter((r) => /^[A-Z]{3}$/.test(r.currency));
@@ -75,10 +79,11 @@ base AS (
   SELECT f.finding_key, f.status, f.check_id, f.severity, f.recipient_id, f.disbursement_id, f.subject,
     f.currency, f.expected, f.actual, f.difference, f.detail,
     COALESCE(l.first_seen, f.created_at) AS first_seen, COALESCE(l.last_seen, f.created_at) AS last_seen,
-    l.ack_note, l.ack_by, l.ack_at, ${ACK_ENTRIES}, g.cause_stake AS stake, g.root_key, g.is_root, g.group_size
+    l.ack_note, l.ack_by, l.ack_at, ${ACK_ENTRIES}, g.cause_stake AS stake, g.root_key, g.is_root, g.group_size, ${CONTROLS}
   FROM exceptions AS f
   JOIN finding_groups AS g ON g.run_id = f.run_id AND g.finding_key = f.finding_key
   LEFT JOIN findings AS l ON l.finding_key = f.finding_key
+  LEFT JOIN finding_controls AS fc ON fc.finding_key = f.finding_key
   WHERE f.run_id = $1
 ),
 keyed AS (
@@ -102,8 +107,9 @@ base AS (
   SELECT f.finding_key, 'resolved' AS status, f.check_id, f.severity, f.recipient_id, f.disbursement_id,
     f.subject, f.currency, f.expected, f.actual, f.difference, f.detail, f.first_seen, f.last_seen,
     f.ack_note, f.ack_by, f.ack_at, ${ACK_ENTRIES}, finding_stake(f.check_id, f.currency, f.expected, f.actual, f.difference) AS stake,
-    f.finding_key AS root_key, true AS is_root, 1 AS group_size
+    f.finding_key AS root_key, true AS is_root, 1 AS group_size, ${CONTROLS}
   FROM findings AS f
+  LEFT JOIN finding_controls AS fc ON fc.finding_key = f.finding_key
   WHERE f.resolved_run_id = $1
 ),
 keyed AS (
@@ -186,5 +192,18 @@ function toFinding(r: Record<string, unknown>, now: Date, rates: Rates | null): 
     ackBy: (r.ack_by as string | null) ?? null,
     ackAt: (r.ack_at as Date | null) ?? null,
     ackEntries: Number(r.ack_entries ?? 0),
+    owner: (r.owner as string | null) ?? null,
+    ownerSource: (r.owner_source as string | null) ?? null,
+    dueDate: r.due_date instanceof Date ? r.due_date.toISOString().slice(0, 10) : null,
+    overdue: isOverdue(r.due_date, now),
+    ackOsUser: (r.ack_os_user as string | null) ?? null,
+    ackHost: (r.ack_host as string | null) ?? null,
+    ackApprovedBy: (r.ack_approved_by as string | null) ?? null,
+    awaitingApprovalOf: (r.awaiting_approval_of as string | null) ?? null,
   };
+}
+
+/** A due date (a day) is overdue from the day after it, counted in UTC on the clock the workbook reads with. */
+export function isOverdue(due: unknown, now: Date): boolean {
+  return due instanceof Date && due.toISOString().slice(0, 10) < now.toISOString().slice(0, 10);
 }

@@ -38,6 +38,19 @@ export interface LatestFinding {
   isRoot: boolean;
   /** How many findings the cause has (1: no repeats). */
   groupSize: number;
+  /** Who owns it: assigned (recon assign), else the configured default owners; null: nobody. */
+  owner?: string | null;
+  /** 'assigned', or the rule that gave the owner ('check:<id>', 'currency:<CCY>', '*'). */
+  ownerSource?: string | null;
+  /** YYYY-MM-DD, and whether that day is past on the workbook's clock. */
+  dueDate?: string | null;
+  overdue?: boolean;
+  /** The operating-system user and host that acknowledged it, and who approved that (four eyes). */
+  ackOsUser?: string | null;
+  ackHost?: string | null;
+  ackApprovedBy?: string | null;
+  /** Who acknowledged it above the four-eyes threshold, while it waits for a second person's approval. */
+  awaitingApprovalOf?: string | null;
 }
 
 /** What a finding carries beyond its check's columns (#27): money at stake and its cause's grouping. */

@@ -11,7 +11,8 @@ import {
 } from './helpers.js';
 
 const HEADERS = ['Status', 'Age (days)', 'Check', 'Severity', 'Disbursement', 'Subject', 'Currency',
-  'Expected', 'Actual', 'Difference', 'At stake', 'Detail', 'Repeats', 'Received', 'Recipient', 'Key', 'First seen', 'Acknowledged by', 'Acknowledged at', 'Note', 'Ack history'];
+  'Expected', 'Actual', 'Difference', 'At stake', 'Detail', 'Repeats', 'Received', 'Recipient', 'Key', 'First seen', 'Acknowledged by', 'Acknowledged at', 'Note', 'Ack history',
+  'Owner', 'Owner from', 'Due', 'Overdue', 'Acknowledged from', 'Approval'];
 const col = (name: string): number => HEADERS.indexOf(name) + 1;
 
 describe('writeExceptionWorkbook', () => {
@@ -113,7 +114,7 @@ describe('writeExceptionWorkbook', () => {
       expect(sheet.autoFilter).toBeTruthy();
     }
     const exceptions = sheetOf(workbook, 'Exceptions');
-    expect(exceptions.autoFilter).toBe('A1:U6');
+    expect(exceptions.autoFilter).toBe('A1:AA6');
     expect(HEADERS.map((h, i) => exceptions.getRow(1).getCell(i + 1).value)).toEqual(HEADERS);
     expect(exceptions.getColumn(col('Detail')).width).toBeGreaterThan(30);
   });
