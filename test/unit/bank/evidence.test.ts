@@ -118,7 +118,7 @@ async function runWorkbook(): Promise<ExcelJS.Workbook> {
 
 async function close(version: number, accept: { by: string; note: string } | null = null) {
   const written = await writeMonthClose(c, { month: '2026-11', version, reportsDir: path.join(dir, 'close'), serviceUrl: 'http://127.0.0.1:1',
-    now: new Date('2026-12-02T08:00:00Z'), accept });
+    now: new Date('2026-12-02T08:00:00Z'), accept, booksTz: 'UTC', book: (journal) => journal });
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(written.path);
   return { written, wb, status: String(wb.getWorksheet('Summary')!.getRow(7).getCell(2).value) };
