@@ -17,6 +17,8 @@ export default defineConfig({
     // relies on a process of its own: each closes what it opens, and what the CLI changes in the process
     // while it runs in-process (stdout, stderr, env) is put back.
     isolate: false,
+    // ...and what a helper module counts is put back before each file, so no file's data depends on the order
+    setupFiles: ['test/helpers/per-file.ts'],
     globalSetup: ['test/global-setup.ts'],
     // The bin tells DuckDB's allocator to hand freed pages back at once (src/ops/memory.ts): the 1M-payout
     // sync's peak RSS needs it, and it costs a small run about twice the CPU (a demo night: 37 s of CPU
