@@ -208,3 +208,47 @@ export async function buildRealisticStoreInSql(c: DuckDBConnection, disbursement
     FROM disbursements WHERE hash(disbursement_id) % 200 = 3`);
   await c.run(`UPDATE disbursements SET version = 2 WHERE hash(disbursement_id) % 200 = 3`);
 }
+
+/**
+ * A year of disbursements in the store (the excel-limit stage, a store past a sheet's rows): `disbursements` delivered over the 365 days to
+ * 2026-10-31, 30 s apart, each with `payoutsPer` payouts, one adjustment (credits and debits in turn), a
+ * refund on every fourth, and a parsed settlement file listing every line again; the amount adds up but
+ * for one disbursement in twenty, a subunit over its lines and its file (a total_identity and a file_vs_api finding each). Few lines a disbursement:
+ * what grows with the disbursements (the per-disbursement views, the lists of the workbooks, the findings)
+ * is the year's; what grows with the lines is the checks stage's (10M payouts with `make bench-large`).
+ */
+export async function buildPastSheetStoreInSql(c: DuckDBConnection, disbursements: number, payoutsPer: number, runId: string): Promise<void> {
+  const dsb = (expr: string) => `'dsb_' || lpad(CAST(${expr} AS VARCHAR), 8, '0')`;
+  const ccy = (expr: string) => `['EUR','USD','JPY','KWD','MGA','VND'][CAST((${expr}) % 6 AS INTEGER) + 1]`;
+  const p = payoutsPer;
+  await c.run(`INSERT INTO runs (run_id, command, started_at, finished_at, status) VALUES ('${runId}', 'sync', now(), now(), 'succeeded')`);
+  await c.run(`INSERT INTO payouts SELECT ${dsb(`i // ${p}`)}, CAST(i % ${p} + 1 AS INTEGER), 'rcp_' || CAST((i // ${p}) % 97 AS VARCHAR),
+    'po_' || CAST(i AS VARCHAR), 'paid', 'pay_' || CAST(i AS VARCHAR), ${ccy(`i // ${p}`)}, 1000 + (i * 7919) % 99000, '${runId}', NULL, 1
+    FROM range(${disbursements * p}) AS t(i)`);
+  await c.run(`INSERT INTO refunds SELECT ${dsb('i * 4')}, 1, 'ref_' || CAST(i AS VARCHAR), 'pay_' || CAST(i * 4 * ${p} AS VARCHAR), NULL,
+    ${ccy('i * 4')}, 100 + (i * 104729) % 900, '${runId}', NULL, 1 FROM range(${Math.ceil(disbursements / 4)}) AS t(i)`);
+  await c.run(`INSERT INTO adjustments SELECT ${dsb('i')}, 1, 'adj_' || CAST(i AS VARCHAR), 'fee', CASE WHEN i % 2 = 0 THEN 'credit' ELSE 'debit' END,
+    NULL, NULL, ${ccy('i')}, 10 + (i * 7907) % 490, '${runId}', NULL, 1 FROM range(${disbursements}) AS t(i)`);
+  await c.run(`INSERT INTO file_lines
+    SELECT disbursement_id, 1, line_no + 1, 'payout', NULL, reference, payment_id, currency, amount, '${runId}', 'payout,' || reference, 1 FROM payouts
+    UNION ALL SELECT disbursement_id, 1, ${p + 2}, 'refund', NULL, refund_id, payment_id, currency, amount, '${runId}', 'refund,' || refund_id, 1 FROM refunds
+    UNION ALL SELECT disbursement_id, 1, ${p + 3}, 'adjustment', entry_type, reference, NULL, currency, amount, '${runId}', 'adjustment,' || reference, 1
+    FROM adjustments`);
+  await c.run(`CREATE TEMP TABLE year_totals AS
+    SELECT p.disbursement_id, CAST(substr(p.disbursement_id, 5) AS BIGINT) AS i, p.n AS payouts_n, COALESCE(r.n, 0) AS refunds_n,
+      p.s - COALESCE(r.s, 0) + a.credit - a.debit AS net, p.n + COALESCE(r.n, 0) + 1 AS lines
+    FROM (SELECT disbursement_id, count(*) AS n, sum(amount) AS s FROM payouts GROUP BY ALL) AS p
+    LEFT JOIN (SELECT disbursement_id, count(*) AS n, sum(amount) AS s FROM refunds GROUP BY ALL) AS r USING (disbursement_id)
+    JOIN (SELECT disbursement_id, COALESCE(sum(amount) FILTER (WHERE entry_type = 'credit'), 0) AS credit,
+      COALESCE(sum(amount) FILTER (WHERE entry_type = 'debit'), 0) AS debit FROM adjustments GROUP BY ALL) AS a USING (disbursement_id)`);
+  await c.run(`INSERT INTO disbursements
+    SELECT disbursement_id, 'rcp_' || CAST(i % 97 AS VARCHAR), 'delivered', TIMESTAMPTZ '2026-10-31 23:59:00+00' - to_seconds(i * 30),
+      payouts_n, refunds_n, 1, net + CASE WHEN i % 20 = 7 THEN 1 ELSE 0 END, ${ccy('i')}, '****' || CAST(1000 + i % 97 AS VARCHAR), 'complete', NULL, 1,
+      md5(disbursement_id), '${runId}', '${runId}', now(), NULL
+    FROM year_totals`);
+  await c.run(`INSERT INTO disbursement_files
+    SELECT disbursement_id, 1, 'settlement_' || disbursement_id || '.csv', 'csv', md5(disbursement_id), 60 * lines, 'csv-settlement', 'parsed', NULL,
+      lines, lines, net, '${runId}', now()
+    FROM year_totals`);
+  await c.run('DROP TABLE year_totals');
+}

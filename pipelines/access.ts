@@ -7,7 +7,7 @@ import { accountantSession, sessionTempDir, withSnapshot } from '../src/access/s
 import { runGuardedQuery } from '../src/access/query.js';
 import { writeRowsFile, writeTextRows, type Format } from '../src/access/output.js';
 import { refuseOwnFile } from '../src/access/own-files.js';
-import { exportParquet, type ExportedObject } from '../src/store/export.js';
+import { exportParquet, type ParquetExport } from '../src/store/export.js';
 import { requireWritableFolder } from '../src/files.js';
 import { accessSettings } from './settings.js';
 
@@ -22,13 +22,20 @@ export async function runAccountantQuery(
   }
   return withSnapshot(own, (db) => runGuardedQuery(db, sql, limits, (result) =>
     (outFile ? writeRowsFile(result, format, outFile) : writeTextRows(result, format as Exclude<Format, 'xlsx'>, stdout))),
-  async () => accountantSession(limits, await sessionTempDir(own.published)));
+  async () => accountantSession(limits, await sessionTempDir(own.published)), true);
 }
 
-/** Every table and view of the snapshot as Parquet under `dir` (the previous export replaced only when this one is whole). */
-export async function runExport(config: Config, dir: string): Promise<ExportedObject[]> {
+/**
+ * Every table of the snapshot and its finance views as Parquet under `dir`: the months that changed since the
+ * export before, a manifest naming the export's files written last (src/store/export.ts).
+ */
+export async function runExport(config: Config, dir: string): Promise<ParquetExport> {
   const { layout: own, limits } = accessSettings(config);
   await refuseOwnFile(dir, own, '--parquet');
   await requireWritableFolder(dir, '--parquet');
-  return withSnapshot(own, (db) => exportParquet(db.connection, dir), async () => ({ memory_limit: `${limits.memoryMb}MB` }));
+  // its temp folder beside the snapshot leases the snapshot's month files while it reads them
+  const settings = async () => ({
+    memory_limit: `${limits.memoryMb}MB`, temp_directory: await sessionTempDir(own.published, 'export'),
+  });
+  return withSnapshot(own, (db) => exportParquet(db.connection, dir), settings);
 }

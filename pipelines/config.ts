@@ -32,8 +32,18 @@ interface Option {
   schema: z.ZodType;
 }
 
-/** A whole number of at least `min`; the CLI names the flag in front of the message ("--lookback-days must be ≥ 0, got -3"). */
-const int = (min: number) => z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(min, `must be ≥ ${min}`);
+/**
+ * The least DuckDB memory a sync may have: at 16 MB DuckDB 1.5 invalidated the store at an automatic checkpoint
+ * of a 100k-payout backfill ("misaligned count"); 32 MB synced it (docs/performance.md, "Option floors").
+ */
+const SYNC_MEMORY_FLOOR_MB = 32;
+
+/**
+ * A whole number of at least `min`; the CLI names the flag in front of the message ("--lookback-days must be ≥ 0,
+ * got -3"), and `why` the floor says why it is there when that is not plain.
+ */
+const int = (min: number, why?: string) => z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number')
+  .min(min, `must be ≥ ${min}${why ? ` (${why})` : ''}`);
 
 /**
  * Every setting recon knows, keyed by its config-file name: its flag, variable, help and schema (with its
@@ -60,8 +70,9 @@ const OPTIONS = {
     schema: int(1).default(450) },
   budgetFile: { flag: 'budget-file', env: 'RECON_BUDGET_FILE', type: 'string', help: 'request budget shared by every recon process on this host (point every store at one file)',
     schema: z.string().min(1).optional() },
-  concurrency: { flag: 'concurrency', env: 'RECON_CONCURRENCY', type: 'string', help: 'disbursements read at once',
-    schema: int(1).max(64).default(8) },
+  concurrency: { flag: 'concurrency', env: 'RECON_CONCURRENCY', type: 'string',
+    help: 'the most disbursements read at once (the sync finds how many the budget needs, from 8, below this)',
+    schema: int(1).max(64).default(32) },
   perPage: { flag: 'per-page', env: 'RECON_PER_PAGE', type: 'string', help: 'page size asked for (default: the largest the service accepts, 1000 down, found once and remembered)',
     schema: int(1).max(1000).optional() },
   lookbackDays: { flag: 'lookback-days', env: 'RECON_LOOKBACK_DAYS', type: 'string', help: 're-read disbursements delivered this many days ago or less',
@@ -75,7 +86,7 @@ const OPTIONS = {
   memoryMb: { flag: 'memory-mb', env: 'RECON_MEMORY_MB', type: 'string', help: 'DuckDB memory limit of a run; beyond it DuckDB spills to <db>.tmp',
     schema: int(64).default(192) },
   syncMemoryMb: { flag: 'sync-memory-mb', env: 'RECON_SYNC_MEMORY_MB', type: 'string', help: 'DuckDB memory limit while syncing (the rest of the run gets --memory-mb back)',
-    schema: int(16).default(64) },
+    schema: int(SYNC_MEMORY_FLOOR_MB, 'below it DuckDB invalidated the store during a backfill').default(64) },
   maxLines: { flag: 'max-lines', env: 'RECON_MAX_LINES', type: 'string', help: 'lines one disbursement (or one of its files) may hold; beyond it the disbursement is incomplete, the file unparseable',
     schema: int(1).default(250_000) },
   maxFileMb: { flag: 'max-file-mb', env: 'RECON_MAX_FILE_MB', type: 'string', help: 'largest file downloaded',
@@ -173,6 +184,10 @@ const OPTIONS = {
     )).optional() },
   keepDays: { flag: 'keep-days', env: 'RECON_KEEP_DAYS', type: 'string', help: 'recon prune: keep run workbooks, results, downloaded files and log lines this many days (what an unresolved finding or an unclosed month needs is kept always)',
     schema: int(1).max(MAX_KEEP_DAYS, `must be ≤ ${MAX_KEEP_DAYS} (a century keeps everything)`).default(90) },
+  archiveAfterMonths: { flag: 'archive-after-months', env: 'RECON_ARCHIVE_AFTER_MONTHS', type: 'string',
+    help: 'recon run: a closed month older than the current month and this many before it leaves the store for Parquet '
+      + 'files under archive/ beside it (the snapshot still reads them); 0 (the default) keeps every month in the store',
+    schema: int(0).max(1200, 'must be ≤ 1200 (a century)').default(0) },
   // the night's results in the team's PostgreSQL (src/warehouse)
   exportPostgres: { flag: 'export-postgres', env: 'RECON_EXPORT_POSTGRES_URL', type: 'string', help: 'after each night, its results into this PostgreSQL: postgres://user:password@host/db?sslmode=verify-full (prefer the variable: a flag shows in ps)',
     schema: z.string().superRefine((v, ctx) => {
@@ -190,7 +205,7 @@ const BANK: OptionKey[] = ['bankDir', 'bankWindowDays', 'bankFeeTolerance'];
 const MAIL: OptionKey[] = ['mailTo', 'mailFrom', 'smtpUrl', 'mailMaxAttachmentMb', 'notifyUrl'];
 const PG: OptionKey[] = ['exportPostgres', 'pgSchema'];
 const RUN: OptionKey[] = [...SYNC, 'reports', 'published', ...BANK, ...MAIL, 'pingUrl', 'metricsFile', 'junit', 'rates',
-  ...PG, 'defaultOwners'];
+  'archiveAfterMonths', ...PG, 'defaultOwners'];
 
 /** The settings each command takes (its --help lists them; tests and the bench parse with the same lists). */
 export const COMMAND_OPTIONS = {

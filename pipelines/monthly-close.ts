@@ -6,6 +6,7 @@ import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from './config.js';
 import { closeMonth, requireMonth, type CloseSettings } from '../src/close/index.js';
 import { publishSnapshot } from '../src/store/publish.js';
+import { restoreMonth } from '../src/store/archive.js';
 import { withJob, type Notices } from './job.js';
 import { actorOf, closeOutletSettings, closeSettings, jobSettings, layoutOf } from './settings.js';
 import type { JournalEntry } from '../src/report/types.js';
@@ -62,9 +63,14 @@ async function monthlyClose(
 ): Promise<CloseOutcome> {
   const out: CloseOutcome = { code: EXIT.FAILED, month: opts.month, version: null, workbook: null, disbursements: 0, provisional: [],
     runId: null, journal: null, journalFiles: [], journalNotes: [], error: null };
-  const { published } = layoutOf(config);
+  const { published, archive: archiveDir } = layoutOf(config);
   out.code = await withJob('close', jobSettings(config), logger, async (ctx) => {
     out.runId = ctx.runId;
+    // a month closed again is read whole from the store: an archived one comes back first (a later night
+    // archives it again)
+    if (await restoreMonth(ctx.store.connection, archiveDir, opts.month)) {
+      logger.info({ month: opts.month }, 'archived month brought back for its close');
+    }
     const now = opts.now ?? new Date();
     await removeEvidenceLeftovers(settings.reportsDir);
     // the evidence pack is written before the close is recorded, and its entry recorded with it: both or neither
@@ -101,7 +107,8 @@ async function monthlyClose(
       out.error = message;
     },
     afterSuccess: async (ctx) => {
-      await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
+      await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId,
+        archiveDir });
     },
   });
   return out;

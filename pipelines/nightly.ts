@@ -1,4 +1,5 @@
-// The nightly job: sync → bank statements → checks → exception workbook → publish the read-only snapshot.
+// The nightly job: sync → bank statements → checks → exception workbook → archive closed months → publish the
+// read-only snapshot.
 // Exit 0 when everything reconciles, 1 when findings need a person (workbook written), 2 on failure.
 import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
@@ -12,7 +13,12 @@ import { bankStep, type BankStepResult } from '../src/bank/step.js';
 import { requireReadableFolder, requireWritableFolder } from '../src/files.js';
 import { removeStaleTemporaries } from '../src/report/workbook-file.js';
 import { withJob, type Notices } from './job.js';
-import { bankSettings, jobSettings, outletSettings, reportSettings, syncSettings, layoutOf, warehouseSettings } from './settings.js';
+import {
+  archiveSettings, bankSettings, jobSettings, outletSettings, reportSettings, syncSettings, layoutOf, warehouseSettings,
+} from './settings.js';
+import { archiveMonths } from '../src/store/archive.js';
+import { addRunWarning } from '../src/store/run-notes.js';
+import type { JobContext } from './job.js';
 import type { OutletSettings } from '../src/outlets/settings.js';
 import { withNightOutlets, type NightHooks } from '../src/outlets/night.js';
 import type { OutletsReport } from '../src/outlets/deliver.js';
@@ -83,6 +89,7 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
       const { findings, actionable, mode, fullReason, scope } = outcome.checks;
       logger.info({ runId: ctx.runId, findings, actionable, workbook: written.path, checks: mode, fullReason, scope },
         'checks done, workbook written');
+      await archiveStep(ctx, config, logger);
       return outcome.checks.actionable > 0 ? EXIT.EXCEPTIONS : EXIT.OK;
     },
     {
@@ -93,11 +100,30 @@ async function nightly(config: Config, logger: Logger, opts: NightlyOptions, out
         outcome.error = message;
       },
       afterSuccess: async (ctx) => {
-        const snap = await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
+        const { archiveDir } = archiveSettings(config);
+        const snap = await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published,
+          runId: ctx.runId, archiveDir });
         outcome.published = snap.path;
-        logger.info({ runId: ctx.runId, published: snap.path, bytes: snap.bytes }, 'snapshot published');
+        logger.info({ runId: ctx.runId, published: snap.path, bytes: snap.bytes, monthFilesWritten: snap.filesWritten,
+          monthBytesWritten: snap.bytesWritten, monthFilesRemoved: snap.filesRemoved }, 'snapshot published');
       },
     },
   );
   return outcome;
+}
+
+/**
+ * The closed months past --archive-after-months leave the store (src/store/archive.ts). A failure is the
+ * night's warning, never its outcome: nothing left the store, and the next night tries again.
+ */
+async function archiveStep(ctx: JobContext, config: Config, logger: Logger): Promise<void> {
+  try {
+    const done = await archiveMonths(ctx.store.connection, archiveSettings(config), ctx.runId, new Date());
+    if (done.months.length > 0) logger.info({ ...done }, 'closed months archived');
+  } catch (err) {
+    const message = `archiving closed months failed: ${(err as Error).message}`;
+    logger.warn({ err: message }, 'the store keeps those months; the next night tries again');
+    ctx.notice(`recon run: warning: ${message}`);
+    await addRunWarning(ctx.store.connection, ctx.runId, message).catch(() => undefined);
+  }
 }

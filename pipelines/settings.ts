@@ -14,6 +14,7 @@ import type { ReportSettings } from '../src/report/settings.js';
 import type { CloseSettings } from '../src/close/settings.js';
 import type { AccessSettings } from '../src/access/settings.js';
 import type { RetentionSettings } from '../src/retention/settings.js';
+import type { ArchiveSettings } from '../src/store/archive.js';
 import type { DoctorSettings } from '../src/doctor/settings.js';
 import type { CloseOutletSettings, OutletSettings } from '../src/outlets/settings.js';
 import type { MailSettings } from '../src/outlets/mail.js';
@@ -143,6 +144,7 @@ export function syncSettings(config: Config): SyncSettings {
     sampleBudget: config.sampleBudget,
     layoutsFile: config.layouts,
     filesDir: layoutOf(config).files,
+    archiveDir: layoutOf(config).archive,
     syncMemoryMb: config.syncMemoryMb,
     memoryMb: config.memoryMb,
   };
@@ -188,6 +190,11 @@ export function accessSettings(config: Config): AccessSettings {
     layout: layoutOf(config),
     limits: { memoryMb: config.memoryMb, maxTempMb: config.maxTempMb, timeoutS: config.queryTimeoutS },
   };
+}
+
+/** The archive of closed months (recon run): where, and how many months stay in the store. */
+export function archiveSettings(config: Pick<Config, 'db' | 'published' | 'archiveAfterMonths'>): ArchiveSettings {
+  return { archiveDir: layoutOf(config).archive, afterMonths: config.archiveAfterMonths };
 }
 
 export function retentionSettings(config: Config): RetentionSettings {

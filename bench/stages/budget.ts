@@ -1,7 +1,7 @@
-// budget_use: how much of the service's own limit (500 per window, sliding) recon uses with its default
-// configuration, against a sandbox that enforces that limit with the window compressed to W ms, 100–300
-// ms of latency per request and 5 % transient 5xx faults (each a request the service counts too). The
-// client's budget is its default (450/min) scaled to W like the limit.
+// budget_use: how much of its own budget (450 per window) recon uses with its default configuration, and
+// the busiest sliding window against the service's limit (500 per window), against a sandbox that enforces
+// that limit with the window compressed to W ms, 100–300 ms of latency per request and 5 % transient 5xx
+// faults (each a request the service counts too). The client's budget is its default (450/min) scaled to W.
 // Args: windowMs disbursements [concurrency] (recon's default when left out)
 import path from 'node:path';
 import { runSyncJob, seconds, stage, tempDir } from '../lib.js';
@@ -24,13 +24,16 @@ stage(async ([windowArg = '6000', disbursementsArg = '560', concurrencyArg]) => 
   const tmp = tempDir();
   try {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const { counters, concurrency } = await runSyncJob(sb, path.join(tmp.dir, 'recon.duckdb'),
       [...(concurrencyArg ? ['--concurrency', concurrencyArg] : [])],
       { intervalMs: W, blockMs: 10 * W, retryBaseMs: 50 });
     const elapsed = seconds(started);
+    const used = process.cpuUsage(cpu);
+    const cpuS = (used.user + used.system) / 1e6;
     const stats = await sb.stats();
     const times = (await sb.log()).map(([t]) => t).sort((a, b) => a - b);
-    return { windowMs: W, budgetPerWindow: DEFAULT_BUDGET, serviceLimit: SERVICE_LIMIT, concurrency, elapsed, faults: stats.faults,
+    return { windowMs: W, budgetPerWindow: DEFAULT_BUDGET, serviceLimit: SERVICE_LIMIT, concurrency, elapsed, cpuS, faults: stats.faults,
       clientRateLimited: counters.rate_limited, sandboxRateLimited: stats.rateLimited, requests: stats.requests.total,
       ...rates(times, W) };
   } finally {
@@ -56,8 +59,13 @@ function rates(times: number[], W: number) {
     peakInWindow = Math.max(peakInWindow, i - j + 1);
   }
   const perWindow = (count: number, ms: number) => (ms > 0 ? (count / ms) * W : 0);
+  const perWindowCounts: number[] = [];
+  for (let w = 0; w < windows; w += 1) {
+    perWindowCounts.push(times.filter((t) => t >= first + w * W && t < first + (w + 1) * W).length);
+  }
   return {
     windows,
+    perWindowCounts,
     steadyPerWindow: perWindow(steadyCount, windows * W),
     overallPerWindow: perWindow(times.length, last - first),
     peakInWindow,

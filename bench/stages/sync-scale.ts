@@ -25,6 +25,13 @@ stage(async ([disbursementsArg = '1000', payoutsArg = '100']) => {
       jsPeakMb = Math.max(jsPeakMb, (m.heapTotal + m.external) / 1024 / 1024);
     }, 200);
     const started = performance.now();
+    const cpu = process.cpuUsage();
+    const cpuS = (since: NodeJS.CpuUsage) => {
+      const u = process.cpuUsage(since);
+      return (u.user + u.system) / 1e6;
+    };
+    let syncCpuS = 0;
+    let checksCpuS = 0;
     let syncS = 0;
     let syncRssMb = 0;
     let checksS = 0;
@@ -32,15 +39,18 @@ stage(async ([disbursementsArg = '1000', payoutsArg = '100']) => {
     const { result, counters } = await runSyncJob(sb, db, ['--rate-per-minute', '10000000', '--sample-budget', '0'], { retryBaseMs: 5 },
       async (ctx) => {
         syncS = seconds(started);
+        syncCpuS = cpuS(cpu);
         syncRssMb = peakRssMb();
         clearInterval(sampler);
         const checksStarted = performance.now();
+        const checksCpu = process.cpuUsage();
         findings = (await runChecks(ctx.store.connection, { runId: ctx.runId })).findings;
         checksS = seconds(checksStarted);
+        checksCpuS = cpuS(checksCpu);
       });
     const [stats, sandboxRss, minimum] = [await sb.stats(), await sb.rss(), await sb.minimum(100)];
     return { disbursements: result.written, lines: result.lines, payouts: minimum.payoutLines, files: result.files, requests: counters.requests,
-      sandboxRequests: stats.requests.total, syncS, checksS, findings, syncRssMb, jsPeakMb, peakRssMb: peakRssMb(), sandboxRssMb: sandboxRss.vmHwmMb };
+      sandboxRequests: stats.requests.total, syncS, checksS, syncCpuS, checksCpuS, findings, syncRssMb, jsPeakMb, peakRssMb: peakRssMb(), sandboxRssMb: sandboxRss.vmHwmMb };
   } finally {
     await sb.close();
     tmp.cleanup();

@@ -45,6 +45,8 @@ WITH files AS (
       + COALESCE(d.number_of_adjustments, 0) AS stated_lines
   FROM disbursement_files AS df
   JOIN disbursements AS d ON d.disbursement_id = df.disbursement_id
+  -- an archived disbursement's file lines and API lines are not in the store: its findings stay as they were
+  WHERE df.disbursement_id NOT IN (SELECT disbursement_id FROM archived_disbursements)
 ),
 pairs AS (
   SELECT * FROM file_line_disagreements

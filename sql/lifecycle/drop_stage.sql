@@ -1,2 +1,2 @@
--- The stage, once the lifecycle has taken the run's findings.
-DROP TABLE check_stage
+-- The stage, once the lifecycle has taken the run's findings (or the run failed before).
+DROP TABLE IF EXISTS check_stage

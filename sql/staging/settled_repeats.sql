@@ -5,19 +5,52 @@
 -- duplicate_refund and duplicate_adjustment (one kind each).
 -- Only keys seen more than once are ranked: one hash aggregate per table finds them, so the window (a
 -- sort) runs over the few repeated rows instead of every key.
+-- Archived lines (archived_line_keys: their keys only, src/store/archive.ts) still count as earlier
+-- settlements; a repeat among them is not reported again (its finding is kept as it was).
 CREATE OR REPLACE VIEW settled_repeats AS
-WITH lines AS (
-  SELECT 'payout' AS kind, 'payout payment_id' AS label, disbursement_id, line_no, payment_id AS dup_id, currency, amount
+WITH repeated_payouts AS (
+  SELECT dup_id FROM (
+    SELECT payment_id AS dup_id FROM payouts WHERE payment_id IS NOT NULL
+    UNION ALL SELECT dup_id FROM archived_line_keys WHERE kind = 'payout'
+  ) GROUP BY dup_id HAVING COUNT(*) > 1
+),
+repeated_refunds AS (
+  SELECT dup_id FROM (
+    SELECT refund_id AS dup_id FROM refunds WHERE refund_id IS NOT NULL
+    UNION ALL SELECT dup_id FROM archived_line_keys WHERE kind = 'refund'
+  ) GROUP BY dup_id HAVING COUNT(*) > 1
+),
+repeated_adjustments AS (
+  SELECT dup_id FROM (
+    SELECT reference AS dup_id FROM adjustments WHERE reference IS NOT NULL
+    UNION ALL SELECT dup_id FROM archived_line_keys WHERE kind = 'adjustment'
+  ) GROUP BY dup_id HAVING COUNT(*) > 1
+),
+lines AS (
+  SELECT 'payout' AS kind, 'payout payment_id' AS label, disbursement_id, line_no, payment_id AS dup_id, currency,
+    amount, FALSE AS archived
   FROM payouts
-  WHERE payment_id IN (SELECT payment_id FROM payouts WHERE payment_id IS NOT NULL GROUP BY payment_id HAVING COUNT(*) > 1)
+  WHERE payment_id IN (SELECT dup_id FROM repeated_payouts)
   UNION ALL
-  SELECT 'refund', 'refund refund_id', disbursement_id, line_no, refund_id, currency, amount
+  SELECT 'refund', 'refund refund_id', disbursement_id, line_no, refund_id, currency, amount, FALSE
   FROM refunds
-  WHERE refund_id IN (SELECT refund_id FROM refunds WHERE refund_id IS NOT NULL GROUP BY refund_id HAVING COUNT(*) > 1)
+  WHERE refund_id IN (SELECT dup_id FROM repeated_refunds)
   UNION ALL
-  SELECT 'adjustment', 'adjustment reference', disbursement_id, line_no, reference, currency, amount
+  SELECT 'adjustment', 'adjustment reference', disbursement_id, line_no, reference, currency, amount, FALSE
   FROM adjustments
-  WHERE reference IN (SELECT reference FROM adjustments WHERE reference IS NOT NULL GROUP BY reference HAVING COUNT(*) > 1)
+  WHERE reference IN (SELECT dup_id FROM repeated_adjustments)
+  UNION ALL
+  SELECT 'payout', 'payout payment_id', disbursement_id, line_no, dup_id, NULL, NULL, TRUE
+  FROM archived_line_keys
+  WHERE kind = 'payout' AND dup_id IN (SELECT dup_id FROM repeated_payouts)
+  UNION ALL
+  SELECT 'refund', 'refund refund_id', disbursement_id, line_no, dup_id, NULL, NULL, TRUE
+  FROM archived_line_keys
+  WHERE kind = 'refund' AND dup_id IN (SELECT dup_id FROM repeated_refunds)
+  UNION ALL
+  SELECT 'adjustment', 'adjustment reference', disbursement_id, line_no, dup_id, NULL, NULL, TRUE
+  FROM archived_line_keys
+  WHERE kind = 'adjustment' AND dup_id IN (SELECT dup_id FROM repeated_adjustments)
 ),
 occurrences AS (
   SELECT
@@ -29,6 +62,7 @@ occurrences AS (
     x.dup_id,
     x.currency,
     x.amount,
+    x.archived,
     ROW_NUMBER() OVER w AS occurrence,
     COUNT(*) OVER (PARTITION BY x.kind, x.dup_id) AS occurrences,
     FIRST_VALUE(x.disbursement_id) OVER w AS first_disbursement_id,
@@ -63,4 +97,4 @@ SELECT
          ELSE '' END
     || '; occurrence ' || CAST(o.occurrence AS VARCHAR) || ' of ' || CAST(o.occurrences AS VARCHAR) AS detail
 FROM occurrences AS o
-WHERE o.occurrence > 1
+WHERE o.occurrence > 1 AND NOT o.archived

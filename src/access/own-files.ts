@@ -1,6 +1,6 @@
-// recon's own files — the store with its WAL, lock and temp files, the downloaded files, the logs, the
-// published snapshot — are out of reach of what an accountant names: an --out, an export folder, or a
-// --published that is really the live store. Paths are compared as the file system resolves them
+// recon's own files — the store with its WAL, lock and temp files, the downloaded files, the archive, the
+// logs, the published snapshot with its month files — are out of reach of what an accountant names: an --out,
+// an export folder, or a --published that is really the live store. Paths are compared as the file system resolves them
 // (symbolic links followed, `..` and `.` gone), so no spelling of a path gets around the check.
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -8,8 +8,8 @@ import { UsageError } from '../errors.js';
 import { exists } from '../files.js';
 import type { StoreLayout } from '../store/layout.js';
 
-/** The live store (--db), the published snapshot (--published), the downloaded files and the logs beside the store. */
-export type OwnFiles = Pick<StoreLayout, 'db' | 'published' | 'files' | 'log'>;
+/** The live store (--db), the snapshot (--published), and beside the store the downloaded files, archive and logs. */
+export type OwnFiles = Pick<StoreLayout, 'db' | 'published' | 'files' | 'archive' | 'log'>;
 
 const MAX_LINKS = 40;
 
@@ -41,8 +41,11 @@ function attempt<T>(fn: () => T): T | null {
 
 const within = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 
-/** Which of recon's own files `p` is: the live store (or its WAL, lock, temp files), the downloaded files, the logs, the snapshot. */
-export type OwnKind = 'store' | 'files' | 'logs' | 'snapshot';
+/**
+ * Which of recon's own files `p` is: the live store (or its WAL, lock, temp files), the downloaded files, the
+ * archived months, the logs, the snapshot (its month files <published>.parts/ included).
+ */
+export type OwnKind = 'store' | 'files' | 'archive' | 'logs' | 'snapshot';
 
 export function ownKindAt(p: string, own: OwnFiles): OwnKind | null {
   const target = resolvePath(p);
@@ -54,6 +57,7 @@ export function ownKindAt(p: string, own: OwnFiles): OwnKind | null {
   const inFamily = (file: string) => sameFamily(file) || [...pathPrefixes(target)].some((d) => sameFamilyDir(d, file));
   if (inFamily(store)) return 'store';
   if (within(target, resolvePath(own.files))) return 'files';
+  if (within(target, resolvePath(own.archive))) return 'archive';
   if (within(target, resolvePath(path.dirname(own.log)))) return 'logs';
   if (inFamily(snapshot)) return 'snapshot';
   return null;
@@ -66,6 +70,7 @@ export function ownFileAt(p: string, own: OwnFiles, allowed: readonly OwnKind[] 
   return {
     store: `the live store ${own.db} (or its WAL, lock or temp files)`,
     files: `recon's downloaded files (${own.files})`,
+    archive: `recon's archived months (${own.archive})`,
     logs: `recon's logs (${path.dirname(own.log)})`,
     snapshot: `the published snapshot ${own.published} (or its temp files)`,
   }[kind];

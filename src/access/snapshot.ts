@@ -1,8 +1,10 @@
 // The accountants' side opens only the published snapshot, read-only; a missing one is a usage problem.
 // `recon sql` opens it as a closed session: no file outside the snapshot can be read (so the live store
-// can be neither changed nor locked), no extension installed or loaded, no setting changed, one statement
-// per call and only statements that read (statement.ts). DuckDB's own spill files go to a folder of the
-// session's, capped in size, and removed when the session ends.
+// can be neither changed nor locked) but the month files its views read (<published>.parts/ and the
+// archive, both recon's own), no extension installed or loaded, no setting changed, one statement per call
+// and only statements that read (statement.ts). DuckDB's own spill files go to a folder of the session's,
+// capped in size, and removed when the session ends; the folder also leases the snapshot's generation, so
+// a publish meanwhile keeps the month files this session reads (src/store/snapshot-gc.ts).
 import { randomUUID } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,8 @@ import path from 'node:path';
 import { makeFolder } from '../files.js';
 import { pidIsAlive } from '../ops/lock.js';
 import { UsageError } from '../errors.js';
-import { openReadOnly, SnapshotMissingError } from '../store/publish.js';
+import { closeSession, openReadOnly, snapshotInfo, SnapshotMissingError } from '../store/publish.js';
+import { leasesDirOf, writeLease } from '../store/snapshot-gc.js';
 import { refuseLiveStore, type OwnFiles } from './own-files.js';
 
 export type Snapshot = Awaited<ReturnType<typeof openReadOnly>>;
@@ -26,8 +29,8 @@ export interface SessionLimits {
 }
 
 /**
- * DuckDB settings of the accountants' session, fixed at open. Order matters: external access is switched
- * off after the temp folder is set, and lock_configuration comes last (SET cannot undo any of them).
+ * DuckDB settings of the accountants' session, fixed at open. External access is switched off once the
+ * session knows which folders its snapshot reads (closeSession), then the configuration is locked.
  */
 export function accountantSession(limits: SessionLimits, tempDirectory: string): Record<string, string> {
   return {
@@ -37,8 +40,6 @@ export function accountantSession(limits: SessionLimits, tempDirectory: string):
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
     allow_community_extensions: 'false',
-    enable_external_access: 'false',
-    lock_configuration: 'true',
   };
 }
 
@@ -47,13 +48,13 @@ export function accountantSession(limits: SessionLimits, tempDirectory: string):
  * else — a snapshot folder the accountant cannot write — in the system's temp folder. Folders of sessions
  * whose process is gone are removed first.
  */
-export async function sessionTempDir(publishedPath: string): Promise<string> {
-  const parent = `${publishedPath}.tmp`;
+export async function sessionTempDir(publishedPath: string, kind: 'sql' | 'export' = 'sql'): Promise<string> {
+  const parent = leasesDirOf(publishedPath);
   for (const name of await readdir(parent).catch(() => [] as string[])) {
-    const pid = Number(/^sql-(\d+)-/.exec(name)?.[1]);
+    const pid = Number(/^[a-z]+-(\d+)-/.exec(name)?.[1]);
     if (Number.isInteger(pid) && pid !== process.pid && !pidIsAlive(pid)) await rm(path.join(parent, name), { recursive: true, force: true }).catch(() => undefined);
   }
-  const own = `sql-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const own = `${kind}-${process.pid}-${randomUUID().slice(0, 8)}`;
   for (const dir of [path.join(parent, own), path.join(tmpdir(), `recon-${own}`)]) {
     if (await makeFolder(dir).then(() => true, () => false)) return dir;
   }
@@ -63,11 +64,13 @@ export async function sessionTempDir(publishedPath: string): Promise<string> {
 /**
  * Opens the snapshot (never a live store) with the session's settings, made only once the path is known
  * to be a snapshot (`settings` may create the session's temp folder), runs `fn`, and closes everything.
+ * `closed`: the accountant's session (closeSession); an export reads with DuckDB's defaults.
  */
 export async function withSnapshot<T>(
   own: OwnFiles,
   fn: (db: Snapshot) => Promise<T>,
   settings: () => Promise<Record<string, string>> = async () => ({}),
+  closed = false,
 ): Promise<T> {
   await refuseLiveStore(own);
   const config = await settings();
@@ -80,6 +83,10 @@ export async function withSnapshot<T>(
       throw err;
     }
     try {
+      const info = await snapshotInfo(db.connection);
+      const temp = config.temp_directory;
+      if (info && temp && path.dirname(temp) === leasesDirOf(own.published)) await writeLease(temp, info.generation);
+      if (closed) await closeSession(db.connection, info ? [info.partsDir, info.archiveDir] : []);
       return await fn(db);
     } finally {
       db.connection.closeSync();

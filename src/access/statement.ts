@@ -22,6 +22,10 @@ const WHY: Array<[StatementType[], string]> = [
     'SET, PRAGMA and CALL are refused: the session\'s settings are fixed (query pragma_* and duckdb_* table functions with SELECT instead)'],
 ];
 
+const READ_ONLY = 'the snapshot is read-only; recon sql runs queries (SELECT, WITH, FROM, EXPLAIN, PIVOT …)';
+/** DuckDB's binder errors for a write to a view (DELETE, UPDATE, TRUNCATE; INSERT). */
+const WRITE_TO_VIEW = /Can only (delete from|update) base table|is not an? table/i;
+
 export type StatementKind = 'select' | 'other';
 
 /** One statement that reads, or a UsageError saying why not. 'select' results can be materialised first (query.ts). */
@@ -43,11 +47,14 @@ export async function checkStatement(c: DuckDBConnection, sql: string): Promise<
     type = prepared.statementType;
     prepared.destroySync();
   } catch (err) {
+    // the snapshot's large tables are views over its month files: DuckDB refuses a write to one while
+    // binding, before the statement has a type; the accountant is told what any write is told
+    if (WRITE_TO_VIEW.test(err instanceof Error ? err.message : String(err))) throw new UsageError(READ_ONLY);
     throw queryFailed(err);
   }
   if (!READING.has(type)) {
     const why = WHY.find(([types]) => types.includes(type))?.[1]
-      ?? `${StatementType[type] ?? 'this statement'} is refused: the snapshot is read-only; recon sql runs queries (SELECT, WITH, FROM, EXPLAIN, PIVOT …)`;
+      ?? `${StatementType[type] ?? 'this statement'} is refused: ${READ_ONLY}`;
     throw new UsageError(why);
   }
   return type === StatementType.SELECT ? 'select' : 'other';

@@ -72,15 +72,17 @@ export class RequestBudget {
   private tokens: number;
   private last: number;
   private gateOpensAt = 0;
-  private readonly perMs: number;
+  private readonly rate: number;
   private readonly burst: number;
   private tail: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private readonly grantListeners: Array<(waited: boolean) => void> = [];
 
   constructor(
     private readonly options: BudgetOptions,
     private readonly clock: Clock = realClock,
   ) {
-    this.perMs = options.limit / options.intervalMs;
+    this.rate = options.limit / options.intervalMs;
     this.burst = Math.max(1, options.burst ?? defaultBurst(options.limit));
     this.tokens = this.burst;
     this.last = clock.now();
@@ -88,36 +90,59 @@ export class RequestBudget {
 
   /** Wait for a token (FIFO) and for the gate to be open; a stop signal ends the wait. */
   acquire(signal?: AbortSignal): Promise<void> {
-    const turn = this.tail.then(() => this.take(signal));
-    this.tail = turn.catch(() => undefined);
-    return turn;
+    this.pending += 1;
+    const turn = this.tail.then(() => this.take(signal)).finally(() => (this.pending -= 1));
+    this.tail = turn.then(() => undefined, () => undefined);
+    return turn.then((waited) => {
+      for (const listener of this.grantListeners) listener(waited);
+    });
   }
 
-  private async take(signal?: AbortSignal): Promise<void> {
+  /** Turns made per ms. */
+  get perMs(): number {
+    return this.rate;
+  }
+
+  /** Requests waiting for their turn (the one being handed out included until it leaves). */
+  get waiting(): number {
+    return this.pending;
+  }
+
+  /** Told of every turn handed out, and whether its request had to wait for it (the concurrency's signal). */
+  onGrant(listener: (waited: boolean) => void): void {
+    this.grantListeners.push(listener);
+  }
+
+  /** Takes a token; resolves to whether the request had to wait for it (a token, the gate, the host's turn). */
+  private async take(signal?: AbortSignal): Promise<boolean> {
+    let waited = false;
     for (;;) {
       if (signal?.aborted) throw abortError();
       const now = this.clock.now();
       if (now < this.gateOpensAt) {
+        waited = true;
         await this.clock.sleep(this.gateOpensAt - now, signal);
         continue;
       }
-      this.tokens = Math.min(this.burst, this.tokens + (now - this.last) * this.perMs);
+      this.tokens = Math.min(this.burst, this.tokens + (now - this.last) * this.rate);
       this.last = now;
       if (this.tokens >= 1) {
         this.tokens -= 1;
-        if (this.options.shared) await this.takeSharedTurn(signal);
-        return;
+        if (this.options.shared) return (await this.takeSharedTurn(signal)) || waited;
+        return waited;
       }
-      await this.clock.sleep(Math.ceil((1 - this.tokens) / this.perMs), signal);
+      waited = true;
+      await this.clock.sleep(Math.ceil((1 - this.tokens) / this.rate), signal);
     }
   }
 
   /** This process's turn on the host's schedule (its own pace is this bucket's; the file spaces the host's). */
-  private async takeSharedTurn(signal?: AbortSignal): Promise<void> {
+  private async takeSharedTurn(signal?: AbortSignal): Promise<boolean> {
     const { intervalMs, limit } = this.options;
     const at = await this.options.shared!.reserve(this.clock.now(), intervalMs / limit, signal, intervalMs);
     const wait = at - this.clock.now();
     if (wait > 0) await this.clock.sleep(wait, signal);
+    return wait > 0;
   }
 
   /** Close the gate until `until` (ms since epoch); tokens are dropped so requests do not burst after. */

@@ -1,5 +1,6 @@
 // The payments-service client: undici with keep-alive, the request budget, retries, error mapping.
 // One instance per process run; callers pass it in (no global singleton).
+import { setMaxListeners } from 'node:events';
 import { Agent, request, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import { RequestBudget, abortError, realClock, type Clock } from './budget.js';
@@ -14,6 +15,7 @@ import { DEFAULT_RETRY, backoffMs, shouldRetry, type RetryPolicy } from './retry
 import { redactUrl } from './redact.js';
 import { guardedLookup, isLoopbackAddress, linkRefusal, type LinkPolicy } from './links.js';
 import { parseJsonExact } from './json.js';
+import type { AttemptOutcome } from './concurrency.js';
 
 export interface ClientOptions {
   baseUrl: string; // without /payments/v1
@@ -34,6 +36,8 @@ export interface ClientOptions {
   insecureHttp?: boolean;
   /** The run's stop signal: every wait (budget, 429 pause, back-off) and request ends when it aborts. */
   signal?: AbortSignal;
+  /** Told how each attempt ended and how long it took (the adaptive concurrency, src/api/concurrency.ts). */
+  onAttempt?: (outcome: AttemptOutcome, latencyMs: number) => void;
 }
 
 /**
@@ -90,6 +94,9 @@ export class PaymentsClient {
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
     });
+    // every request in flight, every wait for the budget and every back-off listens to the stop signal:
+    // as many as the connections allow, several times over, are expected (not a leak)
+    if (options.signal) setMaxListeners(Math.max(10, (options.connections ?? 16) * 4), options.signal);
     const apiHost = new URL(options.baseUrl).hostname.replace(/^\[|\]$/g, '');
     this.linkPolicy = { apiIsLoopback: apiHost === 'localhost' || isLoopbackAddress(apiHost), insecureHttp: options.insecureHttp ?? false };
     this.downloads = new Agent({
@@ -248,6 +255,22 @@ export class PaymentsClient {
   private async send(url: URL, api: boolean, maxBytes: number): Promise<RawResponse> {
     await this.options.budget.acquire(this.options.signal);
     this.stats.requests += 1;
+    const started = this.clock.now();
+    try {
+      const res = await this.exchange(url, api, maxBytes);
+      const outcome = res.status === 429 ? 'limited' : res.status >= 500 ? 'fault' : 'answered';
+      this.options.onAttempt?.(outcome, this.clock.now() - started);
+      return res;
+    } catch (error) {
+      if (!this.options.signal?.aborted && !(error instanceof BodyTooLargeError)) {
+        this.options.onAttempt?.(isTimeout(error) ? 'timeout' : 'fault', this.clock.now() - started);
+      }
+      throw error;
+    }
+  }
+
+  /** One request and its whole body (within `maxBytes`). */
+  private async exchange(url: URL, api: boolean, maxBytes: number): Promise<RawResponse> {
     const headers: Record<string, string> = api
       ? { 'content-type': 'application/json', accept: 'application/json', 'x-authentication-key': this.options.apiKey }
       : {};
@@ -306,6 +329,14 @@ function causes(error: unknown): unknown[] {
   const out: unknown[] = [];
   for (let e = error; e && out.length < 8; e = (e as { cause?: unknown }).cause) out.push(e);
   return out;
+}
+
+/** No answer in time: the client's own time-outs (headers, between body chunks, the whole answer). */
+function isTimeout(error: unknown): boolean {
+  return causes(error).some((e) => {
+    const { code, name } = (e ?? {}) as { code?: string; name?: string };
+    return name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+  });
 }
 
 function isNetworkError(error: unknown): boolean {

@@ -6,7 +6,7 @@ export { markShown } from './lifecycle.js';
 export { assignFinding } from './assign.js';
 export type { AssignOptions, AssignResult } from './assign.js';
 export type { AckAction, AckEntry, AckOptions, AckResult } from './ack.js';
-export { latestFindings, ageInDays } from '../store/read/findings.js';
+export { latestFindings, countLatestFindings, ageInDays } from '../store/read/findings.js';
 export type { LatestFinding, LatestFindingsOptions } from '../store/read/findings.js';
 export { CHECK_COLUMNS, describeChecks, loadChecks, validateCheckColumns, DEFAULT_CHECKS_DIR } from './contract.js';
 export type { CheckDescription, CheckFile } from './contract.js';

@@ -19,6 +19,7 @@ export async function applyLifecycle(
   await connection.run(sqlText('lifecycle/insert_exceptions'), params);
   // Existing keys are updated before new ones are inserted, so update_seen only touches old rows.
   await connection.run(sqlText('lifecycle/update_seen'), params);
+  await connection.run(sqlText('lifecycle/seen_again'), params);
   await connection.run(sqlText('lifecycle/insert_new'), params);
   await connection.run(sqlText('lifecycle/resolve'), [...params, checkIds === null ? null : listValue([...checkIds])]);
 }

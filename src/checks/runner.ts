@@ -6,6 +6,7 @@ import { sqlObjects, readThrough } from '../store/objects.js';
 import { contractHashes, recordValidated, validatedContracts } from '../store/check-contracts.js';
 import { dropMaterialised, materialiseViews } from '../store/materialise.js';
 import { inTransaction } from '../store/transaction.js';
+import { withoutInsertionOrder } from '../store/db.js';
 import { TerminalError } from '../errors.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CheckFileError } from './errors.js';
@@ -102,7 +103,9 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
   const timings: CheckRunResult['checks'] = [];
   let chosen: Awaited<ReturnType<typeof chooseMode>> = { mode: 'full', reason: null };
   let scope: ScopeSummary | null = null;
-  await inTransaction(connection, async () => {
+  // nothing a check run writes is read back by its place in a table: without insertion order its TEMP
+  // tables and INSERTs keep no buffers for it (a year's store at --memory-mb 192, docs/performance.md)
+  await withoutInsertionOrder(connection, () => inTransaction(connection, async () => {
     chosen = await chooseMode(connection, opts.mode ?? 'full', Boolean(opts.only), basis ?? '');
     await connection.run(sqlText('lifecycle/create_stage'));
     // a check whose `requires:` table is empty finds nothing: it is not run (nor what only it reads)
@@ -135,7 +138,7 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
     await connection.run(sqlText('lifecycle/drop_stage'));
     await recordValidated(connection, fresh);
     phase('lifecycle');
-  });
+  }));
   phase('commit');
   const { mode, reason } = chosen;
   const summary = await checkRunSummary(connection, opts.runId, now, timings);

@@ -4,11 +4,15 @@
 import path from 'node:path';
 import { addMonths } from 'date-fns';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { closeLines, bankSplit, type BankSplitRow, monthShape as readMonthShape, openErrorsOfMonth, openFindingsOfMonth, suspenseLines } from '../store/read/summaries.js';
-import { bankCredits, bankRows, hasBankData, reconciliationRows, withDisbursementRows } from '../store/read/rows.js';
+import { closeLines, bankSplit, type BankSplitRow, monthShape as readMonthShape, openErrorsOfMonth, openFindingsOfMonth, suspenseLines,
+  countOpenFindingsOfMonth } from '../store/read/summaries.js';
+import { bankCredits, bankRows, countCredits, hasBankData, reconciliationRows, withDisbursementRows } from '../store/read/rows.js';
+import { listMonth, withListed } from '../store/read/listed.js';
 import { writeCloseWorkbook } from '../report/close-workbook.js';
 import { buildJournal } from '../report/journal.js';
-import { withBankMatches } from '../report/run-report.js';
+import { withWorkbookViews } from '../report/run-report.js';
+import { listLayout } from '../report/list-sheet.js';
+import { EXCEL_MAX_ROWS } from '../report/table-sheet.js';
 import type { CloseLine, JournalEntry, SuspenseLine } from '../report/types.js';
 import type { CloseAcceptance } from '../store/closes.js';
 import { formatMajor } from '../money.js';
@@ -83,14 +87,16 @@ export interface MonthCloseOptions {
   /** Who closes; with `runId`, the close's audit-trail entry is chained and its hash printed on the Summary. */
   closer?: Actor;
   runId?: string;
+  /** The rows a sheet may hold (Excel's limit; tests give a small one). */
+  maxRows?: number;
 }
 
 export async function writeMonthClose(c: DuckDBConnection, opts: MonthCloseOptions) {
-  const lines = await closeLines(c, opts.month);
-  const suspense = await suspenseLines(c, opts.month);
   const bank = await hasBankData(c);
   const workbook = closeWorkbookPath(opts.reportsDir, opts.month, opts.version);
-  return withBankMatches(c, async () => {
+  return withWorkbookViews(c, () => withListed(c, () => listMonth(c, opts.month, bank), async (listed) => {
+    const lines = await closeLines(c, opts.month);
+    const suspense = await suspenseLines(c, opts.month);
     const split = bank ? await bankSplit(c, opts.month) : undefined;
     const unaccounted = unaccountedReasons(split, suspense);
     const amounts = unaccountedAmounts(split, suspense);
@@ -104,6 +110,9 @@ export async function writeMonthClose(c: DuckDBConnection, opts: MonthCloseOptio
       acceptance: acceptance ? { ...acceptance, accepted: unaccounted.join('; ') } : null,
     }) : null;
     const journal = opts.book(buildJournal(lines, suspense, split));
+    // the Disbursements sheet's rows are known before the Open findings sheet links to them
+    const place = listLayout(opts.maxRows ?? EXCEL_MAX_ROWS, listed.listed);
+    const credits = { creditedIn: opts.month, others: true };
     const written = await writeCloseWorkbook(workbook, {
     suspense,
     provisional,
@@ -118,14 +127,16 @@ export async function writeMonthClose(c: DuckDBConnection, opts: MonthCloseOptio
     generatedAt: opts.now,
     serviceUrl: opts.serviceUrl,
     lines,
-    disbursements: reconciliationRows(c, { month: opts.month }),
-    openFindings: withDisbursementRows(c, openFindingsOfMonth(c, opts.month, opts.now), { month: opts.month }),
+    disbursements: { rows: reconciliationRows(c, { listed: true }), count: listed.listed },
+    openFindings: { rows: withDisbursementRows(c, openFindingsOfMonth(c, opts.month, opts.now), { firstRow: place.headerRow + 1, shown: place.shown }),
+      count: await countOpenFindingsOfMonth(c, opts.month) },
     journal,
-    bank: bank ? { disbursements: bankRows(c, { month: opts.month }), credits: bankCredits(c, { creditedIn: opts.month, others: true }) } : undefined,
+    bank: bank ? { disbursements: { rows: bankRows(c, { listed: true }), count: listed.listed },
+      credits: { rows: bankCredits(c, credits), count: await countCredits(c, credits) } } : undefined,
     shape: await monthShape(c, opts.month, opts.booksTz),
-    });
+    }, { maxRows: opts.maxRows });
     const accepted: CloseAcceptance | null = acceptance
       ? { by: acceptance.by, note: acceptance.note, accepted: acceptance.accepted } : null;
     return { ...written, acceptance: accepted, acceptanceState: state, trail };
-  });
+  }));
 }

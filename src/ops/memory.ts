@@ -5,7 +5,11 @@
 // - DuckDB allocates through its bundled jemalloc (Linux builds), which keeps freed pages for a while and
 //   then frees them lazily (MADV_FREE): the kernel takes them back only under memory pressure, so they
 //   stay in RSS. The bin asks it to return freed pages at once, before DuckDB is loaded; the environment
-//   variable is read once, when the library starts. A value the user set is kept.
+//   variable is read once, when the library starts, so one process (`recon run`: sync, checks, workbook)
+//   has one setting. Weighed stage by stage (docs/performance.md, "The allocator, stage by stage"): the
+//   sync and the checks with their workbook each keep tens of MB less resident with it, for system time
+//   in the allocator that stays a small part of their CPU; their RSS targets are the tighter limit, so
+//   every command keeps it. A value the user set is kept.
 // - V8 lets its old generation grow to up to 4× what survived the last full collection before it
 //   collects again. Nearly everything a sync allocates lives for less than a second (a page, then its
 //   lines until their commit) but long enough to be promoted, so a 1M-payout sync had 250–290 MB of heap

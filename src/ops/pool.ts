@@ -1,9 +1,17 @@
-// A bounded work queue: one producer pushes items, `concurrency` workers take them in order. The
-// producer waits while more than `maxQueued` items wait (memory stays bounded whatever the list's size);
+// A bounded work queue: one producer pushes items, up to a limit of workers take them in order. The
+// limit may move while the pool runs (the sync's adaptive concurrency, src/api/concurrency.ts): a raised
+// limit starts workers at once, a lowered one lets the surplus finish what they hold and take nothing more.
+// The producer waits while more than `maxQueued` items wait (memory stays bounded whatever the list's size);
 // the first failure, or the stop signal, makes the workers finish what they hold and take nothing more.
 
+/** A limit that can change; the pool hears of each change. */
+export interface MovingLimit {
+  readonly limit: number;
+  onChange(listener: () => void): () => void;
+}
+
 export interface PoolOptions {
-  concurrency: number;
+  concurrency: number | MovingLimit;
   maxQueued: number;
   signal?: AbortSignal;
 }
@@ -11,13 +19,16 @@ export interface PoolOptions {
 export class WorkPool<T> {
   private readonly queue: T[] = [];
   private readonly waiting: Array<() => void> = [];
-  private open = true;
   private failed: { error: unknown } | null = null;
-  private readonly workers: Promise<void>[];
+  private readonly workers = new Set<Promise<void>>();
+  /** Workers alive, and of those the ones holding an item (the others are about to take one). */
+  private alive = 0;
+  private busy = 0;
+  private readonly unsubscribe: () => void;
 
   constructor(private readonly work: (item: T) => Promise<void>, private readonly o: PoolOptions) {
-    o.signal?.addEventListener('abort', () => this.wake(), { once: true }); // idle workers and the producer must notice
-    this.workers = Array.from({ length: Math.max(1, o.concurrency) }, () => this.worker());
+    o.signal?.addEventListener('abort', () => this.wake(), { once: true }); // the producer must notice
+    this.unsubscribe = typeof o.concurrency === 'number' ? () => undefined : o.concurrency.onChange(() => this.spawn());
   }
 
   /** True once stopped by the signal or a failure: the producer should stop producing. */
@@ -25,10 +36,20 @@ export class WorkPool<T> {
     return this.o.signal?.aborted === true || this.failed !== null;
   }
 
+  /** Items wait while every allowed worker holds one: the limit is what holds them back. */
+  get saturated(): boolean {
+    return this.queue.length > this.alive - this.busy && this.alive >= this.limit;
+  }
+
+  /** Workers running now. */
+  get running(): number {
+    return this.alive;
+  }
+
   /** Adds an item; resolves when the queue has room again (back-pressure). */
   async push(item: T): Promise<void> {
     this.queue.push(item);
-    this.wake();
+    this.spawn();
     while (this.queue.length > this.o.maxQueued && !this.stopping) await this.sleep();
   }
 
@@ -40,28 +61,46 @@ export class WorkPool<T> {
 
   /** No more items: waits until the workers are done; throws the first failure. */
   async close(): Promise<void> {
-    this.open = false;
-    this.wake();
-    await Promise.all(this.workers);
+    this.spawn();
+    while (this.workers.size > 0) await Promise.all([...this.workers]);
+    this.unsubscribe();
     if (this.failed) throw this.failed.error;
   }
 
+  private get limit(): number {
+    const c = this.o.concurrency;
+    return Math.max(1, typeof c === 'number' ? c : c.limit);
+  }
+
+  /** Starts workers while items wait for one and the limit allows. */
+  private spawn(): void {
+    while (!this.stopping && this.queue.length > this.alive - this.busy && this.alive < this.limit) {
+      this.alive += 1;
+      const worker = this.worker().finally(() => this.workers.delete(worker));
+      this.workers.add(worker);
+    }
+  }
+
   private async worker(): Promise<void> {
-    for (;;) {
-      if (this.stopping) return;
-      const next = this.queue.shift();
-      if (next === undefined) {
-        if (!this.open) return;
-        await this.sleep();
-        continue;
+    try {
+      // a worker begins on the next turn, so a burst of pushes starts as many as wait, not one each
+      await Promise.resolve();
+      while (!this.stopping && this.alive <= this.limit) {
+        const next = this.queue.shift();
+        if (next === undefined) return;
+        this.wake(); // room in the queue for the producer
+        this.busy += 1;
+        try {
+          await this.work(next);
+        } catch (error) {
+          this.fail(error);
+          return;
+        } finally {
+          this.busy -= 1;
+        }
       }
-      this.wake(); // room in the queue for the producer
-      try {
-        await this.work(next);
-      } catch (error) {
-        this.fail(error);
-        return;
-      }
+    } finally {
+      this.alive -= 1;
     }
   }
 

@@ -5,8 +5,9 @@
 // likely are, and, above the table, the statement files the run could not read. Shared by the exception
 // workbook and the monthly close.
 import { formatMajor } from '../money.js';
-import { BOLD, DATE_FORMAT, setAmount, setDate, setText } from './cells.js';
-import { addSheet, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
+import { DATE_FORMAT, setAmount, setDate, setText } from './cells.js';
+import type { ColumnSpec } from './table-sheet.js';
+import { writeListTableSheet, type SheetRoom } from './list-sheet.js';
 import type { BankCreditRow, BankRow, BankSheets } from './types.js';
 import type { StreamingWorkbook } from './workbook-file.js';
 
@@ -67,27 +68,17 @@ export const CREDIT_COLUMNS: ReadonlyArray<ColumnSpec<BankCreditRow>> = [
 ];
 
 /** The Bank sheet; files the run refused are named in lines above the table (the header row follows them). */
-async function writeBankSheet(workbook: StreamingWorkbook, bank: BankSheets): Promise<void> {
+async function writeBankSheet(workbook: StreamingWorkbook, room: SheetRoom, bank: BankSheets): Promise<void> {
   const refused = bank.refusedFiles ?? [];
-  if (refused.length === 0) {
-    await writeTableSheet(workbook, 'Bank', BANK_COLUMNS, bank.disbursements);
-    return;
-  }
-  const headerRow = refused.length + 3;
-  const sheet = addSheet(workbook, 'Bank', BANK_COLUMNS.map((c) => c.width), headerRow);
-  const title = sheet.getRow(1).getCell(1);
-  setText(title, `${refused.length} statement file${refused.length === 1 ? '' : 's'} refused by this run (nothing of ${refused.length === 1 ? 'it' : 'them'} imported; fix or remove, the others were imported):`);
-  title.font = BOLD;
-  sheet.getRow(1).commit();
-  refused.forEach((text, i) => {
-    setText(sheet.getRow(2 + i).getCell(1), text);
-    sheet.getRow(2 + i).commit();
-  });
-  await writeTable(sheet, headerRow, BANK_COLUMNS, bank.disbursements);
-  sheet.commit();
+  const above = refused.length === 0 ? [] : [
+    `${refused.length} statement file${refused.length === 1 ? '' : 's'} refused by this run (nothing of ${refused.length === 1 ? 'it' : 'them'} imported; fix or remove, the others were imported):`,
+    ...refused,
+  ];
+  await writeListTableSheet(workbook, room, 'Bank', BANK_COLUMNS, bank.disbursements, { above, whole: 'recon sql "SELECT * FROM bank_status"' });
 }
 
-export async function writeBankSheets(workbook: StreamingWorkbook, bank: BankSheets): Promise<void> {
-  await writeBankSheet(workbook, bank);
-  await writeTableSheet(workbook, 'Unmatched credits', CREDIT_COLUMNS, bank.credits);
+export async function writeBankSheets(workbook: StreamingWorkbook, room: SheetRoom, bank: BankSheets): Promise<void> {
+  await writeBankSheet(workbook, room, bank);
+  await writeListTableSheet(workbook, room, 'Unmatched credits', CREDIT_COLUMNS, bank.credits,
+    { whole: 'recon sql "SELECT * FROM bank_unmatched_credits"' });
 }

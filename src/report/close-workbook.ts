@@ -1,10 +1,12 @@
 // The monthly close workbook: per recipient × currency summary, the month's disbursements, the
-// findings still open, and a journal that is proven balanced before anything is written.
+// findings still open, and a journal that is proven balanced before anything is written. A month may hold
+// more disbursements than a sheet: a list shows its first rows and goes whole to a CSV (list-sheet.ts).
 import type ExcelJS from 'exceljs';
 import { BOLD, setAmount, setCount, setDate, setText, styleHeader, styleTitle, type CellTarget } from './cells.js';
 import { CLOSE_FINDING_COLUMNS, DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET } from './columns.js';
 import { assertJournalBalanced, type CurrencyBalance } from './journal.js';
-import { addSheet, writeFields, writeHeaderRow, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
+import { addSheet, writeFields, writeHeaderRow, writeTable, type ColumnSpec } from './table-sheet.js';
+import { roomBeside, writeListTableSheet } from './list-sheet.js';
 import type { CloseInput, CloseLine, JournalEntry, SuspenseLine } from './types.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
 import { MONTH } from '../month.js';
@@ -30,19 +32,25 @@ export interface WrittenCloseWorkbook {
 
 /**
  * Writes the close workbook to `path` (temp file + rename). Throws before touching the file system
- * if the journal does not balance in every currency.
+ * if the journal does not balance in every currency. `maxRows`: the rows a sheet may hold (Excel's limit;
+ * tests give a small one).
  */
-export async function writeCloseWorkbook(path: string, input: CloseInput): Promise<WrittenCloseWorkbook> {
+export async function writeCloseWorkbook(path: string, input: CloseInput, o: { maxRows?: number } = {}): Promise<WrittenCloseWorkbook> {
   if (!MONTH.test(input.month)) throw new Error(`close month must be YYYY-MM, got "${input.month}"`);
   const balances = assertJournalBalanced(input.journal);
+  const room = roomBeside(path, o.maxRows);
   return writeWorkbookFile(path, async (workbook) => {
     const lines = await writeSummarySheet(workbook, input);
     if (input.shape) await writeMonthSheet(workbook, input.shape, 'Month');
-    const disbursements = await writeTableSheet(workbook, DISBURSEMENTS_SHEET, DISBURSEMENT_COLUMNS, input.disbursements);
-    const openFindings = await writeTableSheet(workbook, 'Open findings', CLOSE_FINDING_COLUMNS, input.openFindings);
+    const disbursements = (await writeListTableSheet(workbook, room, DISBURSEMENTS_SHEET, DISBURSEMENT_COLUMNS, input.disbursements,
+      { whole: `recon sql "SELECT * FROM reconciliation WHERE month_of(delivered_at) = '${input.month}'"` })).count;
+    const openFindings = (await writeListTableSheet(workbook, room, 'Open findings', CLOSE_FINDING_COLUMNS, input.openFindings,
+      { whole: 'recon sql "SELECT * FROM open_exceptions"' })).count;
     writeJournalSheet(workbook, input.journal, balances);
-    if (input.suspense.length > 0) await writeTableSheet(workbook, 'Currency suspense', SUSPENSE_COLUMNS, input.suspense);
-    if (input.bank) await writeBankSheets(workbook, input.bank);
+    if (input.suspense.length > 0) {
+      await writeListTableSheet(workbook, room, 'Currency suspense', SUSPENSE_COLUMNS, input.suspense, { whole: 'recon sql "SELECT * FROM currency_suspense"' });
+    }
+    if (input.bank) await writeBankSheets(workbook, room, input.bank);
     return { path, provisional: input.provisional, lines, disbursements, openFindings, journalEntries: input.journal.length, journal: input.journal };
   });
 }

@@ -1,22 +1,37 @@
 // The daily exception workbook accountants open every morning: a Summary of the run, what each check
-// means and what to do about it (Checks), every finding on Exceptions, every checked disbursement on
-// Disbursements, and the last 31 days drawn on Month.
+// means and what to do about it (Checks), every finding on Exceptions, the disbursements listed for the
+// night on Disbursements (run-report.ts says which), and the last 31 days drawn on Month. No sheet passes
+// Excel's rows: a longer list shows its first rows and goes whole to a CSV beside it (list-sheet.ts).
 import { BOLD, setAmount, setCount, setDate, setSeverity, setText, styleTitle } from './cells.js';
 import { DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET, findingColumns } from './columns.js';
 import { convert, type Rates } from '../rates.js';
 import type { CurrencyStake } from '../store/read/summaries.js';
-import { addSheet, writeFields, writeSmallTable, writeTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
+import { writeFields, writeSmallTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
 import { writeMonthSheet, type MonthShape } from './month-sheet.js';
-import type { BankSheets, CheckWords, DisbursementRow, FindingRow, RowSource, RunSummary } from './types.js';
+import type { BankSheets, CheckWords, DisbursementRow, FindingRow, RunSummary } from './types.js';
 import { writeBankSheets } from './bank-sheet.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
+import { countOf, listLayout, rowsOf, roomBeside, writeListSheet, writeListTableSheet, type CountedRows, type SheetRoom } from './list-sheet.js';
+import { addSheet } from './table-sheet.js';
 import type ExcelJS from 'exceljs';
 import { writeAgeing } from './ageing-table.js';
 
+/** Why the Disbursements sheet lists what it lists (run-report.ts): shown on the Summary. */
+export interface ListedDisbursements {
+  /** In the night's window. */
+  window: number;
+  /** With a finding not yet resolved. */
+  withFindings: number;
+  /** Every disbursement stored. */
+  stored: number;
+}
+
 export interface ExceptionWorkbookInput {
   summary: RunSummary;
-  findings: RowSource<FindingRow>;
-  disbursements: RowSource<DisbursementRow>;
+  findings: CountedRows<FindingRow>;
+  disbursements: CountedRows<DisbursementRow>;
+  /** What the Disbursements sheet lists of the store (left out: every disbursement given). */
+  listed?: ListedDisbursements;
   /** Days with disbursed totals and findings, drawn on a Month sheet (left out when absent). */
   month?: MonthShape;
   /** Whether each disbursement's money arrived, the credits that settled nothing, files refused (left out without statements). */
@@ -33,24 +48,33 @@ export interface WrittenWorkbook {
 
 /**
  * Streams the workbook to `path` (via a temp file and rename). Findings and disbursements are
- * consumed once, in order, and never held in memory.
+ * consumed once, in order, and never held in memory. `maxRows`: the rows a sheet may hold (Excel's
+ * limit; tests give a small one).
  */
 export async function writeExceptionWorkbook(
   path: string,
   input: ExceptionWorkbookInput,
+  o: { maxRows?: number } = {},
 ): Promise<WrittenWorkbook> {
+  const room = roomBeside(path, o.maxRows);
   return writeWorkbookFile(path, async (workbook) => {
-    writeSummarySheet(workbook, input.summary);
+    writeSummarySheet(workbook, input.summary, countOf(input.disbursements), input.listed);
     if (input.month) await writeMonthSheet(workbook, input.month);
     await writeTableSheet(workbook, 'Checks', CHECK_COLUMNS, checkRows(input.summary, input.checks ?? []));
     // Sheets are written one after another: the zip takes one entry at a time, and a second open
     // sheet would buffer in memory until the first one is committed.
     const columns = findingColumns(input.summary.rates?.reporting ?? null, true);
-    const findings = await writeTableSheet(workbook, 'Exceptions', columns, input.findings);
-    const disbursements = await writeDisbursementsSheet(workbook, input.disbursements, input.summary.totalsByCurrency);
-    if (input.bank) await writeBankSheets(workbook, input.bank);
-    return { path, findings, disbursements };
+    const findings = await writeListTableSheet(workbook, room, 'Exceptions', columns, input.findings,
+      { whole: `recon sql "SELECT * FROM exceptions WHERE run_id = '${input.summary.runId}'"` });
+    const disbursements = await writeDisbursementsSheet(workbook, room, input.disbursements, input.summary.totalsByCurrency.length);
+    if (input.bank) await writeBankSheets(workbook, room, input.bank);
+    return { path, findings: findings.count, disbursements };
   });
+}
+
+/** The Disbursements sheet's lines under its table: a blank row and one totals row per currency of the store. */
+export function disbursementsBelow(currencies: number): number {
+  return 1 + currencies;
 }
 
 interface CheckRow {
@@ -78,23 +102,33 @@ function checkRows(summary: RunSummary, checks: readonly CheckWords[]): CheckRow
     .sort((a, b) => b.errors - a.errors || b.warnings - a.warnings || (a.checkId < b.checkId ? -1 : 1));
 }
 
-/** Every disbursement, then one totals row per currency (never a total across currencies). */
+/**
+ * The disbursements listed, then one totals row per currency of the rows on the sheet (never a total across
+ * currencies), summed as they are written.
+ */
 async function writeDisbursementsSheet(
-  workbook: StreamingWorkbook, rows: RowSource<DisbursementRow>, totals: RunSummary['totalsByCurrency'],
+  workbook: StreamingWorkbook, room: SheetRoom, list: CountedRows<DisbursementRow>, currencies: number,
 ): Promise<number> {
-  const sheet = addSheet(workbook, DISBURSEMENTS_SHEET, DISBURSEMENT_COLUMNS.map((c) => c.width), 1);
-  const count = await writeTable(sheet, 1, DISBURSEMENT_COLUMNS, rows);
-  let at = 1 + Math.max(count, 1) + 2;
+  const totals = new Map<string, ListedTotal>();
+  const count = countOf(list);
+  const below = disbursementsBelow(currencies);
+  const shown = count === null ? Infinity : listLayout(room.maxRows, count, 0, below).shown;
+  const rows = summed(rowsOf(list), totals, shown);
+  const written = await writeListSheet(workbook, room, DISBURSEMENTS_SHEET, DISBURSEMENT_COLUMNS, count === null ? rows : { rows, count },
+    { below, whole: 'recon sql "SELECT * FROM reconciliation"' });
+  const { sheet } = written;
+  let at = written.nextRow + 1;
   const column = (header: string) => DISBURSEMENT_COLUMNS.findIndex((c) => c.header === header) + 1;
-  for (const t of totals) {
+  const shownTotals = [...totals.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1));
+  for (const t of shownTotals) {
+    if (at > room.maxRows) break; // more currencies listed than stored: only a caller's inconsistent rows
     const row = sheet.getRow(at++);
     row.getCell(1).value = `Total ${t.currency}`;
     row.getCell(1).font = BOLD;
     setText(row.getCell(column('Currency')), t.currency);
-    const amounts: Array<[string, bigint | undefined]> = [['Reported total', t.reported], ['Computed total', t.computed], ['Difference', t.difference],
+    const amounts: Array<[string, bigint]> = [['Reported total', t.reported], ['Computed total', t.computed], ['Difference', t.difference],
       ['Payouts', t.payouts], ['Refunds', t.refunds], ['Credit adjustments', t.credits], ['Debit adjustments', t.debits]];
     for (const [header, value] of amounts) {
-      if (value === undefined) continue;
       const cell = row.getCell(column(header));
       setAmount(cell, value, t.currency);
       cell.font = BOLD;
@@ -102,16 +136,53 @@ async function writeDisbursementsSheet(
     row.commit();
   }
   // the printed area ends at the last totals row, not at the table's
-  if (sheet.pageSetup.printArea && totals.length > 0) sheet.pageSetup.printArea = sheet.pageSetup.printArea.replace(/\$\d+$/, `$${at - 1}`);
+  if (sheet.pageSetup.printArea && shownTotals.length > 0) sheet.pageSetup.printArea = sheet.pageSetup.printArea.replace(/\$\d+$/, `$${at - 1}`);
   sheet.commit();
-  return count;
+  return written.count;
+}
+
+interface ListedTotal {
+  currency: string;
+  reported: bigint;
+  computed: bigint;
+  difference: bigint;
+  payouts: bigint;
+  refunds: bigint;
+  credits: bigint;
+  debits: bigint;
+}
+
+/**
+ * The rows as they are, their money added up per currency into `totals` as currency_totals.sql adds it
+ * (a disbursement without a computed total adds nothing to it), of the first `limit` rows: those the sheet shows.
+ */
+async function* summed(
+  rows: AsyncIterable<DisbursementRow> | Iterable<DisbursementRow>, totals: Map<string, ListedTotal>, limit: number,
+): AsyncGenerator<DisbursementRow> {
+  let n = 0;
+  for await (const d of rows) {
+    if (n++ >= limit) {
+      yield d;
+      continue;
+    }
+    let t = totals.get(d.currency);
+    if (!t) totals.set(d.currency, (t = { currency: d.currency, reported: 0n, computed: 0n, difference: 0n, payouts: 0n, refunds: 0n, credits: 0n, debits: 0n }));
+    t.reported += d.reported;
+    t.computed += d.computed ?? 0n;
+    t.difference += d.difference ?? 0n;
+    t.payouts += d.payouts ?? 0n;
+    t.refunds += d.refunds ?? 0n;
+    t.credits += d.credits ?? 0n;
+    t.debits += d.debits ?? 0n;
+    yield d;
+  }
 }
 
 type CheckCount = RunSummary['byCheck'][number];
 type CurrencyTotal = RunSummary['totalsByCurrency'][number];
 type StatusCount = { status: string; count: number };
 
-function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary): void {
+function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary, listedCount: number | null, listed: ListedDisbursements | undefined): void {
   const sheet = addSheet(workbook, 'Summary', [28, 22, 16, 18, 18, 16, 18, 14, 12], 0);
   const title = sheet.getRow(1);
   title.getCell(1).value = 'Reconciliation exceptions';
@@ -124,6 +195,7 @@ function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary): vo
     ['Finished (UTC)', (c) => (summary.finishedAt ? setDate(c, summary.finishedAt) : setText(c, 'not finished'))],
     ['Service', (c) => setText(c, summary.serviceUrl)],
     ['Disbursements checked', (c) => setCount(c, summary.disbursementsChecked)],
+    ...listedFields(listedCount, listed),
     ['Payments looked up', (c) => setCount(c, summary.paymentLookups.sampled)],
     ['Look-ups unverified', (c) => setCount(c, summary.paymentLookups.unverified)],
   ]);
@@ -159,6 +231,19 @@ function writeSummarySheet(workbook: StreamingWorkbook, summary: RunSummary): vo
   ], summary.totalsByCurrency);
 
   sheet.commit();
+}
+
+/** What the Disbursements sheet lists and where every disbursement is (docs/workbooks.md). */
+function listedFields(count: number | null, listed: ListedDisbursements | undefined): Array<[string, (c: ExcelJS.Cell) => void]> {
+  if (!listed || count === null) return [];
+  const n = (x: number) => x.toLocaleString('en-US');
+  return [
+    ['Disbursements listed', (c) => setCount(c, count)],
+    ['Listed because', (c) => setText(c, `read or credited this night (${n(listed.window)}), or with a finding not yet resolved (${n(listed.withFindings)}); `
+      + 'see the Disbursements and Bank sheets')],
+    ['Every disbursement', (c) => setText(c, `all ${n(listed.stored)} stored are in the published snapshot: recon sql "SELECT * FROM reconciliation" `
+      + '(their bank status: bank_status)')],
+  ];
 }
 
 type StakeRow = CurrencyStake & { converted: bigint | null; rate: Rates['rates'][number] | undefined };

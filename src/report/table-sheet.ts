@@ -4,12 +4,26 @@ import ExcelJS from 'exceljs';
 import { BOLD, styleHeader, type CellTarget } from './cells.js';
 import type { RowSource } from './types.js';
 import { pace, type StreamingWorkbook } from './workbook-file.js';
-import { sheetRows, xmlText, type SheetRows } from './xlsx-parts.js';
+import { detachedSheet, sheetRows, xmlText, type SheetRows } from './xlsx-parts.js';
 
 const { ValueType } = ExcelJS;
 
 /** Excel's sheet limit; a longer sheet opens truncated or not at all. */
-const EXCEL_MAX_ROWS = 1_048_576;
+export const EXCEL_MAX_ROWS = 1_048_576;
+
+/** Where the rows of a table go that its sheet cannot hold (list-sheet.ts): each row's cell values, in column order. */
+export interface RowSink {
+  add(values: readonly ExcelJS.CellValue[]): Promise<void>;
+}
+
+/**
+ * How many rows a table's sheet holds (Excel's limit below its header by default), and where every row
+ * goes too when there may be more (a CSV): the rows past `capacity` go there only.
+ */
+export interface TableBound {
+  capacity: number;
+  whole?: RowSink;
+}
 
 export interface ColumnSpec<R> {
   header: string;
@@ -66,7 +80,9 @@ export function writeHeaderRow(sheet: ExcelJS.Worksheet, rowNumber: number, head
 
 /**
  * Writes header + one row per item from `rows` starting at `headerRow`, sets the autofilter over
- * the whole table and returns the number of data rows. Rows are committed as they are written.
+ * the whole table and returns the number of data rows. Rows are committed as they are written. The sheet
+ * takes at most `bound.capacity` rows; with `bound.whole` every row goes there as well, and the rest only
+ * there (without it, a row past the capacity is an error: the caller counts its rows first).
  *
  * The header goes through exceljs; the data rows are rendered here (#28), as exceljs 4.4 renders a row
  * whose cells were written by writeCell, byte for byte (test/unit/report/table-sheet.test.ts holds it to
@@ -79,18 +95,23 @@ export async function writeTable<R>(
   headerRow: number,
   columns: ReadonlyArray<ColumnSpec<R>>,
   rows: RowSource<R>,
+  bound: TableBound = { capacity: EXCEL_MAX_ROWS - headerRow },
 ): Promise<number> {
   writeHeaderRow(sheet, headerRow, columns);
   const out = sheetRows(sheet, headerRow + 1);
   const cells = columns.map((_, i) => new TableCell(sheet, columnLetter(i + 1)));
   const styles = columns.map(() => new ColumnStyles(out));
   const rowEnd = ` spans="1:${columns.length}" x14ac:dyDescent="0.25"`;
+  const whole = bound.whole ? wholeRows(bound.whole, sheet.name, columns) : null;
   let xml = '';
   let count = 0;
   for await (const item of rows) {
     const number = headerRow + 1 + count;
-    if (number > EXCEL_MAX_ROWS) {
-      throw new Error(`sheet "${sheet.name}" would pass Excel's ${EXCEL_MAX_ROWS} rows; narrow the query or use CSV`);
+    if (count >= bound.capacity) {
+      if (!whole) throw new Error(`sheet "${sheet.name}" would pass its ${headerRow + bound.capacity} rows; narrow the query or use CSV`);
+      await whole.past(item);
+      count += 1;
+      continue;
     }
     let lines = 1;
     let hasValues = false;
@@ -111,6 +132,7 @@ export async function writeTable<R>(
       xml += `<row r="${number}"${lines > 1 ? ` ht="${LINE_HEIGHT_PT * lines}" customHeight="1"` : ''}${rowEnd}`;
       xml += body === '' ? '/>' : `>${body}</row>`;
     }
+    if (whole) await whole.shown(cells);
     count += 1;
     if (count % FLUSH_EVERY_ROWS === 0) {
       out.append(xml, number + 1);
@@ -118,15 +140,36 @@ export async function writeTable<R>(
     }
     await pace(sheet, count);
   }
-  out.append(xml, headerRow + 1 + count);
+  const shown = Math.min(count, bound.capacity);
+  out.append(xml, headerRow + 1 + shown);
   sheet.autoFilter = {
     from: { row: headerRow, column: 1 },
-    to: { row: headerRow + Math.max(count, 1), column: columns.length },
+    to: { row: headerRow + Math.max(shown, 1), column: columns.length },
   };
   const printed = columns.findIndex((c) => c.print === false);
   // exceljs prefixes each corner with $ for the column only: the row gets its own $, so the area stays absolute
-  if (printed > 0) sheet.pageSetup.printArea = `A$1:${columnLetter(printed)}$${headerRow + Math.max(count, 1)}`;
+  if (printed > 0) sheet.pageSetup.printArea = `A$1:${columnLetter(printed)}$${headerRow + Math.max(shown, 1)}`;
   return count;
+}
+
+/**
+ * A table's rows as values for its sink: those on the sheet from the cells just written, those past it
+ * written by the same columns into cells of a stand-in sheet (their links go nowhere).
+ */
+function wholeRows<R>(sink: RowSink, name: string, columns: ReadonlyArray<ColumnSpec<R>>) {
+  const stand = detachedSheet(name);
+  const cells = columns.map((_, i) => new TableCell(stand.sheet, columnLetter(i + 1)));
+  return {
+    shown: (written: readonly TableCell[]) => sink.add(written.map((c) => c.value)),
+    past: async (item: R) => {
+      stand.forget();
+      for (let i = 0; i < columns.length; i += 1) {
+        cells[i]!.reset(2);
+        writeCell(columns[i]!, cells[i]!, item);
+      }
+      await sink.add(cells.map((c) => c.value));
+    },
+  };
 }
 
 /** Rows are handed to the sheet in batches, as often as pace() yields, so deflate gets them in time. */

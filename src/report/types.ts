@@ -19,6 +19,13 @@ export interface CheckWords {
 /** Rows may come from a DuckDB reader page by page; writers consume them once, in order. */
 export type RowSource<T> = AsyncIterable<T> | Iterable<T>;
 
+/**
+ * A list and how many rows it holds: an array, or rows with their count (read from the store first). Rows
+ * of unknown count are taken to fit: one past the sheet is an error, so every list read from the store
+ * comes with its count.
+ */
+export type CountedRows<T> = RowSource<T> | { rows: RowSource<T>; count: number };
+
 export interface RunSummary {
   runId: string;
   startedAt: Date;
@@ -93,8 +100,8 @@ export interface CloseInput {
   generatedAt: Date;
   serviceUrl: string;
   lines: CloseLine[];
-  disbursements: RowSource<DisbursementRow>;
-  openFindings: RowSource<FindingRow>;
+  disbursements: CountedRows<DisbursementRow>;
+  openFindings: CountedRows<FindingRow>;
   journal: JournalEntry[];
   /** Lines in another currency than their disbursement's, each in its own currency (held in suspense). */
   suspense: SuspenseLine[];
@@ -118,10 +125,10 @@ export interface CloseInput {
   bank?: BankSheets;
 }
 
-/** What the bank sheets show: every disbursement, the credits that settled nothing, and statement files a run refused. */
+/** What the bank sheets show: the disbursements listed, the credits that settled nothing, and statement files a run refused. */
 export interface BankSheets {
-  disbursements: RowSource<BankRow>;
-  credits: RowSource<BankCreditRow>;
+  disbursements: CountedRows<BankRow>;
+  credits: CountedRows<BankCreditRow>;
   /** "file: where: why" of each statement file the run's --bank-dir could not read (or skipped). */
   refusedFiles?: string[];
 }

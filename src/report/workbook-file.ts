@@ -8,8 +8,8 @@ import { streamInto, writeFileAtomically } from '../files.js';
 
 export type StreamingWorkbook = ExcelJS.stream.xlsx.WorkbookWriter;
 
-/** The temp files writeWorkbookFile leaves behind when its process is killed mid-write. */
-const TEMP = /^\..+\.xlsx\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+/** The temp files writeWorkbookFile (and its sheets' CSVs, list-sheet.ts) leave behind when their process is killed mid-write. */
+const TEMP = /^\..+\.(?:xlsx|csv)\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
 /**
  * Removes the temp workbooks of killed runs from `dir`. Call it under the run lock: then no other run is

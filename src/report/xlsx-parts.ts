@@ -32,6 +32,21 @@ function internals(sheet: ExcelJS.Worksheet): SheetInternals {
   return s as SheetInternals;
 }
 
+/**
+ * A stand-in worksheet for cells written only to a CSV (a list longer than its sheet, list-sheet.ts): the
+ * links a column makes on them go nowhere, and `forget` empties what it was given between rows.
+ */
+export function detachedSheet(name: string): { sheet: ExcelJS.Worksheet; forget: () => void } {
+  const links: SheetInternals['_sheetRelsWriter']['_hyperlinks'] = [];
+  const stand: SheetInternals & { name: string } = {
+    name,
+    _sheetRelsWriter: { _hyperlinks: links, addRelationship: () => '' },
+    _writeLegacyData: () => undefined,
+    stream: { write: () => undefined },
+  };
+  return { sheet: stand as unknown as ExcelJS.Worksheet, forget: () => void links.splice(0) };
+}
+
 /** A sheet's name as a reference writes it: bare when it can be, else quoted. */
 function sheetRef(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;

@@ -1,11 +1,12 @@
 // A run's workbook and results file (recon-2026-11-23-070307Z-f434.xlsx / .json, named by run-report.ts
-// and results.ts) under the retention: which are older than the cut-off, read from the run id in the name
+// and results.ts), and the CSVs of its lists too long for a sheet (…-f434-disbursements.csv, list-sheet.ts),
+// under the retention: which are older than the cut-off, read from the run id in the name
 // (the run's own time, not the file's). Anything else in the reports folder — recon-latest.*, close
 // workbooks and journals, junit.xml — is never a candidate, nor a symbolic link.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 
-const RUN_FILE = /^recon-(\d{4})-(\d{2})-(\d{2})-(\d{6}Z-[0-9a-f]+)\.(xlsx|json)$/;
+const RUN_FILE = /^recon-(\d{4})-(\d{2})-(\d{2})-(\d{6}Z-[0-9a-f]+)(?:\.(?:xlsx|json)|-[a-z0-9]+(?:-[a-z0-9]+)*\.csv)$/;
 
 export interface RunFile {
   path: string;

@@ -143,3 +143,25 @@ export async function setMemoryLimit(connection: DuckDBConnection, mb: number): 
 export async function checkpoint(connection: DuckDBConnection): Promise<void> {
   await connection.run('CHECKPOINT');
 }
+
+/**
+ * Runs `fn` with DuckDB free to store rows in any order (preserve_insertion_order off): its INSERTs and
+ * CREATE TABLE AS then keep no buffers to hold their input's order, which for a check run of a million
+ * findings was the difference between spilling and running out of --memory-mb (docs/performance.md). Only
+ * for statements whose rows are read back by key or joined, never by their place in the table. Nests: the
+ * setting is put back as it was.
+ */
+export async function withoutInsertionOrder<T>(connection: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
+  const before = (await connection.runAndReadAll(`SELECT current_setting('preserve_insertion_order')`)).getRows()[0]![0] !== false;
+  const restore = () => connection.run(`SET preserve_insertion_order = ${before}`);
+  await connection.run('SET preserve_insertion_order = false');
+  let out: T;
+  try {
+    out = await fn();
+  } catch (err) {
+    await restore().catch(() => undefined);
+    throw err;
+  }
+  await restore();
+  return out;
+}

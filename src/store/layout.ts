@@ -14,6 +14,8 @@ export interface StoreLayout {
   lock: string;
   /** Downloaded settlement files, by content (files/<ab>/<sha256>). */
   files: string;
+  /** Archived months as Parquet (archive/<table>/month=YYYY-MM/…, src/store/archive.ts). */
+  archive: string;
   /** The JSON log on a terminal (logs/recon.log), when no --log-file is given. */
   log: string;
   /** The accountants' read-only snapshot (--published, else published/recon.duckdb beside the store). */
@@ -37,6 +39,7 @@ export function storeLayout(db: string, published?: string | null): StoreLayout 
     dir,
     lock: lockPathOf(real),
     files: path.join(dir, 'files'),
+    archive: path.join(dir, 'archive'),
     log: path.join(dir, 'logs', 'recon.log'),
     published: published ?? path.join(path.dirname(db), 'published', 'recon.duckdb'),
     statements: path.join(dir, 'statements'),

@@ -3,6 +3,7 @@
 // first, so every query and view that reads it reads the rows already computed.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlIdent } from './sql-text.js';
+import { withoutInsertionOrder } from './db.js';
 
 /** The name of the store's database (qualifies its own tables where TEMP tables of the same name exist). */
 export async function currentDatabase(c: DuckDBConnection): Promise<string> {
@@ -13,7 +14,10 @@ export async function currentDatabase(c: DuckDBConnection): Promise<string> {
 export async function materialiseViews(c: DuckDBConnection, views: readonly string[]): Promise<void> {
   if (views.length === 0) return;
   const db = sqlIdent(await currentDatabase(c));
-  for (const view of views) await c.run(`CREATE OR REPLACE TEMP TABLE ${sqlIdent(view)} AS SELECT * FROM ${db}.main.${sqlIdent(view)}`);
+  // read by joins, never by their rows' places
+  await withoutInsertionOrder(c, async () => {
+    for (const view of views) await c.run(`CREATE OR REPLACE TEMP TABLE ${sqlIdent(view)} AS SELECT * FROM ${db}.main.${sqlIdent(view)}`);
+  });
 }
 
 /** The TEMP copies gone, the views read again. */

@@ -28,12 +28,12 @@ export async function monthFingerprints(c: DuckDBConnection, slices: readonly Sl
   const parts = new Map<string, { text: string[]; rows: number; objects: Record<string, number> }>();
   for (const slice of slices) {
     const columns = covered.get(slice.object.name) ?? slice.columns;
-    for (const [month, count, sum] of (await c.runAndReadAll(monthDigestSql(slice, columns))).getRows()) {
-      const part = parts.get(String(month)) ?? { text: [], rows: 0, objects: {} };
-      part.text.push(`${slice.object.name}:${String(count)}:${String(sum)}`);
-      part.rows += Number(count);
-      part.objects[slice.object.name] = Number(count);
-      parts.set(String(month), part);
+    for (const { month, rows, digest } of await objectMonthDigests(c, slice, columns)) {
+      const part = parts.get(month) ?? { text: [], rows: 0, objects: {} };
+      part.text.push(`${slice.object.name}:${rows}:${digest}`);
+      part.rows += rows;
+      part.objects[slice.object.name] = rows;
+      parts.set(month, part);
     }
   }
   const salt = createHash('sha256').update(ALGORITHM).update('\0').update(layout).digest('hex');
@@ -43,6 +43,21 @@ export async function monthFingerprints(c: DuckDBConnection, slices: readonly Sl
     objects: p.objects,
     fingerprint: createHash('sha256').update(salt).update('\0').update(p.text.join('\n')).digest('hex'),
   }));
+}
+
+/** One object's rows per month and an order-free digest of the given columns (one scan, no sort). */
+export async function objectMonthDigests(
+  c: DuckDBConnection, slice: Slice, columns: readonly string[],
+): Promise<Array<{ month: string; rows: number; digest: string }>> {
+  const rows = (await c.runAndReadAll(monthDigestSql(slice, columns))).getRows();
+  return rows.map(([month, count, sum]) => ({ month: String(month), rows: Number(count), digest: String(sum) }));
+}
+
+/** A fingerprint of `parts`, salted with what the rows are written as (sha256, hex). */
+export function fingerprintOf(salt: string, ...parts: ReadonlyArray<string | number>): string {
+  const hash = createHash('sha256').update(ALGORITHM).update('\0').update(salt);
+  for (const p of parts) hash.update('\0').update(String(p));
+  return hash.digest('hex');
 }
 
 /** What the store remembers having written to `target`, by month. */

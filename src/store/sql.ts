@@ -4,6 +4,7 @@
 // text is spliced in whole). fillTemplate is the one place that splices.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { SQL_DIR } from '../paths.js';
 
 const cache = new Map<string, string>();
@@ -25,4 +26,16 @@ export function fillTemplate(text: string, parts: Readonly<Record<string, string
     if (part === undefined) throw missing(key);
     return part;
   });
+}
+
+/** The first value of the first row `sql` returns (null when it returns none). */
+export async function firstValue(c: DuckDBConnection, sql: string, params: DuckDBValue[] = []): Promise<unknown> {
+  return (await c.runAndReadAll(sql, params)).getRows()[0]?.[0] ?? null;
+}
+
+/** Whether the connection's database holds the table (or view) main.<name>. */
+export async function hasTable(c: DuckDBConnection, name: string): Promise<boolean> {
+  const n = await firstValue(c, `SELECT count(*) FROM duckdb_tables() WHERE database_name = current_database()
+    AND schema_name = 'main' AND table_name = $1`, [name]);
+  return Number(n) > 0;
 }

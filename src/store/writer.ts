@@ -22,6 +22,8 @@ export interface StoredState {
   firstRunId: string;
   syncStatus: string;
   deliveredAt: number;
+  /** The month whose archive holds its lines (src/store/archive.ts), when archived. */
+  archivedMonth?: string | null;
 }
 
 export interface WriteCounts {
@@ -56,6 +58,12 @@ export interface WriterOptions {
    * earlier one failed. Without it, a batch begins after the one before committed.
    */
   second?: DuckDBConnection;
+  /**
+   * Brings an archived month back into the store (src/store/archive.ts restoreMonth): a disbursement whose
+   * lines are archived is written only once they are back, so its earlier version is kept whole in
+   * disbursement_history and its month is never half in the archive.
+   */
+  restoreArchived?: (c: DuckDBConnection, month: string) => Promise<void>;
   now?: () => number;
 }
 
@@ -81,6 +89,7 @@ export class StoreWriter {
   private readonly flushIntervalMs: number;
   private readonly now: () => number;
   private bufferedSince = 0;
+  private readonly restoring = new Map<string, Promise<void>>();
 
   constructor(
     private readonly connection: DuckDBConnection,
@@ -103,6 +112,7 @@ export class StoreWriter {
       this.counts.unchanged += 1;
       return;
     }
+    if (prior?.archivedMonth) await this.bringBack(prior.archivedMonth);
     // a value the store cannot hold costs its own record, never the batch it would have been written in
     const ready = storable(read);
     if (!ready.ok) {
@@ -161,6 +171,20 @@ export class StoreWriter {
     this.free[slot] = Promise.all([this.free[slot], committed.catch(() => undefined)]).then(() => undefined);
     this.flushing = committed;
     return { appended, committed };
+  }
+
+  /** An archived month back in the store, once however many of its disbursements arrive at the same time. */
+  private bringBack(month: string): Promise<void> {
+    let back = this.restoring.get(month);
+    if (!back) {
+      const restore = this.options.restoreArchived;
+      if (!restore) throw new Error(`the lines of month ${month} are archived; the writer cannot bring them back`);
+      back = this.exclusive((c) => restore(c, month)).then(() => {
+        for (const s of this.stored.values()) if (s.archivedMonth === month) s.archivedMonth = null;
+      });
+      this.restoring.set(month, back);
+    }
+    return back;
   }
 
   /** Run other writes on the first connection in turn with the batches (one transaction at a time). */
@@ -400,7 +424,9 @@ function* fileLineSlices(batch: readonly DisbursementBundle[], runId: string): G
 /** What the store already holds, for incremental decisions. */
 export async function loadStoredState(connection: DuckDBConnection): Promise<Map<string, StoredState>> {
   const reader = await connection.runAndReadAll(
-    `SELECT disbursement_id, content_hash, version, first_run_id, sync_status, epoch_ms(delivered_at), raw FROM disbursements`,
+    `SELECT d.disbursement_id, d.content_hash, d.version, d.first_run_id, d.sync_status, epoch_ms(d.delivered_at),
+            d.raw, a.month
+       FROM disbursements AS d LEFT JOIN archived_disbursements AS a USING (disbursement_id)`,
   );
   const map = new Map<string, StoredState>();
   for (const row of reader.getRows()) {
@@ -412,6 +438,7 @@ export async function loadStoredState(connection: DuckDBConnection): Promise<Map
       firstRunId: String(row[3]),
       syncStatus: String(row[4]),
       deliveredAt: Number(row[5]),
+      archivedMonth: row[7] === null ? null : String(row[7]),
     });
   }
   return map;

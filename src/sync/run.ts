@@ -13,10 +13,12 @@ import { AuthError, RateLimitedError } from '../api/errors.js';
 import { ReconError } from '../errors.js';
 import { samplePayment } from './payments.js';
 import { StoreWriter, loadStoredState, type StoredState } from '../store/writer.js';
+import { restoreMonth } from '../store/archive.js';
 import { pickSampleTargets, saveSamples } from '../store/samples.js';
 import { quarantinePage, quarantineRecord } from '../store/quarantine.js';
 import { disbursementsMissingBlobs } from '../store/blobs.js';
 import { WorkPool } from '../ops/pool.js';
+import type { AdaptiveConcurrency } from '../api/concurrency.js';
 import { MAX_JSON_DEPTH, canonicalJson, tooDeepStandIn } from './canonical.js';
 import { outsideWindow, parseServiceTimestamp, serviceTimestampMs } from '../timestamp.js';
 import { loadDeepReads, saveDeepReads } from '../store/deep-reads.js';
@@ -24,6 +26,7 @@ import { ROTATION_NIGHTS, rotationDue } from './rotation.js';
 
 export interface SyncOptions {
   perPage: number;
+  /** The most disbursements read at once (the adaptive limit, when given, moves below it). */
   concurrency: number;
   lookbackDays: number;
   since: Date | null;
@@ -69,8 +72,12 @@ export interface SyncDeps {
   /** A second connection to the store, for the writer (a batch appended while the one before commits). */
   second?: DuckDBConnection;
   client: PaymentsClient;
+  /** How many to read at once, moved by what the client's budget and answers show; `concurrency` fixed without it. */
+  pace?: AdaptiveConcurrency;
   extract: Omit<ExtractDeps, 'client'>;
   runId: string;
+  /** Archived months (src/store/archive.ts): a changed disbursement of one brings its month back first. */
+  archiveDir?: string;
   logger: Logger;
   signal?: AbortSignal;
   onProgress?: (p: ListProgress) => void;
@@ -137,8 +144,14 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
   // files deleted from files/ (a cleaned disk, a restored backup) are downloaded again
   const blobsMissing = await disbursementsMissingBlobs(connection, deps.extract.filesDir);
   if (blobsMissing.size > 0) logger.warn({ disbursements: blobsMissing.size }, 'downloaded files are missing from the files folder; their disbursements are read again');
+  const archiveDir = deps.archiveDir;
   const writer = new StoreWriter(connection, deps.runId, stored, {
     second: deps.second,
+    restoreArchived: archiveDir ? async (c, month) => {
+      if (await restoreMonth(c, archiveDir, month)) {
+        logger.info({ month }, 'archived month brought back: the service changed one of its disbursements');
+      }
+    } : undefined,
     onCommit: (ids) => logger.info({ disbursements: ids.length }, 'batch committed'),
   });
   const seen = new Set<string>();
@@ -183,7 +196,8 @@ export async function runSync(deps: SyncDeps, o: SyncOptions): Promise<SyncResul
     logger.info({ disbursement_id: bundle.record.disbursement_id, status: bundle.syncStatus, payouts: bundle.payouts.length,
       refunds: bundle.refunds.length, adjustments: bundle.adjustments.length, files: bundle.files.length, quarantined: bundle.quarantine.length }, 'disbursement read');
     progress();
-  }, { concurrency: o.concurrency, maxQueued: o.concurrency * 4, signal: deps.signal });
+  }, { concurrency: deps.pace ?? o.concurrency, maxQueued: o.concurrency * 4, signal: deps.signal });
+  deps.pace?.boundBy(() => pool.saturated);
   try {
     const pages = paginate(client, '/disbursements', 'disbursements', { perPage: o.perPage });
     for (;;) {
@@ -268,26 +282,38 @@ function warn(logger: Logger, result: SyncResult, message: string): void {
 
 async function samplePayments(deps: SyncDeps, budget: number, seed: string, concurrency: number): Promise<number> {
   const targets = await pickSampleTargets(deps.connection, budget, seed);
-  const samples = [];
+  const read: Array<Awaited<ReturnType<typeof samplePayment>> | undefined> = new Array(targets.length);
   let refused = 0;
-  // as many look-ups in flight as disbursements are read at once (the budget paces them), in waves so the
-  // refusal test below runs between them; samples stay in target order
-  // (the first wave is as small as the refusal test needs, so a key without the permission costs 5 look-ups)
-  for (let start = 0, size = Math.min(REFUSED_LOOKUPS, Math.max(1, concurrency)); start < targets.length; start += size, size = Math.max(1, concurrency)) {
-    if (deps.signal?.aborted) break;
-    const wave = await Promise.all(targets.slice(start, start + size).map((t) => samplePayment(deps.client, t)));
-    for (const read of wave) {
-      const sample = { ...read, raw: deps.redact(read.raw) };
-      samples.push(sample);
-      if (sample.httpStatus === 401 || sample.httpStatus === 403) refused += 1;
-    }
-    // a key without this permission is refused nearly every time; a few refusals among many answers are
-    // just those payments (unverified), and the sample goes on
-    if (refused >= REFUSED_LOOKUPS && refused >= samples.length * 0.8) {
-      deps.logger.warn({ refused, sampled: samples.length }, 'payment details refused (401/403): the API key may lack that permission; no more look-ups this run, those sampled are unverified');
-      break;
-    }
+  let done = 0;
+  // a key without this permission is refused nearly every time; a few refusals among many answers are
+  // just those payments (unverified), and the sample goes on
+  const refusedMostly = () => refused >= REFUSED_LOOKUPS && refused >= done * 0.8;
+  const lookUp = async (i: number) => {
+    const sample = await samplePayment(deps.client, targets[i]!);
+    read[i] = { ...sample, raw: deps.redact(sample.raw) };
+    done += 1;
+    if (sample.httpStatus === 401 || sample.httpStatus === 403) refused += 1;
+  };
+  // the first few alone, as many as the refusal test needs: a key without the permission costs 5 look-ups
+  const first = Math.min(REFUSED_LOOKUPS, targets.length);
+  await Promise.all(targets.slice(0, first).map((_, i) => lookUp(i)));
+  if (!refusedMostly() && !deps.signal?.aborted) {
+    // then as many at once as disbursements are read (the budget paces them), the test after each answer
+    const stop = new AbortController();
+    const pool = new WorkPool<number>(async (i) => {
+      await lookUp(i);
+      if (refusedMostly()) stop.abort();
+    }, { concurrency: deps.pace ?? Math.max(1, concurrency), maxQueued: targets.length,
+      signal: deps.signal ? AbortSignal.any([deps.signal, stop.signal]) : stop.signal });
+    deps.pace?.boundBy(() => pool.saturated);
+    for (let i = first; i < targets.length && !pool.stopping; i += 1) await pool.push(i);
+    await pool.close();
   }
+  if (refusedMostly()) {
+    deps.logger.warn({ refused, sampled: done }, 'payment details refused (401/403): the API key may lack that permission; no more look-ups this run, those sampled are unverified');
+  }
+  // samples stay in target order
+  const samples = read.filter((s): s is NonNullable<typeof s> => s !== undefined);
   await saveSamples(deps.connection, deps.runId, samples);
   return samples.length;
 }

@@ -4,7 +4,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { PaymentsClient } from '../api/client.js';
-import { RequestBudget, type Clock } from '../api/budget.js';
+import { RequestBudget, realClock, type Clock } from '../api/budget.js';
+import { AdaptiveConcurrency } from '../api/concurrency.js';
 import { SharedBudget } from '../api/shared-budget.js';
 import { assertReachable } from '../api/reach.js';
 import { PROBE_PER_PAGE } from '../api/paginate.js';
@@ -41,6 +42,8 @@ export interface SyncSettings {
   layoutsFile: string | undefined;
   /** Where downloaded files are kept, by content (files/ beside the store). */
   filesDir: string;
+  /** Archived months (archive/ beside the store): one comes back when the service changes one of its disbursements. */
+  archiveDir: string;
   /** DuckDB's memory limit while syncing, and the one the run gets back afterwards. */
   syncMemoryMb: number;
   memoryMb: number;
@@ -68,6 +71,9 @@ export type SyncProgressListener = (p: ListProgress & {
   /** While no request can leave for another reason (the shared budget file's lock is held): what for. */
   waitingFor: string | null;
 }) => void;
+
+/** Disbursements read at once when a sync starts (--concurrency caps it); the budget's use moves it from there. */
+const INITIAL_CONCURRENCY = 8;
 
 /** How often a sync in progress is reported even when nothing moves (a 429 block): the bar keeps time. */
 const PROGRESS_TICK_MS = 1000;
@@ -103,6 +109,12 @@ export async function syncStep(
     intervalMs: tuning.intervalMs ?? 60_000,
     shared: settings.budgetFile === null ? undefined : new SharedBudget(settings.budgetFile, { onWait }),
   }, tuning.clock);
+  const pace = new AdaptiveConcurrency(budget, {
+    initial: Math.min(INITIAL_CONCURRENCY, settings.concurrency),
+    max: settings.concurrency,
+    clock: tuning.clock ?? realClock,
+  });
+  pace.onChange(() => logger.debug({ concurrency: pace.limit }, 'disbursements read at once'));
   const client = new PaymentsClient({
     baseUrl: settings.apiUrl,
     apiKey: settings.apiKey,
@@ -115,6 +127,7 @@ export async function syncStep(
     insecureHttp: settings.insecureHttp,
     signal: target.signal,
     clock: tuning.clock,
+    onAttempt: (outcome, ms) => pace.settled(outcome, ms),
   });
   const c = target.store.connection;
   const now = tuning.now ?? tuning.clock?.now ?? Date.now;
@@ -152,7 +165,9 @@ export async function syncStep(
         connection: c,
         second,
         client,
+        pace,
         runId: target.runId,
+        archiveDir: settings.archiveDir,
         logger,
         signal: target.signal,
         redact: redactor(settings.secrets),

@@ -112,19 +112,27 @@ describe('recon ack', () => {
 });
 
 describe('recon export --parquet', () => {
-  it('writes every table and view partitioned by month, readable back with the same row counts', async () => {
+  it('writes every table and the finance views by month, read back through the manifest', async () => {
     const out = path.join(night.dir, 'parquet');
     const r = await runCliHere(['export', '--db', night.db, '--parquet', out]);
     expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/readers follow .*manifest\.json/);
     expect(readdirSync(path.join(out, 'payouts')).some((n) => n.startsWith('month='))).toBe(true);
+    const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8')) as
+      { objects: Record<string, { files: Array<{ path: string }> }> };
+    const files = manifest.objects.payouts!.files.map((f) => `'${path.join(out, f.path)}'`).join(', ');
     const instance = await DuckDBInstance.create(':memory:');
     const c = await instance.connect();
-    const n = (await c.runAndReadAll(`SELECT count(*) FROM read_parquet('${out}/payouts/**/*.parquet', hive_partitioning = true)`)).getRowsJS()[0]![0];
+    const n = (await c.runAndReadAll(`SELECT count(*) FROM read_parquet([${files}], hive_partitioning = true)`))
+      .getRowsJS()[0]![0];
     c.closeSync();
     instance.closeSync();
     const [stored] = await query(night.db, 'SELECT count(*) AS n FROM payouts');
     expect(Number(n)).toBe(Number(stored!.n));
-    for (const v of ['reconciliation', 'open_exceptions', 'monthly_summary', 'payment_lines']) expect(existsSync(path.join(out, v))).toBe(true);
+    for (const v of ['reconciliation', 'open_exceptions', 'monthly_summary', 'payment_lines']) {
+      expect(manifest.objects[v]?.files.length, v).toBeGreaterThan(0);
+      expect(existsSync(path.join(out, v))).toBe(true);
+    }
   });
 });
 

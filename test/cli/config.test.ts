@@ -20,6 +20,15 @@ describe('configuration', () => {
     expect(() => parseCommandArgs(['--since', 'soon'], ['since'], {}, {})).toThrow(/--since \/ RECON_SINCE "soon"/);
   });
 
+  it('refuses a DuckDB memory limit below what DuckDB survives, saying why, and takes the floor itself', () => {
+    expect(() => parseCommandArgs(['--sync-memory-mb', '16'], ['syncMemoryMb'], {}, {}))
+      .toThrow('--sync-memory-mb must be ≥ 32 (below it DuckDB invalidated the store during a backfill), got 16');
+    expect(() => parseCommandArgs([], ['syncMemoryMb'], {}, { RECON_SYNC_MEMORY_MB: '31' }))
+      .toThrow('RECON_SYNC_MEMORY_MB must be ≥ 32 (below it DuckDB invalidated the store during a backfill), got 31');
+    expect(parseCommandArgs(['--sync-memory-mb', '32'], ['syncMemoryMb'], {}, {}).config.syncMemoryMb).toBe(32);
+    expect(() => parseCommandArgs(['--memory-mb', '63'], ['memoryMb'], {}, {})).toThrow('--memory-mb must be ≥ 64, got 63');
+  });
+
   it('takes a negative number after a flag as its value and refuses it by name (#27), never as "takes no value"', () => {
     expect(() => parseCommandArgs(['--lookback-days', '-3'], ['lookbackDays'], {}, {})).toThrow('--lookback-days must be ≥ 0, got -3');
     expect(() => parseCommandArgs(['--lookback-days=-3'], ['lookbackDays'], {}, {})).toThrow('--lookback-days must be ≥ 0, got -3');

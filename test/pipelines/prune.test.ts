@@ -59,6 +59,8 @@ describe('recon prune', () => {
     for (const base of [old, needed]) {
       copyFileSync(workbook, `${base}.xlsx`);
       writeFileSync(`${base}.json`, '{}');
+      // a list too long for its sheet went whole to a CSV beside the workbook: it goes and stays with it
+      writeFileSync(`${base}-disbursements.csv`, 'Disbursement\r\n');
     }
     // the runs the store records (a workbook named like a run the store never had is not recon's)
     await query(db(), `INSERT INTO runs (run_id, command, started_at, status) VALUES
@@ -99,9 +101,9 @@ describe('recon prune', () => {
     expect(first.code).toBe(0);
     expect(first.blobs.keptNeeded).toBe(withFiles.length);
     expect(first.blobs.removedPaths).toEqual([]);
-    expect(first.reports.removedPaths.sort()).toEqual([`${old}.json`, `${old}.xlsx`]);
-    expect([existsSync(`${old}.xlsx`), existsSync(`${needed}.xlsx`), existsSync(`${needed}.json`), existsSync(workbook), existsSync(foreign)])
-      .toEqual([false, true, true, true, true]);
+    expect(first.reports.removedPaths.sort()).toEqual([`${old}-disbursements.csv`, `${old}.json`, `${old}.xlsx`]);
+    expect([existsSync(`${old}.xlsx`), existsSync(`${needed}.xlsx`), existsSync(`${needed}.json`), existsSync(`${needed}-disbursements.csv`),
+      existsSync(workbook), existsSync(foreign)]).toEqual([false, true, true, true, true, true]);
     expect([existsSync(strayOld), existsSync(strayBlob), existsSync(outside)]).toEqual([true, true, true]);
     expect(existsSync(path.join(reports(), 'recon-latest.xlsx'))).toBe(true);
     expect(readFileSync(log, 'utf8')).toBe(`{"level":30,"time":"2029-12-20T10:00:00.000Z","msg":"recent"}\nnot json\n`);

@@ -1,9 +1,11 @@
 // The long lists of the workbooks, read page by page: every disbursement's reconciliation, its bank
 // status, the provider's credits that settled nothing, and the link from a finding to its disbursement's
 // row. Each page is its own keyset query, so the caller may use the connection between pages and no page
-// holds more than `pageSize` rows. A month narrows a list to what the close of that month shows.
+// holds more than `pageSize` rows. A month narrows a list to what the close of that month shows; `listed`
+// reads the rows a workbook lists, chosen once (listed.ts).
 import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from '../sql-text.js';
+import { LISTED_BANK, LISTED_DISBURSEMENTS } from './listed.js';
 import type { BankCreditRow, BankRow, DisbursementRow, FindingRow } from './types.js';
 
 /** The rows of `from` matching `where`, ordered by the `key` columns, page by page. */
@@ -25,10 +27,12 @@ async function* keysetRows(
   }
 }
 
-/** What narrows a list: the disbursements delivered in a month ('YYYY-MM', UTC), or all. */
+/** What narrows a list: the disbursements delivered in a month ('YYYY-MM', UTC), those listed (listed.ts), or all. */
 export interface MonthFilter {
   month?: string;
   pageSize?: number;
+  /** The rows chosen by listNight or listMonth (their TEMP tables), instead of the views. */
+  listed?: boolean;
 }
 
 const deliveredIn = (o: MonthFilter) => (o.month === undefined ? 'TRUE' : `month_of(delivered_at) = ${sqlString(o.month)}`);
@@ -37,7 +41,8 @@ const deliveredIn = (o: MonthFilter) => (o.month === undefined ? 'TRUE' : `month
 export async function* reconciliationRows(connection: DuckDBConnection, o: MonthFilter = {}): AsyncGenerator<DisbursementRow> {
   const select = `disbursement_id, recipient_id, delivered_at, currency, reported, computed, difference, status,
     open_findings + acknowledged_findings AS findings, payouts_sum, refunds_sum, credits_sum, debits_sum`;
-  for await (const r of keysetRows(connection, select, 'reconciliation', ['disbursement_id'], deliveredIn(o), o.pageSize ?? 5000)) {
+  const from = o.listed ? LISTED_DISBURSEMENTS : 'reconciliation';
+  for await (const r of keysetRows(connection, select, from, ['disbursement_id'], deliveredIn(o), o.pageSize ?? 5000)) {
     yield {
       disbursementId: String(r.disbursement_id),
       recipientId: String(r.recipient_id ?? ''),
@@ -60,7 +65,8 @@ export async function* reconciliationRows(connection: DuckDBConnection, o: Month
 export async function* bankRows(connection: DuckDBConnection, o: MonthFilter = {}): AsyncGenerator<BankRow> {
   const select = 'disbursement_id, delivered_at, currency, amount, bank_account_number, bank_status, credited_on, statement_id, matched_by_reference, '
     + 'match_kind, credit_amount, fee, batch_size, bank_difference, uncovered_on';
-  for await (const r of keysetRows(connection, select, 'bank_status', ['disbursement_id'], deliveredIn(o), o.pageSize ?? 5000)) {
+  const from = o.listed ? LISTED_BANK : 'bank_status';
+  for await (const r of keysetRows(connection, select, from, ['disbursement_id'], deliveredIn(o), o.pageSize ?? 5000)) {
     yield {
       disbursementId: String(r.disbursement_id), deliveredAt: r.delivered_at as Date, currency: String(r.currency ?? ''),
       amount: BigInt((r.amount ?? 0) as bigint), account: (r.bank_account_number as string | null) ?? null,
@@ -79,17 +85,24 @@ export async function* bankRows(connection: DuckDBConnection, o: MonthFilter = {
  * month narrows them to those credited in it; `others` adds the credits from others than the provider
  * (reason 'other'), which the close accounts for too.
  */
-export async function* bankCredits(connection: DuckDBConnection,
-  o: { creditedIn?: string; pageSize?: number; others?: boolean } = {}): AsyncGenerator<BankCreditRow> {
+export async function* bankCredits(connection: DuckDBConnection, o: CreditFilter = {}): AsyncGenerator<BankCreditRow> {
   const select = 'statement_id, entry_ref, credited_on, currency, amount, COALESCE(reason, \'other\') AS reason, disbursement_id, counterparty, remittance, account, file_name';
-  const where = `${o.others ? 'TRUE' : 'reason IS NOT NULL'}${o.creditedIn === undefined ? '' : ` AND strftime(credited_on, '%Y-%m') = ${sqlString(o.creditedIn)}`}`;
-  for await (const r of keysetRows(connection, select, 'bank_unmatched_credits', ['statement_id', 'entry_ref'], where, o.pageSize ?? 5000)) {
+  for await (const r of keysetRows(connection, select, 'bank_unmatched_credits', ['statement_id', 'entry_ref'], creditsWhere(o), o.pageSize ?? 5000)) {
     yield {
       creditedOn: r.credited_on as Date, currency: String(r.currency), amount: BigInt(r.amount as bigint), reason: String(r.reason),
       disbursementId: (r.disbursement_id as string | null) ?? null, counterparty: (r.counterparty as string | null) ?? null,
       remittance: (r.remittance as string | null) ?? null, account: String(r.account), fileName: (r.file_name as string | null) ?? null,
     };
   }
+}
+
+type CreditFilter = { creditedIn?: string; pageSize?: number; others?: boolean };
+
+const creditsWhere = (o: CreditFilter) => `${o.others ? 'TRUE' : 'reason IS NOT NULL'}${o.creditedIn === undefined ? '' : ` AND strftime(credited_on, '%Y-%m') = ${sqlString(o.creditedIn)}`}`;
+
+/** How many credits bankCredits yields with the same filter (a sheet counts its rows before writing them). */
+export async function countCredits(connection: DuckDBConnection, o: CreditFilter = {}): Promise<number> {
+  return Number((await connection.runAndReadAll(`SELECT count(*) FROM bank_unmatched_credits WHERE ${creditsWhere(o)}`)).getRows()[0]![0]);
 }
 
 /** True when any bank statement was imported: only then do the workbooks carry the Bank sheets. */
@@ -103,15 +116,21 @@ export async function bankRefusals(connection: DuckDBConnection, runId: string):
 }
 
 /** Findings looked up together: one query per batch finds their disbursements' rows. */
-const LINK_BATCH = 2000;
+const LINK_BATCH = 5000;
+
+/** Where the listed disbursements are on the Disbursements sheet: the first one's row and how many it holds. */
+export interface SheetPlace {
+  firstRow: number;
+  shown: number;
+}
 
 /**
- * Adds to each finding the row its disbursement has on the Disbursements sheet that
- * reconciliationRows(connection, o) writes (header on row 1, then by disbursement id), so the workbook
- * can link the two. One ranking query per batch of findings; a disbursement not on the sheet gets no row.
+ * Adds to each finding the row its disbursement has on the Disbursements sheet, which lists the rows of
+ * listNight / listMonth in disbursement order from `place.firstRow` on (the first `place.shown` of them),
+ * so the workbook can link the two. One query per batch of findings; a disbursement not on the sheet gets no row.
  */
 export async function* withDisbursementRows(
-  connection: DuckDBConnection, findings: AsyncIterable<FindingRow>, o: MonthFilter = {},
+  connection: DuckDBConnection, findings: AsyncIterable<FindingRow>, place: SheetPlace,
 ): AsyncGenerator<FindingRow> {
   let batch: FindingRow[] = [];
   const flush = async function* (): AsyncGenerator<FindingRow> {
@@ -119,12 +138,11 @@ export async function* withDisbursementRows(
     const rows = new Map<string, number>();
     if (ids.length > 0) {
       const reader = await connection.runAndReadAll(
-        `WITH sheet AS (SELECT disbursement_id, row_number() OVER (ORDER BY disbursement_id) + 1 AS sheet_row
-                          FROM reconciliation WHERE (${deliveredIn(o)}))
-         SELECT disbursement_id, sheet_row FROM sheet WHERE disbursement_id IN (SELECT unnest($1::VARCHAR[]))`,
-        [listValue(ids)],
+        `SELECT disbursement_id, place FROM ${LISTED_DISBURSEMENTS}
+         WHERE disbursement_id IN (SELECT unnest($1::VARCHAR[])) AND place < $2`,
+        [listValue(ids), place.shown],
       );
-      for (const [id, row] of reader.getRowsJS()) rows.set(String(id), Number(row));
+      for (const [id, at] of reader.getRowsJS()) rows.set(String(id), place.firstRow + Number(at));
     }
     for (const f of batch) yield { ...f, disbursementRow: f.disbursementId === null ? null : rows.get(f.disbursementId) ?? null };
     batch = [];

@@ -131,6 +131,11 @@ export async function openErrorsOfMonth(c: DuckDBConnection, month: string): Pro
   )).getRows()[0]?.[0] ?? 0);
 }
 
+/** How many findings openFindingsOfMonth yields (a sheet counts its rows before writing them). */
+export async function countOpenFindingsOfMonth(c: DuckDBConnection, month: string): Promise<number> {
+  return Number((await c.runAndReadAll(`SELECT count(*) FROM open_exceptions AS o WHERE ${OF_MONTH}`, [month])).getRows()[0]![0]);
+}
+
 /** Acknowledgement entries shown per finding on the close's Open findings (the latest; the count says how many in all). */
 export const ACK_HISTORY_SHOWN = 5;
 

@@ -1,7 +1,7 @@
 // The sync's work queue (src/ops/pool.ts): bounded in what waits and in what runs, stopped by the first
 // failure or the stop signal.
 import { describe, expect, it } from 'vitest';
-import { WorkPool } from '../../../src/ops/pool.js';
+import { WorkPool, type MovingLimit } from '../../../src/ops/pool.js';
 
 const tick = () => new Promise<void>((r) => setImmediate(r));
 
@@ -61,5 +61,42 @@ describe('WorkPool', () => {
     for (let i = 0; i < 5; i += 1) await pool.push(i);
     await pool.close();
     expect(done).toEqual([0, 1]);
+  });
+
+  it('follows a moving limit: more at once when it rises, the surplus finishing its item when it falls', async () => {
+    const listeners = new Set<() => void>();
+    const onChange = (l: () => void) => (listeners.add(l), () => listeners.delete(l));
+    const moving = { limit: 2, onChange } satisfies MovingLimit;
+    const move = (n: number) => {
+      moving.limit = n;
+      listeners.forEach((l) => l());
+    };
+    const release: Array<() => void> = [];
+    let running = 0;
+    const pool = new WorkPool<number>(async () => {
+      running += 1;
+      await new Promise<void>((r) => release.push(r));
+      running -= 1;
+    }, { concurrency: moving, maxQueued: 100 });
+    for (let i = 0; i < 20; i += 1) await pool.push(i);
+    await tick();
+    expect(running).toBe(2);
+    expect(pool.saturated).toBe(true);
+    move(5);
+    await tick();
+    expect(running).toBe(5);
+    move(1);
+    await tick();
+    expect(running).toBe(5); // nothing is abandoned
+    release.splice(0).forEach((r) => r());
+    await tick();
+    expect(running).toBe(1);
+    while (release.length > 0 || running > 0) {
+      release.splice(0).forEach((r) => r());
+      await tick();
+    }
+    await pool.close();
+    expect(pool.saturated).toBe(false);
+    expect(listeners.size).toBe(0); // close() stops listening
   });
 });

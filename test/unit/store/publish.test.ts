@@ -96,7 +96,7 @@ describe('publishSnapshot', () => {
     expect(await rows(reader, "SELECT table_schema, table_name FROM information_schema.tables WHERE table_type = 'VIEW' ORDER BY 1, 2"))
       .toEqual([['checks', 'total_identity'], ['main', 'payout_total']]);
     await expect(reader.run('CREATE TABLE x (a INT)')).rejects.toThrow(/read-only/i);
-    expect((await readdir(join(dir, 'published'))).sort()).toEqual(['recon.duckdb']);
+    expect((await readdir(join(dir, 'published'))).sort()).toEqual(['recon.duckdb', 'recon.duckdb.parts']);
   });
 
   it('swaps under a reader in another process: it keeps the old snapshot, a new connection sees the new one', async () => {
@@ -138,7 +138,7 @@ describe('publishSnapshot', () => {
     const error = await publishSnapshot({ sourceConnection: db, publishedPath, rename: failingRename }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PublishError);
     expect((error as PublishError).message).toMatch(/could not publish the snapshot to .*recon\.duckdb \(swap failed: ENOSPC.*the previous snapshot is unchanged/);
-    expect(await readdir(join(dir, 'published'))).toEqual(['recon.duckdb']);
+    expect(await readdir(join(dir, 'published'))).toEqual(['recon.duckdb', 'recon.duckdb.parts']);
     expect(await rows(await readOnly(), 'SELECT total FROM payout_total')).toEqual([[3500n]]);
   });
 
@@ -147,7 +147,7 @@ describe('publishSnapshot', () => {
     await publishSnapshot({ sourceConnection: db, publishedPath });
     await chmod(join(dir, 'published'), 0o555);
     await expect(publishSnapshot({ sourceConnection: db, publishedPath })).rejects.toThrow(/\(copy failed: .*\); the previous snapshot is unchanged/);
-    expect(await readdir(join(dir, 'published'))).toEqual(['recon.duckdb']);
+    expect(await readdir(join(dir, 'published'))).toEqual(['recon.duckdb', 'recon.duckdb.parts']);
     expect(await rows(await readOnly(), 'SELECT total FROM payout_total')).toEqual([[3500n]]);
   });
 
@@ -169,7 +169,7 @@ describe('publishSnapshot', () => {
     await writeFile(leftover, 'half a database');
     await writeFile(`${leftover}.wal`, 'wal');
     await publishSnapshot({ sourceConnection: db, publishedPath });
-    expect(await readdir(join(dir, 'published'))).toEqual(['recon.duckdb']);
+    expect(await readdir(join(dir, 'published'))).toEqual(['recon.duckdb', 'recon.duckdb.parts']);
   });
 });
 
