@@ -6,11 +6,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { query } from '../helpers/recon.js';
 import { nightBeforeAll } from '../helpers/nightly.js';
-import { runCli } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
 
 const night = nightBeforeAll({ seed: 22, disbursements: 30, payoutsPerDisbursement: 3, rateLimit: { limit: 1_000_000 }, anomalies: { plant: [{ index: 20, kind: 'total_off_by_one' }] } }, 1);
 
-const sql = (q: string) => runCli(['sql', '--db', night.db, q]);
+const sql = (q: string) => runCliHere(['sql', '--db', night.db, q]);
 
 describe('recon sql is a closed, read-only session on the snapshot', () => {
   it('refuses to ATTACH the live store (to change findings, or to hold its lock)', async () => {

@@ -5,32 +5,33 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { plantEveryKind, startSandbox } from '../../sandbox/index.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { nightBeforeAll } from '../helpers/nightly.js';
-import { logCount, runCli, startCli, waitFor } from '../helpers/child.js';
+import { logCount, startCli, waitFor } from '../helpers/child.js';
+import { runCliHere, startCliHere } from '../helpers/in-process.js';
 import { acquireLock } from '../../src/ops/lock.js';
 
 const night = nightBeforeAll({ seed: 31, disbursements: 120, payoutsPerDisbursement: 6, rateLimit: { limit: 1_000_000 }, anomalies: { plant: plantEveryKind(12) } }, 1);
 
 describe('recon sql', () => {
   it('answers from the published snapshot as a table, CSV and JSON', async () => {
-    const table = await runCli(['sql', '--db', night.db, "SELECT status, count(*) AS n FROM reconciliation GROUP BY ALL ORDER BY status"]);
+    const table = await runCliHere(['sql', '--db', night.db, "SELECT status, count(*) AS n FROM reconciliation GROUP BY ALL ORDER BY status"]);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/status\s+│ n/);
     expect(table.stdout).toMatch(/reconciled/);
-    const csv = await runCli(['sql', '--db', night.db, '--format', 'csv', "SELECT '=HYPERLINK(\"http://x\",\"y\")' AS evil, 1 AS n"]);
+    const csv = await runCliHere(['sql', '--db', night.db, '--format', 'csv', "SELECT '=HYPERLINK(\"http://x\",\"y\")' AS evil, 1 AS n"]);
     expect(csv.stdout.split('\r\n')[1]).toBe(`"'=HYPERLINK(""http://x"",""y"")",1`);
-    const json = await runCli(['sql', '--db', night.db, '--format', 'json', 'SELECT count(*) AS n FROM disbursements']);
+    const json = await runCliHere(['sql', '--db', night.db, '--format', 'json', 'SELECT count(*) AS n FROM disbursements']);
     expect(JSON.parse(json.stdout)).toEqual([{ n: 120 }]);
   });
 
   it('reads the query from stdin-less arguments only and refuses writes on the snapshot', async () => {
-    const write = await runCli(['sql', '--db', night.db, 'DELETE FROM payouts']);
+    const write = await runCliHere(['sql', '--db', night.db, 'DELETE FROM payouts']);
     expect(write.code).toBe(2);
     expect(write.stderr).toMatch(/read-only|read only/i);
   });
 
   it('writes an xlsx result with --out', async () => {
     const out = path.join(night.dir, 'q.xlsx');
-    const r = await runCli(['sql', '--db', night.db, '--format', 'xlsx', '--out', out, 'SELECT * FROM monthly_summary']);
+    const r = await runCliHere(['sql', '--db', night.db, '--format', 'xlsx', '--out', out, 'SELECT * FROM monthly_summary']);
     expect(r.code).toBe(0);
     expect(existsSync(out)).toBe(true);
   });
@@ -38,18 +39,18 @@ describe('recon sql', () => {
 
 describe('recon check and recon report', () => {
   it('re-runs the checks (findings now open, exit 1) and writes that run\'s workbook', async () => {
-    const check = await runCli(['check', '--db', night.db]);
+    const check = await runCliHere(['check', '--db', night.db]);
     expect(check.code).toBe(1);
     expect(check.stdout).toMatch(/total_identity\s+error\s+\d+/);
     expect(check.stdout).toMatch(/0 new, \d+ open/);
     // nothing written since the night's check: every open finding carried forward, the same as a full check
     expect(check.stdout).toMatch(
       /checked what changed: 0 disbursements and \d+ keys re-checked, \d+ open findings carried forward unchanged/);
-    const full = await runCli(['check', '--full', '--db', night.db]);
+    const full = await runCliHere(['check', '--full', '--db', night.db]);
     expect(full.stdout).toMatch(/checked the whole store: asked for \(--full\)/);
     const perCheck = (out: string) => out.split('\n').filter((l) => /^[a-z_]+\s+(error|warning)\s+\d+$/.test(l));
     expect(perCheck(full.stdout)).toEqual(perCheck(check.stdout));
-    const report = await runCli(['report', '--db', night.db, '--reports', path.join(night.dir, 'reports')]);
+    const report = await runCliHere(['report', '--db', night.db, '--reports', path.join(night.dir, 'reports')]);
     expect(report.code).toBe(1);
     expect(existsSync(report.stdout.trim())).toBe(true);
   });
@@ -58,26 +59,26 @@ describe('recon check and recon report', () => {
 describe('recon ack', () => {
   it('acknowledges a finding by key, and refuses an unknown key or a missing note', async () => {
     const [f] = await query(night.db, `SELECT finding_key FROM findings WHERE state = 'open' ORDER BY finding_key LIMIT 1`);
-    const ok = await runCli(['ack', String(f!.finding_key), '--note', 'agreed with the provider', '--by', 'ana', '--db', night.db]);
+    const ok = await runCliHere(['ack', String(f!.finding_key), '--note', 'agreed with the provider', '--by', 'ana', '--db', night.db]);
     expect(ok.code).toBe(0);
     const [after] = await query(night.db, `SELECT state, ack_by, ack_note FROM findings WHERE finding_key = '${f!.finding_key}'`);
     expect(after).toEqual({ state: 'acknowledged', ack_by: 'ana', ack_note: 'agreed with the provider' });
-    expect((await runCli(['ack', 'nope', '--note', 'x', '--by', 'ana', '--db', night.db])).code).toBe(2);
-    expect((await runCli(['ack', String(f!.finding_key), '--by', 'ana', '--db', night.db])).code).toBe(2);
+    expect((await runCliHere(['ack', 'nope', '--note', 'x', '--by', 'ana', '--db', night.db])).code).toBe(2);
+    expect((await runCliHere(['ack', String(f!.finding_key), '--by', 'ana', '--db', night.db])).code).toBe(2);
   });
 
   it('never takes the OS user for --by: without --by or RECON_ACK_BY it is refused, with the variable it is used', async () => {
     const [f] = await query(night.db, `SELECT finding_key FROM findings WHERE state = 'open' ORDER BY finding_key LIMIT 1 OFFSET 1`);
     const key = String(f!.finding_key);
-    const none = await runCli(['ack', key, '--note', 'x', '--db', night.db], { RECON_ACK_BY: '' });
+    const none = await runCliHere(['ack', key, '--note', 'x', '--db', night.db], { RECON_ACK_BY: '' });
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/who acknowledges must be named: pass --by NAME, or set RECON_ACK_BY/);
-    const byEnv = await runCli(['ack', key, '--note', 'first', '--db', night.db], { RECON_ACK_BY: 'carla' });
+    const byEnv = await runCliHere(['ack', key, '--note', 'first', '--db', night.db], { RECON_ACK_BY: 'carla' });
     expect(byEnv.code, byEnv.stderr).toBe(0);
     expect(byEnv.stdout).toMatch(/by carla; 1 entry in its history/);
     // a second note is added to the history, then a withdrawal; nothing is overwritten
-    expect((await runCli(['ack', key, '--note', 'second', '--by', 'dan', '--db', night.db])).stdout).toMatch(/2 entries/);
-    const w = await runCli(['ack', key, '--withdraw', '--note', 'not agreed after all', '--by', 'ed', '--db', night.db]);
+    expect((await runCliHere(['ack', key, '--note', 'second', '--by', 'dan', '--db', night.db])).stdout).toMatch(/2 entries/);
+    const w = await runCliHere(['ack', key, '--withdraw', '--note', 'not agreed after all', '--by', 'ed', '--db', night.db]);
     expect(w.code, w.stderr).toBe(0);
     expect(w.stdout).toMatch(/withdrew the acknowledgement of .* by ed; 3 entries/);
     expect(await query(night.db, `SELECT seq, action, ack_by, note FROM acknowledgements WHERE finding_key = '${key}' ORDER BY seq`)).toEqual([
@@ -85,7 +86,7 @@ describe('recon ack', () => {
       { seq: 2, action: 'ack', ack_by: 'dan', note: 'second' },
       { seq: 3, action: 'withdraw', ack_by: 'ed', note: 'not agreed after all' },
     ]);
-    const again = await runCli(['ack', key, '--withdraw', '--note', 'x', '--by', 'ed', '--db', night.db]);
+    const again = await runCliHere(['ack', key, '--withdraw', '--note', 'x', '--by', 'ed', '--db', night.db]);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/not acknowledged now/);
   }, 240_000);
@@ -95,13 +96,11 @@ describe('recon ack', () => {
     const key = String(f!.finding_key);
     const lock = await acquireLock(`${night.db}.lock`, { command: 'recon run' });
     try {
-      const refused = await runCli(['ack', key, '--note', 'x', '--by', 'ana', '--db', night.db]);
+      const refused = await runCliHere(['ack', key, '--note', 'x', '--by', 'ana', '--db', night.db]);
       expect(refused.code).toBe(3);
       expect(refused.stderr).toMatch(/holds the lock/);
-      const waiting = startCli(['ack', key, '--note', 'after the run', '--by', 'ana', '--wait', '120', '--db', night.db]);
-      let stderr = '';
-      waiting.child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-      expect(await waitFor(() => /waiting up to 120 s/.test(stderr), 30_000)).toBe(true);
+      const waiting = startCliHere(['ack', key, '--note', 'after the run', '--by', 'ana', '--wait', '120', '--db', night.db]);
+      expect(await waitFor(() => /waiting up to 120 s/.test(waiting.stderr()), 30_000)).toBe(true);
       await lock.release();
       const done = await waiting.done;
       expect(done.code, done.stderr).toBe(0);
@@ -115,7 +114,7 @@ describe('recon ack', () => {
 describe('recon export --parquet', () => {
   it('writes every table and the finance views by month, read back through the manifest', async () => {
     const out = path.join(night.dir, 'parquet');
-    const r = await runCli(['export', '--db', night.db, '--parquet', out]);
+    const r = await runCliHere(['export', '--db', night.db, '--parquet', out]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/readers follow .*manifest\.json/);
     expect(readdirSync(path.join(out, 'payouts')).some((n) => n.startsWith('month='))).toBe(true);

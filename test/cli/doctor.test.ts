@@ -9,7 +9,7 @@ import { parseCommandArgs, COMMAND_OPTIONS } from '../../pipelines/config.js';
 import { runDoctor } from '../../pipelines/doctor.js';
 import type { DoctorLine } from '../../src/doctor/index.js';
 import { tempDir } from '../helpers/recon.js';
-import { runCli } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
 import { acquireLock } from '../../src/ops/lock.js';
 
 let sb: Sandbox;
@@ -109,7 +109,7 @@ describe('recon doctor', () => {
   });
 
   it('as a command: one line per check on stdout, exit 2 with a bad key', async () => {
-    const r = await runCli(['doctor', '--api-url', sb.url, '--api-key', 'wrong-key', '--db', path.join(t.dir, 'cli', 'recon.duckdb'), '--reports', path.join(t.dir, 'cli', 'rep')]);
+    const r = await runCliHere(['doctor', '--api-url', sb.url, '--api-key', 'wrong-key', '--db', path.join(t.dir, 'cli', 'recon.duckdb'), '--reports', path.join(t.dir, 'cli', 'rep')]);
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/^FAIL {2}service +the service refused the key/m);
     expect(r.stdout).toMatch(/^OK {4}reports folder/m);

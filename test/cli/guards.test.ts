@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { plantEveryKind } from '../../sandbox/index.js';
 import { nightBeforeAll } from '../helpers/nightly.js';
 import { runCliHere } from '../helpers/in-process.js';
-import { runCli } from '../helpers/child.js';
 import { query } from '../helpers/recon.js';
 
 const night = nightBeforeAll({ seed: 8, disbursements: 150, payoutsPerDisbursement: 2, rateLimit: { limit: 1_000_000 },
@@ -81,7 +80,7 @@ describe('the snapshot after recon check and recon report', () => {
 
 describe('what a command says', () => {
   it('a finding key that does not exist: one line on stderr, no log line before it (exit 2)', async () => {
-    const r = await runCli(['ack', 'nosuchkey', '--note', 'x', '--by', 'ana', '--db', night.db]);
+    const r = await runCliHere(['ack', 'nosuchkey', '--note', 'x', '--by', 'ana', '--db', night.db]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('recon ack: no finding with key nosuchkey; see the Key column of the workbook or SELECT finding_key FROM open_exceptions\n');
   });

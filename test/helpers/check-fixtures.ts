@@ -1,12 +1,13 @@
 // Test fixtures for the checks: a temporary store per test and a small, consistent dataset built with
 // plain SQL inserts (no sync, no sandbox). Each named edge case starts from the clean dataset and
 // changes one thing.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { openStore, type Store } from '../../src/store/db.js';
 import { DEFAULT_CHECKS_DIR, loadChecks } from '../../src/checks/contract.js';
+import { runFolder } from './run-folder.js';
 
 export interface TempStore {
   store: Store;
@@ -15,12 +16,42 @@ export interface TempStore {
   close(): Promise<void>;
 }
 
+/**
+ * An empty store made once per test file by openStore (every migration, every view and macro) and
+ * checkpointed: a test's store is a copy of its file, opened as it is (0.03 s of CPU, where openStore takes
+ * 0.3 s, most of it re-creating the views a copy already holds).
+ */
+let template: Promise<string> | undefined;
+
+function emptyStoreFile(): Promise<string> {
+  template ??= (async () => {
+    const file = path.join(runFolder(), `empty-store-${process.pid}`, 'recon.duckdb');
+    const store = await openStore(file);
+    await store.connection.run('CHECKPOINT');
+    store.close();
+    return file;
+  })();
+  return template;
+}
+
 export async function openTempStore(): Promise<TempStore> {
   const dir = await mkdtemp(path.join(tmpdir(), 'recon-checks-'));
-  const store = await openStore(path.join(dir, 'recon.duckdb'));
+  const file = path.join(dir, 'recon.duckdb');
+  await copyFile(await emptyStoreFile(), file);
+  const instance = await DuckDBInstance.create(file);
+  const connection = await instance.connect();
+  const store: Store = {
+    instance,
+    connection,
+    path: file,
+    close() {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
   return {
     store,
-    connection: store.connection,
+    connection,
     dir,
     async close() {
       store.close();

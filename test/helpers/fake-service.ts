@@ -151,6 +151,11 @@ export async function startFakeService(initial: FakeOptions): Promise<FakeServic
 
 let counter = 0;
 
+/** Ids count from fd_1 again: each test file's records are the same whichever files its worker ran before. */
+export function restartFakeIds(): void {
+  counter = 0;
+}
+
 export interface BuildOptions {
   id?: string;
   recipient?: string;

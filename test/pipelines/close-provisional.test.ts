@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { nightlyOnce } from '../helpers/nightly.js';
-import { runCli } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
 
 let sb: Sandbox;
 let d: string;
@@ -35,7 +35,7 @@ describe('a close with a foreign-currency line and open findings', () => {
     const db = path.join(d, 'recon.duckdb');
     const [line] = await query(db, `SELECT currency, amount FROM currency_suspense WHERE disbursement_id = '${mismatch.id}'`);
     expect(line!.currency).not.toBe(mismatch.currency);
-    const r = await runCli(['close', '--month', mismatch.month, '--db', db, '--reports', path.join(d, 'reports')]);
+    const r = await runCliHere(['close', '--month', mismatch.month, '--db', db, '--reports', path.join(d, 'reports')]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/PROVISIONAL \(exit 1\): \d+ open error findings? .*1 line in another currency than its disbursement's held in suspense/);
 

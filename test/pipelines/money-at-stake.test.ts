@@ -9,7 +9,8 @@ import { writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query, tempDir } from '../helpers/recon.js';
-import { runCli } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
+import { copyDemo, sharedDemo } from '../helpers/demo.js';
 import { currencyFactor } from '../../src/money.js';
 
 let dir: string;
@@ -19,13 +20,14 @@ let cleanup: () => void;
 // rates to USD, as a rates file states them (what one major unit is worth)
 const RATES: Record<string, number> = { USD: 1, EUR: 1.08, GBP: 1.27, JPY: 0.0067, KWD: 3.25, MGA: 0.00022, VND: 0.000039 };
 
+// the run's shared demo, copied: the reports and closes below write to the store
 beforeAll(async () => {
+  const demo = await sharedDemo();
+  expect(demo.code, demo.stderr).toBe(1);
   const t = tempDir();
   dir = t.dir;
   cleanup = t.cleanup;
-  db = path.join(dir, 'recon.duckdb');
-  const r = await runCli(['demo', '--db', db, '--reports', path.join(dir, 'demo-reports'), '--disbursements', '120', '--time-compression', '60']);
-  expect(r.code, r.stderr).toBe(1);
+  db = copyDemo(demo, dir).db;
 }, 300_000);
 afterAll(() => cleanup());
 
@@ -33,7 +35,7 @@ type Row = Record<string, unknown>;
 
 async function report(extra: string[]): Promise<ExcelJS.Workbook> {
   const reports = path.join(dir, `reports-${extra.length}`);
-  const r = await runCli(['report', '--db', db, '--reports', reports, ...extra]);
+  const r = await runCliHere(['report', '--db', db, '--reports', reports, ...extra]);
   expect(r.code, r.stderr).toBe(1);
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(path.join(reports, 'recon-latest.xlsx'));
@@ -145,7 +147,7 @@ describe('money at stake (#27)', () => {
       ['currency,rate_to_USD,as_of\nUSD,1.5,2026-11-26\n', /reporting currency; its rate must be 1/],
     ] as const) {
       writeFileSync(bad, text);
-      const r = await runCli(['report', '--db', db, '--reports', path.join(dir, 'reports-bad'), '--rates', bad]);
+      const r = await runCliHere(['report', '--db', db, '--reports', path.join(dir, 'reports-bad'), '--rates', bad]);
       expect(r.code, text).toBe(2);
       expect(r.stderr, text).toMatch(message);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -229,7 +231,7 @@ describe('the close while money is unaccounted for (#27)', () => {
     expect(m).toBeDefined();
     const month = String(m!.month);
     const reports = path.join(dir, 'close-reports');
-    const first = await runCli(['close', '--month', month, '--db', db, '--reports', reports]);
+    const first = await runCliHere(['close', '--month', month, '--db', db, '--reports', reports]);
     expect(first.code, first.stderr).toBe(1);
     expect(first.stdout).toMatch(/PROVISIONAL \(exit 1\): .*not arrived \(Bank\)/);
     const wb = new ExcelJS.Workbook();
@@ -238,11 +240,11 @@ describe('the close while money is unaccounted for (#27)', () => {
     const closeBank = rowsOf(wb, 'Bank');
     expect(closeBank.some((r) => r['Bank status'] === 'not arrived')).toBe(true);
 
-    const usage = await runCli(['close', '--month', month, '--reissue', '--db', db, '--reports', reports, '--accept-unaccounted', '--note', 'x']);
+    const usage = await runCliHere(['close', '--month', month, '--reissue', '--db', db, '--reports', reports, '--accept-unaccounted', '--note', 'x']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/--accept-unaccounted needs --by NAME/);
 
-    const accepted = await runCli(['close', '--month', month, '--reissue', '--db', db, '--reports', reports,
+    const accepted = await runCliHere(['close', '--month', month, '--reissue', '--db', db, '--reports', reports,
       '--accept-unaccounted', '--by', 'A. Accountant', '--note', 'trace requested from the provider, ticket FIN-27']);
     expect([0, 1]).toContain(accepted.code);
     expect(accepted.stdout).not.toMatch(/PROVISIONAL.*not arrived/);
@@ -268,7 +270,7 @@ describe('the books\' time zone (#27)', () => {
     const expected = all.filter((d) => plus14(d.at) === month).map((d) => d.id).sort();
     expect(expected).not.toEqual(all.filter((d) => utc(d.at) === month).map((d) => d.id).sort());
     const reports = path.join(dir, 'tz-reports');
-    const r = await runCli(['close', '--month', month, '--reissue', '--db', db, '--reports', reports, '--books-tz', 'Pacific/Kiritimati']);
+    const r = await runCliHere(['close', '--month', month, '--reissue', '--db', db, '--reports', reports, '--books-tz', 'Pacific/Kiritimati']);
     expect([0, 1], r.stderr).toContain(r.code);
     const [v] = await query(db, `SELECT max(version) AS v FROM closes WHERE month = '${month}'`);
     const ids = (await query(db, `SELECT disbursement_id FROM close_disbursements WHERE month = '${month}' AND version = ${Number(v!.v)} ORDER BY 1`)).map((x) => String(x.disbursement_id));
@@ -276,7 +278,7 @@ describe('the books\' time zone (#27)', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(/→ (\S+)/.exec(r.stdout)![1]!);
     expect(wb.getWorksheet('Summary')!.getRow(3).getCell(2).value).toBe(`${month} (delivered_at in Pacific/Kiritimati)`);
-    const bad = await runCli(['close', '--month', month, '--reissue', '--db', db, '--reports', reports, '--books-tz', 'Mars/Olympus']);
+    const bad = await runCliHere(['close', '--month', month, '--reissue', '--db', db, '--reports', reports, '--books-tz', 'Mars/Olympus']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--books-tz .*not an IANA time zone/);
   }, 180_000);
@@ -332,10 +334,10 @@ describe('the close\'s open findings (#27)', () => {
     const key = String(open.find((o) => o.is_root)!.finding_key);
     for (const args of [['--note', 'looks like the file, asked the provider'], ['--withdraw', '--note', 'the provider says no'],
       ['--note', 'booked by hand, ticket FIN-31']]) {
-      const a = await runCli(['ack', key, '--db', db, '--by', 'A. Accountant', ...args]);
+      const a = await runCliHere(['ack', key, '--db', db, '--by', 'A. Accountant', ...args]);
       expect(a.code, a.stderr).toBe(0);
     }
-    const r = await runCli(['close', '--month', month, '--reissue', '--db', db, '--reports', path.join(dir, 'findings-close')]);
+    const r = await runCliHere(['close', '--month', month, '--reissue', '--db', db, '--reports', path.join(dir, 'findings-close')]);
     expect([0, 1], r.stderr).toContain(r.code);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(/→ (\S+)/.exec(r.stdout)![1]!);

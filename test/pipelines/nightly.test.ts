@@ -6,7 +6,13 @@ import { plantEveryKind, startSandbox, type Sandbox, type SandboxOptions } from 
 import { openReadOnly } from '../../src/store/publish.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { nightlyOnce } from '../helpers/nightly.js';
-import { runCli, startCli, waitFor, logCount } from '../helpers/child.js';
+import { startCli, waitFor, logCount } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
+
+// A child's start-up is seconds of CPU: on a machine busy with other work, the first run may read its first
+// disbursement late. The lock tests wait for that read (without it they test nothing) rather than assume it.
+const READ_WAIT_MS = 60_000;
+const LOCK_TEST_MS = 150_000;
 
 const open: Array<{ close(): Promise<void> | void }> = [];
 afterEach(async () => {
@@ -103,12 +109,13 @@ describe('recon run (nightly)', () => {
     const args = ['run', '--api-url', sb.url, '--api-key', sb.apiKey, '--db', path.join(d, 'recon.duckdb'), '--reports', path.join(d, 'reports'),
       '--rate-per-minute', '60000', '--sample-budget', '0', '--log-file', path.join(d, 'a.log')];
     const a = startCli(args);
-    await waitFor(() => logCount(path.join(d, 'a.log'), 'disbursement read') > 0, 20_000);
-    const b = await runCli([...args.slice(0, -1), path.join(d, 'b.log')]);
+    const read = await waitFor(() => logCount(path.join(d, 'a.log'), 'disbursement read') > 0, READ_WAIT_MS);
+    expect(read, 'the first run reads').toBe(true);
+    const b = await runCliHere([...args.slice(0, -1), path.join(d, 'b.log')]);
     expect(b.code).toBe(3);
     expect(b.stderr).toMatch(/another recon run holds the lock/);
     expect((await a.done).code).toBe(0);
-  });
+  }, LOCK_TEST_MS);
 
   it('recovers the lock left by a killed run', async () => {
     const sb = await sandbox({ latencyMs: [20, 40] });
@@ -117,13 +124,14 @@ describe('recon run (nightly)', () => {
     const args = ['run', '--api-url', sb.url, '--api-key', sb.apiKey, '--db', path.join(d, 'recon.duckdb'), '--reports', path.join(d, 'reports'),
       '--rate-per-minute', '60000', '--sample-budget', '0'];
     const a = startCli([...args, '--log-file', log]);
-    await waitFor(() => logCount(log, 'disbursement read') > 0, 20_000);
+    const read = await waitFor(() => logCount(log, 'disbursement read') > 0, READ_WAIT_MS);
+    expect(read, 'the first run reads').toBe(true);
     a.child.kill('SIGKILL');
     await a.done;
     expect(existsSync(path.join(d, 'recon.duckdb.lock'))).toBe(true);
-    const b = await runCli([...args, '--log-file', path.join(d, 'b.log')]);
+    const b = await runCliHere([...args, '--log-file', path.join(d, 'b.log')]);
     expect(b.code, b.stderr).toBe(0);
     const runs = await query(path.join(d, 'recon.duckdb'), 'SELECT status FROM runs ORDER BY started_at');
     expect(runs.map((r) => r.status)).toEqual(['interrupted', 'succeeded']);
-  });
+  }, LOCK_TEST_MS);
 });

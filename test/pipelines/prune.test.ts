@@ -13,7 +13,7 @@ import { disbursementsMissingBlobs } from '../../src/store/blobs.js';
 import { runPrune } from '../../pipelines/prune.js';
 import { nightlyOnce } from '../helpers/nightly.js';
 import { query, tempDir } from '../helpers/recon.js';
-import { runCli } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
 
 let sb: Sandbox;
 let dir = '';
@@ -155,18 +155,18 @@ describe('recon prune', () => {
     expect(all.code).toBe(0);
     expect(all.cutoff.toISOString()).toBe('1970-01-01T00:00:00.000Z'); // before the epoch: nothing recon wrote is older
     expect(all.reports.removed + all.blobs.removed + all.logs.removed).toBe(0);
-    const tooMany = await runCli(['prune', '--db', db(), '--reports', reports(), '--keep-days', '999999999']);
+    const tooMany = await runCliHere(['prune', '--db', db(), '--reports', reports(), '--keep-days', '999999999']);
     expect(tooMany.code).toBe(2);
     expect(tooMany.stderr).toMatch(/--keep-days must be ≤ 36500 \(a century keeps everything\), got 999999999/);
   }, 60_000);
 
   it('the command says what it would remove, exits 0, and refuses a store that does not exist (exit 2)', async () => {
-    const out = await runCli(['prune', '--db', db(), '--reports', reports(), '--dry-run', '--keep-days', '1']);
+    const out = await runCliHere(['prune', '--db', db(), '--reports', reports(), '--dry-run', '--keep-days', '1']);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toMatch(/^dry run: nothing removed; keeping 1 days/);
     expect(out.stdout).toMatch(/^workbooks and results: \d+ would be removed.*, \d+ kept$/m);
     expect(out.stdout).toMatch(/^downloaded files: \d+ would be removed/m);
-    const missing = await runCli(['prune', '--db', path.join(dir, 'nope.duckdb')]);
+    const missing = await runCliHere(['prune', '--db', path.join(dir, 'nope.duckdb')]);
     expect(missing.code).toBe(2);
   }, 60_000);
 });

@@ -12,7 +12,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { fingerprints, tempDir } from '../helpers/recon.js';
-import { CLI, runCli } from '../helpers/child.js';
+import { CLI } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
 import { spawn } from 'node:child_process';
 import { assertWholeDisbursements, sandboxLineCounts } from '../helpers/whole-store.js';
 
@@ -28,7 +29,7 @@ const args = (dbPath: string) => ['run', '--api-url', sb.url, '--api-key', sb.ap
 beforeAll(async () => {
   sb = await startSandbox({ seed: 71, disbursements: 30, payoutsPerDisbursement: 8, rateLimit: { limit: 1_000_000 } });
   ({ dir, cleanup } = tempDir('recon-disk-'));
-  const first = await runCli(args(db()));
+  const first = await runCliHere(args(db()));
   expect(first.code, first.stderr).toBe(0);
 });
 afterAll(async () => {
@@ -60,7 +61,7 @@ describe('when the disk is full', () => {
     // the store is intact, and the next run with room publishes again
     expect(await assertWholeDisbursements(db(), sandboxLineCounts(sb))).toBe(30);
     expect(await fingerprints(db())).toEqual(prints);
-    const next = await runCli(args(db()));
+    const next = await runCliHere(args(db()));
     expect(next.code, next.stderr).toBe(0);
     expect(sha(published())).not.toBe(before);
   });
@@ -71,7 +72,7 @@ describe('when the DB folder cannot be written', () => {
     const before = sha(published());
     const blocker = path.join(dir, 'not-a-folder');
     writeFileSync(blocker, 'a regular file where the DB folder should be\n');
-    const run = await runCli(args(path.join(blocker, 'recon.duckdb')));
+    const run = await runCliHere(args(path.join(blocker, 'recon.duckdb')));
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(path.join(blocker, 'recon.duckdb'));
     expect(run.stderr).toMatch(/not a directory|cannot/i);

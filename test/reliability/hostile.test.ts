@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query, tempDir } from '../helpers/recon.js';
-import { runCli } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
 import { buildDisbursement, settlementCsv, startFakeService, type FakeService } from '../helpers/fake-service.js';
 import { formulaCells, walk, workbookText } from '../helpers/whole-store.js';
 
@@ -17,7 +17,7 @@ const OUTSIDE = ['/etc/passwd.csv', '/abs/path.csv', '/abs'];
 let fake: FakeService;
 let dir: string;
 let cleanup: () => void;
-const run = (args: string[]) => runCli([...args, '--db', path.join(dir, 'recon.duckdb')]);
+const run = (args: string[]) => runCliHere([...args, '--db', path.join(dir, 'recon.duckdb')]);
 
 beforeAll(async () => {
   for (const p of OUTSIDE) expect(existsSync(p), `${p} exists before the test`).toBe(false);

@@ -8,7 +8,8 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/index.js';
 import { tempDir } from '../helpers/recon.js';
-import { ROOT, runCli, startCli } from '../helpers/child.js';
+import { ROOT, startCli } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
 
 const open: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -62,13 +63,13 @@ async function setup(latency: [number, number] = [0, 0]) {
 describe('locks', () => {
   it('an accountant\'s open connection to the published snapshot (another process) does not fail the runs that replace it', async () => {
     const { dir, args } = await setup();
-    expect((await runCli(args('1.log'))).code).toBe(0);
+    expect((await runCliHere(args('1.log'))).code).toBe(0);
     const reader = accountant(path.join(dir, 'published', 'recon.duckdb'));
     open.push(() => void reader.child.kill());
     const runs = 'SELECT count(*) FROM runs';
     expect(await reader.ask(runs)).toEqual([[1]]);
     for (const n of [2, 3]) {
-      const again = await runCli([...args(`${n}.log`), '--full']);
+      const again = await runCliHere([...args(`${n}.log`), '--full']);
       expect(again.code, again.stderr).toBe(0);
       // the open connection keeps its snapshot and keeps answering; a new one sees the latest
       expect(await reader.ask(runs)).toEqual([[1]]);

@@ -10,6 +10,7 @@ import type { Sandbox } from '../../sandbox/index.js';
 import { buildDisbursement, envelope, type FakeDisbursement, type FakeOptions, type FakeService, type Item } from '../helpers/fake-service.js';
 import { fakeServicesPerTest, syncFake } from '../helpers/whole-store.js';
 import { logCount, runCli } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
 
 const { fake, store } = fakeServicesPerTest('recon-payload-');
 /** A disbursement whose payout `index` is replaced by `change(payout)`. */
@@ -287,7 +288,7 @@ describe('pagination that lies', () => {
       : undefined));
     const { dir, db } = store();
     const log = path.join(dir, 'sync.log');
-    const run = await runCli(['sync', '--api-url', f.url, '--api-key', f.apiKey, '--db', db, '--log-file', log, '--per-page', '10', '--sample-budget', '0', '--rate-per-minute', '60000']);
+    const run = await runCliHere(['sync', '--api-url', f.url, '--api-key', f.apiKey, '--db', db, '--log-file', log, '--per-page', '10', '--sample-budget', '0', '--rate-per-minute', '60000']);
     expect(run.code, run.stderr).toBe(0);
     const pages = f.log.filter((e) => e.path === '/disbursements').length;
     expect(pages).toBe(2 + 5); // the first envelope announced 2 pages; 5 pages of slack

@@ -1,6 +1,7 @@
-// Item 5: the API key never leaves the process except in its header. Runs of the real CLI with a
-// distinctive key, with faults so that errors are logged (including a service that echoes the key in its
-// error details), then every byte they wrote is searched: log file, DuckDB files (store, WAL, published
+// The API key never leaves the process except in its header. Runs of the CLI with a distinctive key (its
+// dispatcher in this process, what it writes to stdout, stderr and fd 2 caught as a child's pipes would
+// carry it), with faults so that errors are logged (including a service that echoes the key in its error
+// details), then every byte they wrote is searched: log file, DuckDB files (store, WAL, published
 // snapshot), downloaded blobs, workbooks (each inflated zip entry), stdout and stderr. Pre-signed links
 // lose their signature in logs. http:// to anything but loopback is refused unless --insecure-http.
 import path from 'node:path';
@@ -8,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/index.js';
 import { query, tempDir } from '../helpers/recon.js';
-import { logCount, runCli } from '../helpers/child.js';
+import { logCount } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
 import { buildDisbursement, startFakeService, type FakeService } from '../helpers/fake-service.js';
 import { filesContaining, walk } from '../helpers/whole-store.js';
 
@@ -51,7 +53,7 @@ describe('the API key', () => {
     });
     open.push(() => fake.close());
     const dir = folder();
-    const run = await runCli(runArgs(fake.url, dir), { RECON_LOG_LEVEL: 'debug' });
+    const run = await runCliHere(runArgs(fake.url, dir), { RECON_LOG_LEVEL: 'debug' });
     expect(run.code, run.stderr).toBe(1); // completed: the echoing paths are findings on their disbursements
     const notes = await query(path.join(dir, 'recon.duckdb'), `SELECT sync_note FROM disbursements WHERE sync_status = 'incomplete' ORDER BY 1`);
     expect(notes.length).toBe(3);
@@ -65,7 +67,7 @@ describe('the API key', () => {
       anomalies: { rate: 0.5 }, rateLimit: { limit: 1_000_000 }, faults: { rate: 0.15, kinds: ['500', '502', '503', 'html', 'slow', 'reset', 'truncated'] } });
     open.push(() => sb.close());
     const dir = folder();
-    const run = await runCli(runArgs(sb.url, dir), { RECON_LOG_LEVEL: 'debug' });
+    const run = await runCliHere(runArgs(sb.url, dir), { RECON_LOG_LEVEL: 'debug' });
     expect(run.code, run.stderr).toBe(1);
     const log = path.join(dir, 'run.log');
     expect(logCount(log, 'transient failure, retrying')).toBeGreaterThan(2); // errors were logged
@@ -85,11 +87,11 @@ describe('the API key', () => {
     });
     open.push(() => fake.close());
     const dir = folder();
-    const first = await runCli(runArgs(fake.url, dir, ['--sample-budget', '0']));
+    const first = await runCliHere(runArgs(fake.url, dir, ['--sample-budget', '0']));
     expect(first.code, first.stderr).toBe(0);
     // then the list itself refuses, echoing the key: a terminal error that fails the run
     fake.set({ override: (r) => (r.path === '/disbursements' ? echo(422) : undefined) });
-    const second = await runCli(runArgs(fake.url, dir, ['--sample-budget', '0']));
+    const second = await runCliHere(runArgs(fake.url, dir, ['--sample-budget', '0']));
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(/key \[redacted\] is not allowed here/);
     const [failed] = await query(path.join(dir, 'recon.duckdb'), `SELECT status, error FROM runs WHERE status = 'failed'`);
@@ -112,7 +114,7 @@ describe('plain http', () => {
     fake = await startFakeService({ disbursements: [buildDisbursement()] });
     open.push(() => fake.close());
     const dir = folder();
-    const sync = (url: string, extra: string[] = []) => runCli(['sync', '--api-url', url, '--api-key', SECRET, '--db', path.join(dir, 'recon.duckdb'),
+    const sync = (url: string, extra: string[] = []) => runCliHere(['sync', '--api-url', url, '--api-key', SECRET, '--db', path.join(dir, 'recon.duckdb'),
       '--rate-per-minute', '60000', '--sample-budget', '0', ...extra]);
     for (const url of ['http://payments.example.com', 'http://127.0.0.1.nip.io', 'http://localhost.example.com:8080', 'http://10.0.0.7']) {
       const refused = await sync(url);

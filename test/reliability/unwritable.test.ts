@@ -10,6 +10,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { nightlyOnce } from '../helpers/nightly.js';
 import { query, tempDir } from '../helpers/recon.js';
 import { ROOT, runCli } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
 
 let sb: Sandbox;
 let t: { dir: string; cleanup: () => void };
@@ -51,6 +52,8 @@ describe('a run whose workbook cannot be written', () => {
     expect(after.outcome.checks!.byStatus).toMatchObject({ new: 0, open: seen[0]!.n });
   });
 
+  // a real child for the two "instead of spinning" cases: a folder walk that never returns would hang this
+  // process with it, and the test must fail instead
   it('stops at once when the log\'s folder or the store\'s cannot be created (under /proc), instead of spinning (#27)', async () => {
     const log = await runCli(['run', '--api-url', sb.url, '--api-key', sb.apiKey, '--db', db(), '--reports', reports(), '--log-file', '/proc/recon-log/run.log']);
     expect(log.code).toBe(2);
@@ -63,7 +66,7 @@ describe('a run whose workbook cannot be written', () => {
 
   it('logs times as ISO 8601, not epoch milliseconds (#27)', async () => {
     const file = path.join(t.dir, 'logs', 'sync.log');
-    const r = await runCli(['sync', '--api-url', sb.url, '--api-key', sb.apiKey, '--db', path.join(t.dir, 'iso', 'recon.duckdb'), '--log-file', file, '--rate-per-minute', '60000']);
+    const r = await runCliHere(['sync', '--api-url', sb.url, '--api-key', sb.apiKey, '--db', path.join(t.dir, 'iso', 'recon.duckdb'), '--log-file', file, '--rate-per-minute', '60000']);
     expect(r.code, r.stderr).toBe(0);
     const first = JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!) as { time: unknown };
     expect(first.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -84,7 +87,7 @@ describe('commands whose output folder cannot be written', () => {
   for (const [name, where] of [['a folder under /proc', '/proc/self'], ['a path below a regular file', '']] as const) {
     it(`report exits 2 with the path and the reason, lock released (${name})`, async () => {
       const dir = where || below();
-      const r = await runCli(['report', '--db', db(), '--reports', dir]);
+      const r = await runCliHere(['report', '--db', db(), '--reports', dir]);
       expect(r.code, r.stderr).toBe(2);
       // the JSON log (no terminal here) is on stderr too; the message itself is its last line, with no stack
       const message = r.stderr.trim().split('\n').at(-1)!;
@@ -95,7 +98,7 @@ describe('commands whose output folder cannot be written', () => {
 
     it(`close exits 2, the month not recorded closed, lock released (${name})`, async () => {
       const month = String((await query(db(), `SELECT strftime(max(delivered_at), '%Y-%m') AS m FROM disbursements`))[0]!.m);
-      const r = await runCli(['close', '--month', month, '--db', db(), '--reports', where || below()]);
+      const r = await runCliHere(['close', '--month', month, '--db', db(), '--reports', where || below()]);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/cannot write /);
       expect(await query(db(), 'SELECT count(*)::INT AS n FROM closes')).toEqual([{ n: 0 }]);
@@ -104,13 +107,13 @@ describe('commands whose output folder cannot be written', () => {
   }
 
   it('export exits 2 on one line, and a second export replaces the first whole', async () => {
-    const r = await runCli(['export', '--db', db(), '--parquet', '/proc/self/recon-export']);
+    const r = await runCliHere(['export', '--db', db(), '--parquet', '/proc/self/recon-export']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/cannot write to \/proc\/self\/recon-export: /);
     const out = path.join(t.dir, 'parquet');
     for (let i = 0; i < 2; i++) {
-      const ok = await runCli(['export', '--db', db(), '--parquet', out]);
+      const ok = await runCliHere(['export', '--db', db(), '--parquet', out]);
       expect(ok.code, ok.stderr).toBe(0);
     }
     expect(readdirSync(out).filter((n) => n.startsWith('.'))).toEqual([]);
@@ -119,7 +122,7 @@ describe('commands whose output folder cannot be written', () => {
 
   it('ack exits 2 when the snapshot cannot be published, saying where, lock released', async () => {
     const [f] = await query(db(), `SELECT finding_key FROM findings WHERE state = 'open' LIMIT 1`);
-    const r = await runCli(['ack', String(f!.finding_key), '--note', 'ok', '--by', 'ana', '--db', db(), '--published', '/proc/self/snap/recon.duckdb']);
+    const r = await runCliHere(['ack', String(f!.finding_key), '--note', 'ok', '--by', 'ana', '--db', db(), '--published', '/proc/self/snap/recon.duckdb']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/could not publish the snapshot to \/proc\/self\/snap\/recon\.duckdb/);
     expect(lockGone()).toBe(true);

@@ -1,11 +1,13 @@
-// Issue 26: every form of timestamp the interface allows loads as the UTC instant it names, an impossible
-// or non-ISO one quarantines its disbursement with a plain reason, and the night completes (exit 0/1) —
-// a real `recon run` (child process) against the scripted fake service, once under TZ=UTC and once under
-// TZ=America/New_York: both stores hold the same rows.
+// Every form of timestamp the interface allows loads as the UTC instant it names, an impossible or non-ISO
+// one quarantines its disbursement with a plain reason, and the night completes (exit 0/1) — a real
+// `recon run` (a child process: the host's time zone is read once per process) against the scripted fake
+// service, once under TZ=UTC and once under TZ=America/New_York: both stores hold the same rows. The dates
+// outside what recon holds need no process of their own and run the CLI in-process.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { query } from '../helpers/recon.js';
 import { runCli } from '../helpers/child.js';
+import { runCliHere } from '../helpers/in-process.js';
 import { buildDisbursement } from '../helpers/fake-service.js';
 import { fakeServicesPerTest } from '../helpers/whole-store.js';
 
@@ -83,7 +85,7 @@ describe('a delivered_at outside the dates recon holds', () => {
     const args = ['run', '--api-url', f.url, '--api-key', f.apiKey, '--db', db, '--reports', path.join(dir, 'reports'), '--rate-per-minute', '60000',
       '--sample-budget', '0'];
     for (const night of [1, 2]) {
-      const run = await runCli(args);
+      const run = await runCliHere(args);
       // the quarantined records are findings (invalid_record): exit 1, a workbook, a published snapshot
       expect(run.code, `night ${night}: ${run.stderr}`).toBe(1);
     }

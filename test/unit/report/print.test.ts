@@ -1,8 +1,9 @@
-// #15 "proof that a person can read it": the workbooks `make run` writes are opened by LibreOffice and
-// printed to PDF; the test reads the PDF back (pdftotext -bbox) for what a person holding the paper gets:
-// every sheet printed, one page wide with its header row on each page, a page count that follows from the
-// rows, and a print scale of at least 70 %. With UPDATE_DOCS=1 it also writes a PNG of each sheet's first
-// page to docs/workbooks/ (pdftoppm), the pictures docs/workbooks.md shows. Skips where LibreOffice is absent.
+// "Proof that a person can read it": the workbooks of a demo (`make run`'s nights and close, the run's shared
+// demo) are opened by LibreOffice and printed to PDF; the test reads the PDF back (pdftotext -bbox) for what a
+// person holding the paper gets: every sheet printed, one page wide with its header row on each page, a page
+// count that follows from the rows, and a print scale of at least 70 %. With UPDATE_DOCS=1 it also writes a
+// PNG of each sheet's first page to docs/workbooks/ (pdftoppm), the pictures docs/workbooks.md shows. Skips where
+// LibreOffice is absent.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/recon.js';
-import { runCli } from '../../helpers/child.js';
+import { sharedDemo } from '../../helpers/demo.js';
 import { readWorkbook } from './helpers.js';
 
 const has = (cmd: string, arg: string) => spawnSync(cmd, [arg], { stdio: 'ignore', timeout: 30_000 }).status === 0;
@@ -102,11 +103,10 @@ describe.skipIf(!tools)('#15 the workbooks of make run, printed by LibreOffice',
   it('print every sheet one page wide at a readable scale, header row on every page, as many pages as the rows need', { timeout: 300_000 }, async () => {
     const t = tempDir();
     try {
-      const reports = path.join(t.dir, 'reports');
       const fullSize = await fullSizeTextHeight(t.dir);
-      const r = await runCli(['demo', '--db', path.join(t.dir, 'recon.duckdb'), '--reports', reports, '--time-compression', '60']);
+      const r = await sharedDemo(); // read only: LibreOffice writes its PDFs to this test's own folder
       expect(r.code, r.stderr).toBe(1);
-      const workbooks = { exceptions: path.join(reports, 'recon-latest.xlsx'), close: /close \S+ \(v\d\):\s+(\S+)/.exec(r.stdout)![1]! };
+      const workbooks = { exceptions: path.join(r.reports, 'recon-latest.xlsx'), close: /close \S+ \(v\d\):\s+(\S+)/.exec(r.stdout)![1]! };
       const expectedSheets = {
         exceptions: ['Summary', 'Month', 'Checks', 'Exceptions', 'Disbursements', 'Bank', 'Unmatched credits'],
         close: ['Summary', 'Month', 'Disbursements', 'Open findings', 'Journal', 'Currency suspense', 'Bank', 'Unmatched credits'],

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseSandboxFlags } from '../../../pipelines/cli/commands/sandbox.js';
-import { runCli } from '../../helpers/child.js';
+import { runCliHere } from '../../helpers/in-process.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -15,7 +15,7 @@ describe('recon sandbox', () => {
 
   it('returns exit code 2 on bad flags', async () => {
     for (const argv of [['--disbursements', 'many'], ['--fault-rate', '1.5'], ['--nope'], ['--port', '70000']]) {
-      const r = await runCli(['sandbox', ...argv]);
+      const r = await runCliHere(['sandbox', ...argv]);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^recon sandbox: .*; see `recon sandbox --help`\n$/);
     }
