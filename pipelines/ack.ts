@@ -9,7 +9,7 @@ import { publishSnapshot } from '../src/store/publish.js';
 import { withRun, type Notices } from './run.js';
 import { actorOf, runSettings, layoutOf } from './settings.js';
 
-export interface AckOutcome {
+interface AckOutcome {
   code: ExitCode;
   ack: AckResult | null;
   published: string | null;

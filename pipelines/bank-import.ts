@@ -10,7 +10,7 @@ import { publishSnapshot } from '../src/store/publish.js';
 import { withRun, type Notices } from './run.js';
 import { bankSettings, runSettings, layoutOf } from './settings.js';
 
-export interface BankImportOutcome {
+interface BankImportOutcome {
   code: ExitCode;
   result: BankImportResult | null;
 }

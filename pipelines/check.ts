@@ -10,7 +10,7 @@ import { publishSnapshot } from '../src/store/publish.js';
 import { bankSettings, runSettings, layoutOf } from './settings.js';
 import { saveOwnerRules } from '../src/store/owner-rules.js';
 
-export interface CheckOutcome {
+interface CheckOutcome {
   code: ExitCode;
   runId: string | null;
   result: CheckRunResult | null;

@@ -564,7 +564,7 @@ const OPTIONS = {
       .default('recon'),
   },
 } as const satisfies Record<string, Option>;
-export type OptionKey = keyof typeof OPTIONS;
+type OptionKey = keyof typeof OPTIONS;
 
 const SYNC: OptionKey[] = [
   'apiUrl',
@@ -777,7 +777,7 @@ export function parseCommandArgs(
  * its own: node:util's parseArgs refuses it as ambiguous, so it is joined as "--lookback-days=-3" and
  * the option's own schema then says what is wrong with it.
  */
-export function joinNegativeValues(
+function joinNegativeValues(
   argv: readonly string[],
   options: Record<string, { type: 'string' | 'boolean' }>,
 ): string[] {

@@ -16,7 +16,7 @@ import { runClose, type CloseOutcome } from './monthly-close.js';
 import { demoOutlets } from '../src/outlets/demo.js';
 import { layoutOf } from './settings.js';
 
-export interface DemoOptions {
+interface DemoOptions {
   seed: number;
   disbursements: number;
   anomalyRate: number;
@@ -37,7 +37,7 @@ export interface DemoOutcome {
 }
 
 /** What the demo tells as it goes (the CLI prints it). */
-export interface DemoEvents {
+interface DemoEvents {
   sandbox?: (s: {
     url: string;
     seed: number;

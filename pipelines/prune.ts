@@ -7,7 +7,7 @@ import { prune, type PruneResult } from '../src/retention/index.js';
 import { withRun, type Notices } from './run.js';
 import { runSettings, retentionSettings } from './settings.js';
 
-export interface PruneOutcome {
+interface PruneOutcome {
   code: ExitCode;
   result: PruneResult | null;
 }

@@ -11,7 +11,7 @@ import { publishSnapshot } from '../src/store/publish.js';
 import { runSettings, layoutOf, reportSettings } from './settings.js';
 import { saveOwnerRules } from '../src/store/owner-rules.js';
 
-export interface ReportOutcome {
+interface ReportOutcome {
   code: ExitCode;
   workbook: string | null;
 }

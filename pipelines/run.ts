@@ -3,7 +3,6 @@
 // the command must read (who holds the lock, why the run failed) goes to the `notice` the CLI hands in:
 // only pipelines/cli writes to the terminal.
 import { makeFolder, plainFsError } from '../src/files.js';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import { EXIT, ReconError, UsageError, oneLine, type ExitCode } from '../src/errors.js';
 import { openStore, type Store } from '../src/store/db.js';

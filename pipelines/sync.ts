@@ -7,7 +7,7 @@ import type { SyncResult } from '../src/sync/run.js';
 import { withRun, type Notices } from './run.js';
 import { runSettings, syncSettings } from './settings.js';
 
-export interface SyncOutcome {
+interface SyncOutcome {
   code: ExitCode;
   runId: string | null;
   result: SyncResult | null;

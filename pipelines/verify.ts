@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import { openForVerify, StoreBusyError, TrailMissingError } from '../src/store/trail-open.js';
 import { verifyTrail, type VerifyResult } from '../src/store/trail-verify.js';
 
-export interface VerifyOutcome {
+interface VerifyOutcome {
   code: ExitCode;
   result: VerifyResult | null;
   /** Why nothing could be compared (exit 1: the trail is gone; 3: the store is busy). */

@@ -21,7 +21,7 @@ import { withRun, type Notices } from './run.js';
 import { runSettings, layoutOf } from './settings.js';
 import { UsageError } from '../src/errors.js';
 
-export interface PostgresExportOutcome {
+interface PostgresExportOutcome {
   code: ExitCode;
   result: PostgresExportResult | null;
   /** Why it did not complete, on one line without the password. */

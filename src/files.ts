@@ -102,7 +102,7 @@ export async function requireReadableFolder(dir: string, setting: string): Promi
 }
 
 /** The temp name a file is written under before it is renamed into place (hidden, beside it, ours by pid). */
-export function tempPathFor(target: string): string {
+function tempPathFor(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
 }
 

@@ -91,14 +91,6 @@ export function formatMajor(subunits: bigint | number, code: string): string {
   return negative ? `-${text}` : text;
 }
 
-/**
- * Major units as a JS number for a spreadsheet cell. Exact for amounts below 2^53 / 10^decimals;
- * callers keep the subunit integer as the source of truth and use this only when writing a cell.
- */
-export function toMajorNumber(subunits: bigint | number, code: string): number {
-  return Number(formatMajor(subunits, code));
-}
-
 /** Excel number format showing the currency's decimals, e.g. '#,##0.00'. */
 export function excelNumberFormat(code: string): string {
   const decimals = currencyDecimals(code);

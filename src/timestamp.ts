@@ -88,7 +88,7 @@ function instantMs(at: Instant): number {
  * a day or so ahead is a clock apart, a year ahead is no date at all (9999-12-31 is a "never" sentinel)
  * and would carry the month-by-month sheets and windows past anything they can name.
  */
-export const MAX_AHEAD_DAYS = 366;
+const MAX_AHEAD_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 /**

@@ -2,7 +2,6 @@
 // overwrite. On a TTY the JSON log goes to a file (--log-file, else logs/recon.log beside the store) and
 // warnings and errors are also shown as short readable lines above the bar. Not a TTY (cron, CI, a pipe):
 // pino JSON on stderr or --log-file as before, and no bar.
-import path from 'node:path';
 import type { Logger } from 'pino';
 import { createLogger, logFileDestination } from '../../src/log.js';
 import type { Config } from '../config.js';
@@ -23,7 +22,7 @@ export interface SyncProgress {
   waitingFor?: string | null;
 }
 
-export interface Progress {
+interface Progress {
   update(p: SyncProgress): void;
   /** Prints a line above the bar (the bar is redrawn under it). */
   above(line: string): void;
@@ -41,7 +40,7 @@ function clock(ms: number): string {
 }
 
 /** HH:MM of an instant in a time zone (the terminal's own by default). */
-export function hourMinute(ms: number, timeZone?: string): string {
+function hourMinute(ms: number, timeZone?: string): string {
   return new Intl.DateTimeFormat('en-GB', {
     hour: '2-digit',
     minute: '2-digit',
@@ -50,7 +49,7 @@ export function hourMinute(ms: number, timeZone?: string): string {
   }).format(new Date(ms));
 }
 
-export interface LineClock {
+interface LineClock {
   /** The bar's clock now (ms since the epoch). */
   now: number;
   /** Since the sync began, pauses included: the clock keeps running through a 429 block. */

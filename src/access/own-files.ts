@@ -17,7 +17,7 @@ const MAX_LINKS = 40;
  * `p` as the file system resolves it, also when it (or its last parts) does not exist yet. Synchronous: it is
  * asked before a command opens its log, which it must never open onto one of recon's own files.
  */
-export function resolvePath(p: string, hops = 0): string {
+function resolvePath(p: string, hops = 0): string {
   const abs = path.resolve(p);
   const real = attempt(() => realpathSync(abs));
   if (real) return real;
@@ -45,9 +45,9 @@ const within = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWit
  * Which of recon's own files `p` is: the live store (or its WAL, lock, temp files), the downloaded files, the
  * archived months, the logs, the snapshot (its month files <published>.parts/ included).
  */
-export type OwnKind = 'store' | 'files' | 'archive' | 'logs' | 'snapshot';
+type OwnKind = 'store' | 'files' | 'archive' | 'logs' | 'snapshot';
 
-export function ownKindAt(p: string, own: OwnFiles): OwnKind | null {
+function ownKindAt(p: string, own: OwnFiles): OwnKind | null {
   const target = resolvePath(p);
   const store = resolvePath(own.db);
   const snapshot = resolvePath(own.published);
@@ -64,7 +64,7 @@ export function ownKindAt(p: string, own: OwnFiles): OwnKind | null {
 }
 
 /** What of recon's own `p` is (in words), or null when it is none of them. */
-export function ownFileAt(p: string, own: OwnFiles, allowed: readonly OwnKind[] = []): string | null {
+function ownFileAt(p: string, own: OwnFiles, allowed: readonly OwnKind[] = []): string | null {
   const kind = ownKindAt(p, own);
   if (kind === null || allowed.includes(kind)) return null;
   return {

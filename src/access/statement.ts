@@ -38,7 +38,7 @@ const READ_ONLY = 'the snapshot is read-only; recon sql runs queries (SELECT, WI
 /** DuckDB's binder errors for a write to a view (DELETE, UPDATE, TRUNCATE; INSERT). */
 const WRITE_TO_VIEW = /Can only (delete from|update) base table|is not an? table/i;
 
-export type StatementKind = 'select' | 'other';
+type StatementKind = 'select' | 'other';
 
 /** One statement that reads, or a UsageError saying why not. 'select' results can be materialised first (query.ts). */
 export async function checkStatement(c: DuckDBConnection, sql: string): Promise<StatementKind> {

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { abortError, sleep } from './budget.js';
 
 /** An owner that cannot be probed holding the lock longer than this (or dated this far ahead) is gone. */
-export const STALE_LOCK_MS = 5_000;
+const STALE_LOCK_MS = 5_000;
 /** Pause between attempts to take a lock another process holds (real time: it is I/O, not pacing). */
 const LOCK_RETRY_MS = 2;
 /** How often a wait for a live owner is told again. */

@@ -36,7 +36,7 @@ export const realClock: Clock = {
   sleep,
 };
 
-export interface BudgetOptions {
+interface BudgetOptions {
   /** Requests allowed per interval (default 450 per 60 000 ms). */
   limit: number;
   intervalMs: number;
@@ -53,7 +53,7 @@ export interface BudgetOptions {
 }
 
 /** Turns on a schedule shared with other processes (SharedBudget): when a request may leave, and a gate for all. */
-export interface SharedSchedule {
+interface SharedSchedule {
   /** The moment this process's next request may leave; its own spacing and window say how fast it goes. */
   reserve(now: number, spacingMs: number, signal?: AbortSignal, intervalMs?: number): Promise<number>;
   block(until: number): Promise<void>;

@@ -17,7 +17,7 @@ import { guardedLookup, isLoopbackAddress, linkRefusal, type LinkPolicy } from '
 import { parseJsonExact } from './json.js';
 import type { AttemptOutcome } from './concurrency.js';
 
-export interface ClientOptions {
+interface ClientOptions {
   baseUrl: string; // without /payments/v1
   apiKey: string;
   budget: RequestBudget;
@@ -49,14 +49,14 @@ const MAX_RATE_LIMIT_PAUSE_MS = 12 * 60_000;
 /** Redirects a file download follows (a CDN hop or two); never with the API key, which downloads never send. */
 const MAX_REDIRECTS = 3;
 
-export interface ClientStats {
+interface ClientStats {
   requests: number;
   retries: number;
   rateLimited: number;
   downloads: number;
 }
 
-export interface RawResponse {
+interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;

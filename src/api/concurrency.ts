@@ -19,7 +19,7 @@ import type { Clock } from './budget.js';
 export type AttemptOutcome = 'answered' | 'fault' | 'timeout' | 'limited';
 
 /** The budget as the controller reads it. */
-export interface PacedBudget {
+interface PacedBudget {
   /** Turns the budget makes per ms (its rate). */
   readonly perMs: number;
   /** Requests waiting for their turn. */
@@ -30,7 +30,7 @@ export interface PacedBudget {
   onGrant(listener: (waited: boolean) => void): void;
 }
 
-export interface ConcurrencyOptions {
+interface ConcurrencyOptions {
   initial: number;
   /** The most at once (--concurrency). */
   max: number;

@@ -11,9 +11,9 @@ const ErrorBodySchema = z.looseObject({
   detail: z.string().nullish(),
   errors: z.unknown().optional(),
 });
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-export interface ApiErrorContext {
+interface ApiErrorContext {
   status?: number;
   path: string;
   body?: ErrorBody;

@@ -63,7 +63,7 @@ async function firstPage(client: PaymentsClient, path: string, asked: number): P
   }
 }
 
-export interface PageOptions {
+interface PageOptions {
   perPage: number;
   /** Hard cap on pages for one list, whatever the envelope claims. */
   maxPages?: number;
@@ -78,7 +78,7 @@ export interface PageOptions {
 /** Pages read beyond the first envelope's announcement before a list counts as never ending. */
 export const SLACK_PAGES = 5;
 /** Pages of one list at most, whatever any envelope says. */
-export const MAX_PAGES = 100_000;
+const MAX_PAGES = 100_000;
 
 export interface ListOutcome {
   totalEntries: number;

@@ -5,7 +5,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { connect } from 'node:net';
 import { UsageError } from '../errors.js';
 
-export interface ReachOptions {
+interface ReachOptions {
   timeoutMs?: number;
   lookup?: (host: string) => Promise<{ address: string }>;
 }

@@ -71,7 +71,6 @@ export const EnvelopeSchema = z.looseObject({
   page: z.number().int().positive(),
   per_page: z.number().int().positive(),
 });
-export type Envelope = z.infer<typeof EnvelopeSchema>;
 
 const PaymentPayoutSchema = z.looseObject({
   recipient_id: z.string().nullish(),
@@ -90,7 +89,6 @@ export const PaymentDetailsSchema = z.looseObject({
   currency_to: z.string().nullish(),
   payouts: z.array(PaymentPayoutSchema).optional(),
 });
-export type PaymentDetails = z.infer<typeof PaymentDetailsSchema>;
 
 /** A readable one-line reason from a zod failure, e.g. "amount: must be an integer number of subunits". */
 const NOUN: Record<string, string> = {

@@ -47,10 +47,10 @@ const LayoutSchema = z.object({
   }),
   directions: z.record(z.string(), z.enum(['credit', 'debit'])).optional(),
 });
-export type BankLayout = z.output<typeof LayoutSchema>;
+type BankLayout = z.output<typeof LayoutSchema>;
 
 /** src/bank/layouts.json, read from the package root whether running from src (tests) or dist. */
-export const BANK_LAYOUTS: BankLayout[] = z
+const BANK_LAYOUTS: BankLayout[] = z
   .array(LayoutSchema)
   .parse(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'src', 'bank', 'layouts.json'), 'utf8')));
 

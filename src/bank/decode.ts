@@ -4,7 +4,7 @@
 // to decide (a CSV layout names its encoding; MT940 and BAI2 predate UTF-8 and are read so).
 import { StatementError } from './statement.js';
 
-export interface Decoded {
+interface Decoded {
   text: string;
   /** The encoding the text was read in. */
   encoding: string;

@@ -3,7 +3,7 @@
 // list of CCY:AMOUNT:PERCENT% entries (the amount in major units of that currency), '*' for every other
 // currency; both limits must hold. Without an entry for a currency (and no '*'), any shortfall is a finding.
 
-export interface FeeLimit {
+interface FeeLimit {
   currency: string; // ISO 4217 code or '*'
   maxFeeMajor: string; // decimal text, major units
   maxPercent: string; // decimal text, of the disbursement's amount

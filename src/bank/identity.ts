@@ -11,7 +11,7 @@ import { clip, type BankEntry, type Statement } from './statement.js';
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-export interface IdentifiedEntry extends BankEntry {
+interface IdentifiedEntry extends BankEntry {
   /** The entry within its account: `<day>:<C|D><amount><currency>:<reference hash>:<occurrence>`. */
   entryKey: string;
 }

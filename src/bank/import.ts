@@ -21,13 +21,13 @@ export interface BankImportResult {
   added: number;
 }
 
-export interface ReadFile {
+interface ReadFile {
   file: string;
   statements: IdentifiedStatement[];
 }
 
 /** A file of --bank-dir left out, and why (a symbolic link leading out of the folder, or nowhere). */
-export interface SkippedFile {
+interface SkippedFile {
   name: string;
   reason: string;
 }

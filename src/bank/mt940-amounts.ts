@@ -15,7 +15,7 @@ import {
   type StatementBalance,
 } from './statement.js';
 
-export interface WrittenAmount {
+interface WrittenAmount {
   line: number;
   tag: string;
   amount: string;

@@ -4,7 +4,7 @@
 // other party; Triodos writes > for ?), or free text.
 import { clip } from './statement.js';
 
-export interface Information {
+interface Information {
   endToEndId: string | null;
   remittance: string | null;
   counterparty: string | null;

@@ -12,7 +12,7 @@ import { isMt940, parseMt940 } from './mt940.js';
 import { StatementError, clip, type Statement } from './statement.js';
 
 /** Largest statement file read (a year of a busy account is a few MB). */
-export const MAX_STATEMENT_BYTES = 64 * 1024 * 1024;
+const MAX_STATEMENT_BYTES = 64 * 1024 * 1024;
 
 function parseText(name: string, content: string, latin1Line: number | null): Statement[] {
   const nul = content.indexOf('\u0000');

@@ -5,9 +5,9 @@
 // the statement's currency; a statement without both balances proves nothing and says so ('no balances').
 import type { Statement, StatementBalance } from './statement.js';
 
-export type BalanceProof = 'balanced' | 'unbalanced' | 'no balances';
+type BalanceProof = 'balanced' | 'unbalanced' | 'no balances';
 
-export interface StatementFacts {
+interface StatementFacts {
   currency: string | null;
   periodFrom: string | null;
   periodTo: string | null;

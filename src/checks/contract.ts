@@ -96,8 +96,8 @@ export interface CheckFile {
   scope: CheckScope;
 }
 
-export const CHECK_SCOPES = ['all', 'disbursement', 'reference'] as const;
-export type CheckScope = (typeof CHECK_SCOPES)[number];
+const CHECK_SCOPES = ['all', 'disbursement', 'reference'] as const;
+type CheckScope = (typeof CHECK_SCOPES)[number];
 
 /** A check's words, for the Checks sheet and the README. */
 export type CheckDescription = Pick<CheckFile, 'id' | 'severities' | 'title' | 'meaning' | 'nextStep'>;

@@ -4,7 +4,7 @@
 // without an entry (and no '*') has no threshold; a finding without money (a count) never needs it.
 import { currencyFactor, formatMajor } from '../money.js';
 
-export interface FourEyesLimit {
+interface FourEyesLimit {
   /** ISO 4217 code, or '*'. */
   currency: string;
   /** Decimal text in major units. */
@@ -34,7 +34,7 @@ export function parseFourEyes(value: unknown): FourEyes | null {
 }
 
 /** The limit that holds for `currency` (its own, else '*'), or null. */
-export function fourEyesLimit(limits: FourEyes, currency: string | null): FourEyesLimit | null {
+function fourEyesLimit(limits: FourEyes, currency: string | null): FourEyesLimit | null {
   if (currency === null) return null;
   return limits.find((l) => l.currency === currency) ?? limits.find((l) => l.currency === '*') ?? null;
 }

@@ -19,7 +19,7 @@ const MAX_FILE_BYTES = 256 * 1024;
 const MAX_TEXT = 200;
 const CODE = /^[A-Z]{3}$/;
 
-export interface ChartLine extends LedgerAccount {
+interface ChartLine extends LedgerAccount {
   /** The line of the file, for messages. */
   line: number;
   role: JournalRole;
@@ -117,7 +117,7 @@ export function readChartOfAccounts(file: string): ChartOfAccounts {
 }
 
 /** The chart's line for a role in a currency: the currency's own, else the role's '*'; null when neither. */
-export function accountFor(chart: ChartOfAccounts, role: JournalRole, currency: string): ChartLine | null {
+function accountFor(chart: ChartOfAccounts, role: JournalRole, currency: string): ChartLine | null {
   return chart.lines.find((l) => l.role === role && l.currency === currency)
     ?? chart.lines.find((l) => l.role === role && l.currency === '*') ?? null;
 }

@@ -41,7 +41,7 @@ export function unaccountedAmounts(
 }
 
 /** The currencies whose unaccounted money is above their four-eyes limit, in words ("EUR 12000.00 above EUR 10000"). */
-export function aboveFourEyes(amounts: Map<string, bigint>, limits: FourEyes): string[] {
+function aboveFourEyes(amounts: Map<string, bigint>, limits: FourEyes): string[] {
   return [...amounts].sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([ccy, v]) => {
     const limit = aboveLimit(limits, ccy, v);
     return limit ? [`${moneyText(v, ccy)} above ${limitText(limit, ccy)}`] : [];
@@ -78,7 +78,7 @@ export async function approvalOf(
 }
 
 /** An acceptance as the close records it: who, why, what (the workbook's words), its state and approval. */
-export interface Acceptance {
+interface Acceptance {
   by: string;
   note: string;
   accepted: string[];

@@ -18,7 +18,7 @@ import type { JournalFormat } from './journal-formats.js';
 
 export type { CloseSettings } from './settings.js';
 
-export interface CloseRequest {
+interface CloseRequest {
   month: string;
   reissue: boolean;
   /** Accept the month's unaccounted money (not arrived, short, elsewhere, suspense) by name with a note. */
@@ -31,7 +31,7 @@ export interface CloseRequest {
   closer?: Actor;
 }
 
-export interface ClosedMonth {
+interface ClosedMonth {
   version: number;
   workbook: string;
   disbursements: number;
@@ -62,7 +62,7 @@ export function requireMonth(month: string): void {
  * What is done between the close's workbook and its record: given the workbook and the close's trail entry
  * (chained, not stored), it returns entries chained after it to record with the close (the evidence pack's).
  */
-export type BeforeRecord = (
+type BeforeRecord = (
   w: {
     version: number; workbook: string; journal: readonly BookedLine[];
     /** The journal files the close wrote beside the workbook (none: not asked, or provisional). */

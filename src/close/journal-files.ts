@@ -30,7 +30,7 @@ export interface JournalFileSettings extends LedgerSettings {
   provisional: boolean;
 }
 
-export interface JournalFilesRequest {
+interface JournalFilesRequest {
   month: string;
   version: number;
   /** The close workbook: the files are named after it. */
@@ -41,7 +41,7 @@ export interface JournalFilesRequest {
   lines: readonly BookedLine[];
 }
 
-export interface WrittenJournalFiles {
+interface WrittenJournalFiles {
   files: BookedFile[];
   /** Why a file asked for was not written, one sentence each. */
   notes: string[];
@@ -50,7 +50,7 @@ export interface WrittenJournalFiles {
 export const PROVISIONAL = 'PROVISIONAL';
 
 /** The month's last day: the date of every entry and reversal, so the month nets to the latest version. */
-export const lastDayOf = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0));
+const lastDayOf = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0));
 
 export const journalNo = (month: string, version: number, currency: string) => `recon-${month}-${version}-${currency}`;
 const reversalNo = (month: string, reversed: number, currency: string) => `recon-${month}-${reversed}R-${currency}`;
@@ -58,7 +58,7 @@ const reversalNo = (month: string, reversed: number, currency: string) => `recon
 /**
  * close-2026-10-v2.xlsx, xero, EUR → close-2026-10-v2-xero-EUR.csv; its reversal of v1 …-xero-EUR-reversal-of-v1.csv
  */
-export function journalFilePath(
+function journalFilePath(
   workbook: string,
   format: JournalFormat,
   currency: string,

@@ -160,7 +160,7 @@ export const LAYOUTS: Record<JournalFormat, Layout> = {
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** A day (UTC midnight) as an import expects it. */
-export function formatDate(day: Date, format: DateFormat): string {
+function formatDate(day: Date, format: DateFormat): string {
   const [y, m, d] = [
     String(day.getUTCFullYear()),
     String(day.getUTCMonth() + 1).padStart(2, '0'),

@@ -94,7 +94,7 @@ async function monthShape(c: DuckDBConnection, month: string, booksTz: string) {
   return readMonthShape(c, booksTz === 'UTC' ? title : `${title} (days in ${booksTz})`, from, to);
 }
 
-export interface MonthCloseOptions {
+interface MonthCloseOptions {
   month: string;
   version: number;
   reportsDir: string;

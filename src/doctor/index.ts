@@ -17,7 +17,7 @@ import type { DoctorSettings } from './settings.js';
 
 export type { DoctorSettings } from './settings.js';
 
-export type Verdict = 'OK' | 'WARN' | 'FAIL' | 'SKIP';
+type Verdict = 'OK' | 'WARN' | 'FAIL' | 'SKIP';
 
 export interface DoctorLine {
   check: string;

@@ -24,7 +24,7 @@ const LockFileSchema = z.object({
   bootId: z.string().optional(),
   processStart: z.string().optional(),
 });
-export type LockFile = z.infer<typeof LockFileSchema>;
+type LockFile = z.infer<typeof LockFileSchema>;
 
 /** A lock file younger than this that cannot be parsed is probably being written right now. */
 const GARBAGE_GRACE_MS = 60_000;
@@ -45,7 +45,7 @@ export interface RunLock {
   release(): Promise<void>;
 }
 
-export interface LockDeps {
+interface LockDeps {
   now?: () => Date;
   hostname?: string;
   pid?: number;
@@ -126,7 +126,7 @@ export async function acquireLock(
   );
 }
 
-export interface WaitOptions {
+interface WaitOptions {
   /** How long to wait for a holder to finish; 0 refuses at once (LockHeldError). */
   waitMs: number;
   /** Between looks (default 1 s). */

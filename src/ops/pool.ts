@@ -10,7 +10,7 @@ export interface MovingLimit {
   onChange(listener: () => void): () => void;
 }
 
-export interface PoolOptions {
+interface PoolOptions {
   concurrency: number | MovingLimit;
   maxQueued: number;
   signal?: AbortSignal;

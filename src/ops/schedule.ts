@@ -23,7 +23,7 @@ export interface SchedulerLogger {
   error(obj: object, msg: string): void;
 }
 
-export interface SchedulerOptions {
+interface SchedulerOptions {
   cron: string;
   timeZone: string;
   /** One whole run (it takes the file lock itself); resolves to the run's exit code. */

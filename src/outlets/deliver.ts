@@ -15,7 +15,7 @@ export interface OutletsReport {
   warnings: string[];
 }
 
-export type Task = false | null | undefined | '' | 0 | (() => Promise<string>);
+type Task = false | null | undefined | '' | 0 | (() => Promise<string>);
 
 export async function deliverAll(
   logger: Logger,

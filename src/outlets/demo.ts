@@ -10,7 +10,7 @@ import type { CloseOutletSettings, OutletSettings } from './settings.js';
 import type { OutletsReport } from './deliver.js';
 import type { StoreLayout } from '../store/layout.js';
 
-export interface DemoOutlets {
+interface DemoOutlets {
   night: Partial<OutletSettings>;
   close: Partial<CloseOutletSettings>;
   /** The lines telling where each outlet's output went, and the last alert document. */
@@ -61,7 +61,7 @@ export function demoOutlets(layout: Pick<StoreLayout, 'dir' | 'outbox'>, reports
 }
 
 /** JSON with each object or array on one line when it fits in `width`, so a document reads in a screenful. */
-export function compactJson(value: unknown, width = 110, indent = ''): string {
+function compactJson(value: unknown, width = 110, indent = ''): string {
   const flat = JSON.stringify(value);
   if (flat === undefined || flat.length + indent.length <= width || value === null || typeof value !== 'object')
     return flat ?? 'null';

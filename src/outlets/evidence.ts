@@ -22,7 +22,7 @@ import { formatIso } from '../money.js';
 import { LATEST_RESULTS } from './results.js';
 import { writeZip, type ZipMember } from './zip.js';
 
-export interface EvidenceRequest {
+interface EvidenceRequest {
   month: string;
   version: number;
   workbook: string;
@@ -36,13 +36,13 @@ export interface EvidenceRequest {
   at: Date;
 }
 
-export interface ManifestFile {
+interface ManifestFile {
   name: string;
   bytes: number;
   sha256: string;
 }
 
-export interface EvidencePack {
+interface EvidencePack {
   path: string;
   sha256: string;
   files: ManifestFile[];
@@ -51,9 +51,9 @@ export interface EvidencePack {
 }
 
 /** close-2026-10.xlsx → close-2026-10-evidence.zip */
-export const evidencePathFor = (workbook: string): string => `${workbook.replace(/\.xlsx$/i, '')}-evidence.zip`;
+const evidencePathFor = (workbook: string): string => `${workbook.replace(/\.xlsx$/i, '')}-evidence.zip`;
 
-export async function sha256Of(file: string): Promise<string> {
+async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');

@@ -54,7 +54,7 @@ export interface NightFacts {
   ageing: CauseAgeing[];
 }
 
-export const TOP_FINDINGS = 5;
+const TOP_FINDINGS = 5;
 
 export async function readNightFacts(
   connection: DuckDBConnection,
@@ -71,7 +71,7 @@ export async function readNightFacts(
   };
 }
 
-export async function checkCounts(connection: DuckDBConnection, runId: string): Promise<CheckCount[]> {
+async function checkCounts(connection: DuckDBConnection, runId: string): Promise<CheckCount[]> {
   const rows = (
     await connection.runAndReadAll(sqlText('outlets/findings_by_check_and_status'), [runId])
   ).getRowObjectsJS();

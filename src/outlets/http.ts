@@ -22,7 +22,7 @@ export function backoffMs(attempt: number): number {
 }
 
 /** Worth another attempt: no answer, a time-out, 408, 429 or a 5xx. */
-export function retryable(status: number | null): boolean {
+function retryable(status: number | null): boolean {
   return status === null || status === 408 || status === 429 || status >= 500;
 }
 

@@ -20,7 +20,7 @@ export interface MailSettings {
   maxAttachmentBytes: number;
 }
 
-export interface Mailed {
+interface Mailed {
   ok: boolean;
   /** Where the demo's stream transport wrote the message. */
   eml?: string;

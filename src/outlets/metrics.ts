@@ -10,7 +10,7 @@ import { formatMajor } from '../money.js';
 import { writeFileAtomically } from '../files.js';
 import type { NightFacts } from './facts.js';
 
-export interface RunMetrics {
+interface RunMetrics {
   finishedAt: Date;
   durationMs: number;
   exitCode: number;

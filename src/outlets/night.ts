@@ -21,7 +21,7 @@ import type { OutletSettings } from './settings.js';
 import { runSummary } from './summary.js';
 
 /** What a night tells its outlets when it ends (pipelines/nightly.ts NightlyOutcome has these). */
-export interface NightEnd {
+interface NightEnd {
   code: number;
   runId: string | null;
   /** The one line the run wrote on stderr when it did not complete (exit 2, or 3: who holds the lock). */

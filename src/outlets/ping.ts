@@ -6,7 +6,7 @@
 import { send, type Delivered } from './http.js';
 import type { DeliveryLimits } from './limits.js';
 
-export type PingEvent = 'start' | 'success' | 'fail' | 'log';
+type PingEvent = 'start' | 'success' | 'fail' | 'log';
 
 /** The ping URL of an event: a path segment added before any query (?rid=…, ?create=1 stay). */
 export function pingUrlFor(base: string, event: PingEvent): string {

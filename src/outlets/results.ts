@@ -20,13 +20,13 @@ import { runFindings, type RunFinding } from './run-findings.js';
 import { PACKAGE_VERSION } from './version.js';
 import type { MoneyAtStake } from './money-at-stake.js';
 
-export const RESULTS_SCHEMA = 'recon.run_results/v1';
+const RESULTS_SCHEMA = 'recon.run_results/v1';
 /** The stable name beside recon-latest.xlsx. */
 export const LATEST_RESULTS = 'recon-latest.json';
 
-export type CheckStatus = 'pass' | 'warn' | 'fail' | 'error';
+type CheckStatus = 'pass' | 'warn' | 'fail' | 'error';
 
-export interface ResultsInput {
+interface ResultsInput {
   runId: string;
   checks: CheckRunResult;
   counts: readonly CheckCount[];

@@ -16,7 +16,7 @@ export interface Amount {
   amount: string;
 }
 
-export interface TopFinding {
+interface TopFinding {
   checkId: string;
   severity: string;
   status: string;
@@ -42,7 +42,7 @@ export interface AgeingSummary {
   oldest: number;
 }
 
-export interface FindingsSummary {
+interface FindingsSummary {
   needPerson: number;
   new: number;
   open: number;
@@ -51,7 +51,7 @@ export interface FindingsSummary {
   bySeverity: Record<'error' | 'warning', { new: number; open: number }>;
 }
 
-export interface CloseSummary {
+interface CloseSummary {
   month: string;
   version: number | null;
   status: 'final' | 'provisional' | null;
@@ -100,7 +100,7 @@ interface Ended {
   logFile: string | null;
 }
 
-export interface RunEnd extends Ended {
+interface RunEnd extends Ended {
   facts: NightFacts | null;
   results: string | null;
 }

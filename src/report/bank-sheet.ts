@@ -15,7 +15,7 @@ import type { StreamingWorkbook } from './workbook-file.js';
  * need one: "short by 29.06 EUR", "over by 1.00 EUR", "fee deducted (15.00 EUR)". The Bank sheets of the
  * exceptions workbook and of the close both write it through here.
  */
-export function bankStatusText(
+function bankStatusText(
   r: Pick<BankRow, 'status' | 'bankDifference' | 'fee' | 'currency' | 'uncoveredOn'>,
 ): string {
   const amount = (v: bigint) => `${formatMajor(v < 0n ? -v : v, r.currency)} ${r.currency}`;
@@ -28,7 +28,7 @@ export function bankStatusText(
 }
 
 /** How a settled disbursement was matched, in words. */
-export function matchedBy(r: Pick<BankRow, 'byReference' | 'matchKind' | 'batchSize'>): string | null {
+function matchedBy(r: Pick<BankRow, 'byReference' | 'matchKind' | 'batchSize'>): string | null {
   if (r.byReference === null) return null;
   const how = r.byReference ? 'reference' : 'amount and date';
   if (r.matchKind === 'batch') return `batch of ${r.batchSize ?? '?'}, ${r.byReference ? 'by reference' : 'by sum'}`;
@@ -36,7 +36,7 @@ export function matchedBy(r: Pick<BankRow, 'byReference' | 'matchKind' | 'batchS
   return how;
 }
 
-export const BANK_COLUMNS: ReadonlyArray<ColumnSpec<BankRow>> = [
+const BANK_COLUMNS: ReadonlyArray<ColumnSpec<BankRow>> = [
   { header: 'Disbursement', width: 17, write: (c, r) => setText(c, r.disbursementId) },
   { header: 'Delivered at (UTC)', width: 17, write: (c, r) => setDate(c, r.deliveredAt) },
   { header: 'Currency', width: 9, write: (c, r) => setText(c, r.currency) },
@@ -73,7 +73,7 @@ const REASON_TEXT: Record<string, string> = {
   other: 'not from the provider',
 };
 
-export const CREDIT_COLUMNS: ReadonlyArray<ColumnSpec<BankCreditRow>> = [
+const CREDIT_COLUMNS: ReadonlyArray<ColumnSpec<BankCreditRow>> = [
   { header: 'Credited on', width: 12, write: (c, r) => setDate(c, r.creditedOn, DATE_FORMAT) },
   { header: 'Currency', width: 9, write: (c, r) => setText(c, r.currency) },
   { header: 'Amount', numeric: true, width: 15, write: (c, r) => setAmount(c, r.amount, r.currency) },

@@ -9,7 +9,7 @@ import type { CloseControls, Who } from './types.js';
 export type { CloseControls, Who };
 
 /** "ana (operating-system user ana on host books-1)" */
-export function whoText(w: Who): string {
+function whoText(w: Who): string {
   const machine = [w.osUser ? `operating-system user ${w.osUser}` : null, w.host ? `on host ${w.host}` : null]
     .filter(Boolean).join(' ');
   return `${w.by ?? 'not named (no --by)'}${machine ? ` (${machine})` : ''}`;

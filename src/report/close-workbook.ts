@@ -17,7 +17,7 @@ import { writeCloseControls } from './close-controls.js';
 
 export { buildJournal } from './journal.js';
 
-export interface WrittenCloseWorkbook {
+interface WrittenCloseWorkbook {
   path: string;
   /** Why the close is provisional; empty when final. */
   provisional: string[];
@@ -125,7 +125,7 @@ const FIELD_COUNT = 5;
 const LINES_HEADER_ROW = FIELDS_START + FIELD_COUNT + 1;
 
 /** The close's status in one line: final, final with unaccounted money accepted by name, or provisional and why. */
-export function closeStatus(input: Pick<CloseInput, 'provisional' | 'acceptance'>): string {
+function closeStatus(input: Pick<CloseInput, 'provisional' | 'acceptance'>): string {
   const a = input.acceptance;
   const approval = a?.state === 'pending' ? ', waiting for a second person\'s approval'
     : a?.approvedBy ? `, approved by ${a.approvedBy}` : '';

@@ -61,7 +61,7 @@ const CONTROL_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
 ];
 
 /** Four eyes in words: waiting for a second person, or who approved the acknowledgement in force. */
-export function approvalText(f: Pick<FindingRow, 'awaitingApprovalOf' | 'ackApprovedBy'>): string | null {
+function approvalText(f: Pick<FindingRow, 'awaitingApprovalOf' | 'ackApprovedBy'>): string | null {
   if (f.awaitingApprovalOf) {
     return `acknowledged by ${f.awaitingApprovalOf}, waiting for a second person's approval (recon ack KEY --approve)`;
   }
@@ -72,7 +72,7 @@ export function approvalText(f: Pick<FindingRow, 'awaitingApprovalOf' | 'ackAppr
  * A cause's root says how many more findings report its money; a repeat (just below its root) says its money
  * is the root's, counted there once (finding_groups.sql).
  */
-export function repeatsText(f: Pick<FindingRow, 'isRoot' | 'groupSize'>): string | null {
+function repeatsText(f: Pick<FindingRow, 'isRoot' | 'groupSize'>): string | null {
   const n = f.groupSize ?? 1;
   if (n <= 1) return null;
   if (f.isRoot === false) return 'same cause as the line above';
@@ -118,7 +118,7 @@ const BASE_FINDING_COLUMNS: ReadonlyArray<ColumnSpec<FindingRow>> = [
 const RECEIVED = ' — received: ';
 
 /** A detail in plain words, and the raw payload it quotes (if any) for a column of its own. */
-export function splitReceived(detail: string): { detail: string; received: string | null } {
+function splitReceived(detail: string): { detail: string; received: string | null } {
   const at = detail.indexOf(RECEIVED);
   return at < 0
     ? { detail, received: null }

@@ -26,7 +26,7 @@ import type ExcelJS from 'exceljs';
 import { writeAgeing } from './ageing-table.js';
 
 /** Why the Disbursements sheet lists what it lists (run-report.ts): shown on the Summary. */
-export interface ListedDisbursements {
+interface ListedDisbursements {
   /** In the night's window. */
   window: number;
   /** With a finding not yet resolved. */
@@ -35,7 +35,7 @@ export interface ListedDisbursements {
   stored: number;
 }
 
-export interface ExceptionWorkbookInput {
+interface ExceptionWorkbookInput {
   summary: RunSummary;
   findings: CountedRows<FindingRow>;
   disbursements: CountedRows<DisbursementRow>;

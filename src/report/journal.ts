@@ -133,7 +133,7 @@ function suspenseEntries(currency: string, t: HeldTotals): JournalEntry[] {
 }
 
 /** What the bank statements say of a currency's disbursements of the month (src/store/read/summaries.ts). */
-export type BankSplit = BankSplitRow;
+type BankSplit = BankSplitRow;
 
 /**
  * The debit side of the cash: with bank statements, Bank holds only what credits show arrived and each

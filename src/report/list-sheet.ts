@@ -43,7 +43,7 @@ export function roomBeside(workbookPath: string, maxRows: number = EXCEL_MAX_ROW
   return { maxRows, csvFor: (sheet) => `${base}-${sheet.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.csv` };
 }
 
-export interface ListLayout {
+interface ListLayout {
   headerRow: number;
   /** Rows of the list the sheet shows (all of them unless it overflows). */
   shown: number;
@@ -66,7 +66,7 @@ export function listLayout(maxRows: number, count: number, above = 0, below = 0)
   return { headerRow, shown: Math.max(0, maxRows - headerRow - below), overflows: true };
 }
 
-export interface ListSheetOptions {
+interface ListSheetOptions {
   /** Lines above the header, the first in bold (the Bank sheet's refused files). */
   above?: string[];
   /** Rows kept free under the table (the Disbursements sheet's totals). */
@@ -75,7 +75,7 @@ export interface ListSheetOptions {
   whole?: string;
 }
 
-export interface WrittenList {
+interface WrittenList {
   /** Not yet committed: the caller may write below the table (from `nextRow`). */
   sheet: ExcelJS.Worksheet;
   count: number;

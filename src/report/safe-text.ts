@@ -12,7 +12,7 @@ const TRUNCATION_MARK = ' …[truncated]';
 // forms are folded to ASCII by some East Asian Excel locales, so they count too.
 const FORMULA_TRIGGER = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
-export type TextTarget = 'xlsx' | 'csv';
+type TextTarget = 'xlsx' | 'csv';
 
 /**
  * Control characters a terminal acts on (ESC starts escape sequences, C1 has CSI/OSC): C0 but tab and line breaks, DEL,

@@ -20,7 +20,7 @@ export interface RowSink {
  * How many rows a table's sheet holds (Excel's limit below its header by default), and where every row
  * goes too when there may be more (a CSV): the rows past `capacity` go there only.
  */
-export interface TableBound {
+interface TableBound {
   capacity: number;
   whole?: RowSink;
 }
@@ -65,7 +65,7 @@ export function addSheet(
   return sheet;
 }
 
-export type Header = string | { header: string; numeric?: boolean };
+type Header = string | { header: string; numeric?: boolean };
 
 export function writeHeaderRow(sheet: ExcelJS.Worksheet, rowNumber: number, headers: readonly Header[]): void {
   const row = sheet.getRow(rowNumber);

@@ -6,7 +6,7 @@ import { writeTableSheet, type ColumnSpec } from './table-sheet.js';
 import type { RowSource } from './types.js';
 import { writeWorkbookFile } from './workbook-file.js';
 
-export interface WrittenTable {
+interface WrittenTable {
   path: string;
   rows: number;
 }

@@ -60,7 +60,7 @@ function sheetRef(name: string): string {
 }
 
 /** The number of in-workbook links a sheet keeps; rows past it show plain text (the list is held until commit). */
-export const MAX_INTERNAL_LINKS = 10_000;
+const MAX_INTERNAL_LINKS = 10_000;
 
 /**
  * Makes `cell` a link to `address` on sheet `sheetName` of the same workbook (e.g. `Disbursements!A7`).
@@ -103,7 +103,7 @@ export interface ColumnChart {
 }
 
 /** The chart part (DrawingML chart, ECMA-376 Part 1 §21.2) of one clustered column chart. */
-export function columnChartXml(chart: ColumnChart): string {
+function columnChartXml(chart: ColumnChart): string {
   const ref = (range: string) => escapeXml(`${sheetRef(chart.sheetName)}!${absolute(range)}`);
   const { days, format } = chart.categories;
   // a date is its serial day number in the cells (1900 date system: 25569 is 1970-01-01)

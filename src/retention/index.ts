@@ -39,7 +39,7 @@ const DAY_MS = 86_400_000;
  * The instant before which things may go. Always a valid date: a cut-off before the epoch is the epoch
  * (nothing recon wrote is older), so "keep everything" never turns into "compare with an invalid date".
  */
-export function cutoffOf(now: Date, keepDays: number): Date {
+function cutoffOf(now: Date, keepDays: number): Date {
   const days = Math.min(Math.max(0, Math.trunc(keepDays)), MAX_KEEP_DAYS);
   return new Date(Math.max(0, now.getTime() - days * DAY_MS));
 }

@@ -7,7 +7,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 
-export interface LogTrim {
+interface LogTrim {
   file: string;
   keptLines: number;
   removedLines: number;
@@ -51,7 +51,7 @@ const ISO_TIME = /"time":"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-
 const EPOCH_TIME = /"time":(\d{10,})/;
 
 /** When a log line was written (ms since the epoch), or null when it does not say. */
-export function lineTime(line: string): number | null {
+function lineTime(line: string): number | null {
   const head = line.slice(0, 200);
   const iso = ISO_TIME.exec(head);
   if (iso) {

@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const RUN_FILE = /^recon-(\d{4})-(\d{2})-(\d{2})-(\d{6}Z-[0-9a-f]+)(?:\.(?:xlsx|json)|-[a-z0-9]+(?:-[a-z0-9]+)*\.csv)$/;
 
-export interface RunFile {
+interface RunFile {
   path: string;
   runId: string;
   /** When the run started (from its id). */
@@ -19,7 +19,7 @@ export interface RunFile {
  * The run id a workbook or results file name carries (recon-2026-11-23-070307Z-f434.xlsx → 20261123T070307Z-f434), or
  * null.
  */
-export function runOfReport(name: string): { runId: string; at: Date } | null {
+function runOfReport(name: string): { runId: string; at: Date } | null {
   const m = RUN_FILE.exec(name);
   if (!m) return null;
   const [, y, mo, d, rest] = m as unknown as [string, string, string, string, string];

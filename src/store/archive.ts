@@ -32,7 +32,7 @@ const ARCHIVED: ReadonlyArray<{ table: string; kind: string | null; key: string 
  * Months archived in one night at most: enabling the archive on a store of a year moves its old months out
  * over a few nights, each night's extra work bounded.
  */
-export const MONTHS_PER_NIGHT = 2;
+const MONTHS_PER_NIGHT = 2;
 
 const IDS = '__recon_archive_ids';
 
@@ -43,7 +43,7 @@ export interface ArchiveSettings {
   afterMonths: number;
 }
 
-export interface ArchiveResult {
+interface ArchiveResult {
   months: string[];
   disbursements: number;
   rows: number;
@@ -176,7 +176,7 @@ export async function archivedParts(c: DuckDBConnection, archiveDir: string): Pr
 }
 
 /** Whether `month` is archived (a close of it brings it back first). */
-export async function isArchived(c: DuckDBConnection, month: string): Promise<boolean> {
+async function isArchived(c: DuckDBConnection, month: string): Promise<boolean> {
   return Number(await firstValue(c, 'SELECT count(*) FROM archived_months WHERE month = $1', [month])) > 0;
 }
 

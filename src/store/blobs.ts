@@ -17,7 +17,7 @@ export async function disbursementsMissingBlobs(c: DuckDBConnection, filesDir: s
   return new Set(rows.map((r) => String(r[0])));
 }
 
-export interface BlobFile {
+interface BlobFile {
   path: string;
   /** The file's name: the sha256 of its content. */
   name: string;

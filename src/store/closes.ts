@@ -97,7 +97,7 @@ export async function latestClose(c: DuckDBConnection, month: string): Promise<R
 }
 
 /** An entry a format's files booked for the month and nothing reversed yet: what the next version reverses. */
-export interface StandingEntry {
+interface StandingEntry {
   currency: string;
   version: number;
   journalNo: string;

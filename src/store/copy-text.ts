@@ -34,7 +34,7 @@ const jsonSafe = (x: string) => {
  * The DuckDB expression giving `col`'s COPY text (NULL for a NULL value). `source` are the store
  * object's columns; `month`, for a partitioned table, is what its `month` column (the partition key) takes.
  */
-export function columnText(col: TargetColumn, source: ReadonlySet<string>, month: string | null): string {
+function columnText(col: TargetColumn, source: ReadonlySet<string>, month: string | null): string {
   if (col.name === 'month' && month !== null) return month;
   if (!source.has(col.name)) throw new Error(`column ${col.name} is not in the store`);
   const v = `t.${sqlIdent(col.name)}`;

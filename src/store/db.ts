@@ -25,7 +25,7 @@ export interface Store {
   close(): void;
 }
 
-export class StoreError extends TerminalError {
+class StoreError extends TerminalError {
   override readonly name = 'StoreError';
 }
 

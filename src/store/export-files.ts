@@ -11,10 +11,10 @@ import { makeFolder, writeFileAtomically } from '../files.js';
 import { pidIsAlive } from '../ops/lock.js';
 import { UsageError } from '../errors.js';
 
-export const MANIFEST = 'manifest.json';
+const MANIFEST = 'manifest.json';
 export const FORMAT = 'recon-parquet-export/1';
 /** Hive's name for the partition of rows without a month. */
-export const HIVE_NULL = '__HIVE_DEFAULT_PARTITION__';
+const HIVE_NULL = '__HIVE_DEFAULT_PARTITION__';
 
 export interface ExportFile {
   /** Relative to the export folder, with '/'. */
@@ -51,7 +51,7 @@ export function filePath(object: string, month: string | null, id: string): stri
   return `${object}/month=${month === 'none' ? HIVE_NULL : month}/${id}.parquet`;
 }
 
-export async function readManifest(file: string): Promise<Manifest | null> {
+async function readManifest(file: string): Promise<Manifest | null> {
   try {
     const m = JSON.parse(await readFile(file, 'utf8')) as Manifest;
     return m.format === FORMAT && typeof m.objects === 'object' ? m : null;

@@ -16,7 +16,7 @@ const NIGHTLY_FINDING_COLUMNS = ['last_seen', 'last_run_id'];
 /** SQL that reads the clock: a view using it changes with the day, whatever its inputs. */
 const CLOCK = /\b(now|current_date|current_timestamp|today|get_current_time|get_current_timestamp)\b/i;
 
-export interface ViewInputs {
+interface ViewInputs {
   /** Large tables (cut by month) the view reads. */
   monthly: string[];
   /** Small tables read whole. */

@@ -37,7 +37,7 @@ const MONTH_LOCAL = new Set(['reconciliation', 'monthly_summary', 'finding_group
 /** Not exported: the live store's own bookkeeping (empty in the snapshot) and the snapshot's local paths. */
 const LEFT_OUT = new Set(['archived_disbursements', 'archived_line_keys', 'snapshot_files', 'snapshot_info']);
 
-export interface ExportedObject {
+interface ExportedObject {
   name: string;
   kind: 'table' | 'view';
   partitioned: boolean;

@@ -21,7 +21,7 @@ export interface MonthPrint {
 }
 
 /** The columns of each object the export writes, by object name (what the fingerprint must cover). */
-export type CoveredColumns = ReadonlyMap<string, readonly string[]>;
+type CoveredColumns = ReadonlyMap<string, readonly string[]>;
 
 /** Every month's fingerprint, months in order ('none' and '*' sort apart from the dates, as text does). */
 export async function monthFingerprints(
@@ -65,19 +65,6 @@ export function fingerprintOf(salt: string, ...parts: ReadonlyArray<string | num
   const hash = createHash('sha256').update(ALGORITHM).update('\0').update(salt);
   for (const p of parts) hash.update('\0').update(String(p));
   return hash.digest('hex');
-}
-
-/** What the store remembers having written to `target`, by month. */
-export async function readMonthExports(c: DuckDBConnection, target: string): Promise<Map<string, MonthPrint>> {
-  const rows = (
-    await c.runAndReadAll('SELECT month, fingerprint, rows FROM month_exports WHERE target = $1', [target])
-  ).getRows();
-  return new Map(
-    rows.map(([month, fingerprint, n]) => [
-      String(month),
-      { month: String(month), fingerprint: String(fingerprint), rows: Number(n) },
-    ]),
-  );
 }
 
 /**

@@ -9,9 +9,9 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlIdent } from './sql-text.js';
 
 /** Where an object's rows go: a month each, or all of them together. */
-export type Partitioning = 'month' | 'whole';
+type Partitioning = 'month' | 'whole';
 
-export interface MonthlyObject {
+interface MonthlyObject {
   name: string;
   kind: 'table' | 'view';
   partitioning: Partitioning;

@@ -10,9 +10,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SQL_DIR } from '../paths.js';
 
-export const OBJECT_FOLDERS = ['macros', 'staging', 'marts'] as const;
+const OBJECT_FOLDERS = ['macros', 'staging', 'marts'] as const;
 
-export interface SqlObject {
+interface SqlObject {
   name: string;
   kind: 'macro' | 'view';
   folder: (typeof OBJECT_FOLDERS)[number];

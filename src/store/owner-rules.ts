@@ -10,7 +10,7 @@ import { sqlText } from './sql.js';
 /** A rule's name: check:<check id>, currency:<ISO code>, or * for every finding. */
 export const OWNER_RULE = /^(check:[a-z0-9_]+|currency:[A-Z]{3}|\*)$/;
 
-export type OwnerRules = Readonly<Record<string, string>>;
+type OwnerRules = Readonly<Record<string, string>>;
 
 /**
  * "check:x=treasury,currency:EUR=ana" or the same as JSON text, as the option's variable gives it; an object

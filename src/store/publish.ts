@@ -24,7 +24,7 @@ import { collectGarbage, newGeneration, partsDirOf, writeGeneration } from './sn
 /** Archived lines' bookkeeping for the live store's checks: empty in the snapshot, whose views read every row. */
 const LIVE_ONLY = new Set(['archived_disbursements', 'archived_line_keys']);
 
-export interface PublishOptions {
+interface PublishOptions {
   /** The writer's own open connection; the snapshot is its current database. */
   sourceConnection: DuckDBConnection;
   publishedPath: string;
@@ -37,7 +37,7 @@ export interface PublishOptions {
   now?: () => Date;
 }
 
-export interface PublishedSnapshot {
+interface PublishedSnapshot {
   path: string;
   /** The snapshot's DuckDB file. */
   bytes: number;

@@ -49,7 +49,7 @@ export async function writeLease(dir: string, generation: string): Promise<void>
 }
 
 /** The generations leased by sessions whose process is alive. */
-export async function leasedGenerations(published: string): Promise<Set<string>> {
+async function leasedGenerations(published: string): Promise<Set<string>> {
   const dir = leasesDirOf(published);
   const out = new Set<string>();
   for (const name of await readdir(dir).catch(() => [] as string[])) {
@@ -61,7 +61,7 @@ export async function leasedGenerations(published: string): Promise<Set<string>>
   return out;
 }
 
-export interface Collect {
+interface Collect {
   published: string;
   archiveDir: string;
   /** Generations to keep besides the leased ones (the new one and the one it replaced). */

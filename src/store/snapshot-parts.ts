@@ -54,7 +54,7 @@ export interface PartsRefresh {
   writtenBytes: number;
 }
 
-export const partKey = (p: Pick<PartFile, 'object' | 'month'>): string => `${p.object}\u0000${p.month}`;
+const partKey = (p: Pick<PartFile, 'object' | 'month'>): string => `${p.object}\u0000${p.month}`;
 
 /**
  * What salts a table's month fingerprints: its columns and types, the columns hashed and the schema version (a

@@ -11,14 +11,14 @@ const BIGINT_MIN = -(2n ** 63n);
 const BIGINT_MAX = 2n ** 63n - 1n;
 
 /** Why `v` is not a BIGINT, or null when it is one. */
-export function notBigint(v: unknown): string | null {
+function notBigint(v: unknown): string | null {
   if (typeof v === 'bigint') return v < BIGINT_MIN || v > BIGINT_MAX ? `${v} does not fit a 64-bit whole number` : null;
   if (typeof v !== 'number' || !Number.isInteger(v)) return `${describe(v)} is not a whole number`;
   return Number.isSafeInteger(v) ? null : `${describe(v)} is beyond the whole numbers stored exactly`;
 }
 
 /** Why `v` is not an INTEGER (a line or file number), or null when it is one. */
-export function notInteger(v: unknown): string | null {
+function notInteger(v: unknown): string | null {
   return typeof v === 'number' && Number.isInteger(v) && v >= -2_147_483_648 && v <= 2_147_483_647
     ? null
     : `${describe(v)} is not a 32-bit whole number`;
@@ -30,7 +30,7 @@ function describe(v: unknown): string {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
-export type Storable =
+type Storable =
   | { ok: true; bundle: DisbursementBundle; deliveredAt: string }
   | { ok: false; reason: string };
 

@@ -122,7 +122,3 @@ export async function storeEntries(c: DuckDBConnection, entries: readonly TrailE
   await c.run(sqlText('controls/trail_unstage'));
 }
 
-/** Who, as an entry's content says it. */
-export function actorContent(a: Actor): { by: string | null; os_user: string | null; host: string | null } {
-  return { by: a.by, os_user: a.osUser, host: a.host };
-}

@@ -26,7 +26,7 @@ export interface StoredState {
   archivedMonth?: string | null;
 }
 
-export interface WriteCounts {
+interface WriteCounts {
   disbursements: number;
   unchanged: number;
   restated: number;
@@ -35,7 +35,7 @@ export interface WriteCounts {
   files: number;
 }
 
-export interface WriterOptions {
+interface WriterOptions {
   /**
    * Flush when one line table has this many lines buffered (default 122 880, one DuckDB row group: a
    * transaction that appends a whole row group to a table has it written straight to the file, while

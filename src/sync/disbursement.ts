@@ -2,7 +2,6 @@
 // Validation failures are quarantined line by line; a list that cannot be read completely (not an
 // envelope, never ending, ending early) marks the disbursement incomplete — it is never reconciled.
 import type { z } from 'zod';
-import type { PaymentsClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { paginate } from '../api/paginate.js';
 import {

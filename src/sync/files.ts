@@ -12,7 +12,7 @@ import { ApiError, RateLimitedError } from '../api/errors.js';
 import { FileListSchema, describeIssues, type FileLink } from '../api/schemas.js';
 import type { Layout } from './layouts.js';
 import { DEFAULT_PARSE_LIMITS, parseDisbursementFile } from './parse-file.js';
-import type { FileLine, FileResult, LineProblem } from '../store/bundle.js';
+import type { FileResult, LineProblem } from '../store/bundle.js';
 
 export type { FileResult };
 

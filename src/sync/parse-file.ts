@@ -11,7 +11,7 @@ export type { FileLine, LineProblem };
 
 export type LineKind = 'payout' | 'refund' | 'credit' | 'debit';
 
-export type ParsedFile =
+type ParsedFile =
   | {
       status: 'parsed';
       layout: string;
@@ -52,7 +52,7 @@ function mode(values: number[]): number {
 }
 
 /** How much of a file recon parses: beyond these the file is unparseable, said in a finding, never a crash. */
-export interface ParseLimits {
+interface ParseLimits {
   /** Lines in one file (the per-disbursement line limit). */
   maxLines: number;
   /** Bytes in one text line (no settlement record is anywhere near this long). */

@@ -30,7 +30,7 @@ function hashId(id: string): number {
   return h >>> 0;
 }
 
-export function rotationSlot(id: string, nights: number = ROTATION_NIGHTS): number {
+function rotationSlot(id: string, nights: number = ROTATION_NIGHTS): number {
   return hashId(id) % Math.max(1, nights);
 }
 

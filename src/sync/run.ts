@@ -24,7 +24,7 @@ import { outsideWindow, parseServiceTimestamp, serviceTimestampMs } from '../tim
 import { loadDeepReads, saveDeepReads } from '../store/deep-reads.js';
 import { ROTATION_NIGHTS, rotationDue } from './rotation.js';
 
-export interface SyncOptions {
+interface SyncOptions {
   perPage: number;
   /** The most disbursements read at once (the adaptive limit, when given, moves below it). */
   concurrency: number;
@@ -40,7 +40,7 @@ export interface SyncOptions {
 }
 
 /** Why a listed disbursement was read tonight (what a night's requests went to). */
-export interface ReadReasons {
+interface ReadReasons {
   new: number;
   changed: number;
   rotation: number;
@@ -67,7 +67,7 @@ export interface SyncResult {
   warnings: string[];
 }
 
-export interface SyncDeps {
+interface SyncDeps {
   connection: DuckDBConnection;
   /** A second connection to the store, for the writer (a batch appended while the one before commits). */
   second?: DuckDBConnection;

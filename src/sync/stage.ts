@@ -79,7 +79,7 @@ const INITIAL_CONCURRENCY = 8;
 const PROGRESS_TICK_MS = 1000;
 
 /** The run the sync writes into; `counters` gets the client's requests, retries and 429s, also on failure. */
-export interface SyncTarget {
+interface SyncTarget {
   /** The store: the sync writes on its connection and on a second one of its own (StoreWriter's `second`). */
   store: Pick<Store, 'instance' | 'connection'>;
   runId: string;

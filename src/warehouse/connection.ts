@@ -26,7 +26,7 @@ const CONNECT_TIMEOUT_MS = 15_000;
 const REFUSAL = /^(28|42|22|23|3D|3F|0A)/;
 
 /** The error as one redacted line, classed: lost connection (transient) or refusal (terminal). */
-export function warehouseError(target: PostgresTarget, what: string, err: unknown): Error {
+function warehouseError(target: PostgresTarget, what: string, err: unknown): Error {
   const e = err as Error & { code?: string };
   const text = oneLine(redact(`${what} (${target.id}): ${e.message ?? String(err)}`, target.secrets));
   if (e.code === '42501')

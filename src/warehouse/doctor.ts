@@ -4,7 +4,7 @@
 import { Warehouse } from './connection.js';
 import type { PostgresTarget } from './target.js';
 
-export interface WarehouseCheck {
+interface WarehouseCheck {
   verdict: 'OK' | 'WARN' | 'FAIL';
   reason: string;
 }

@@ -8,7 +8,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { copyLineExpression, streamLines, type TargetColumn } from '../store/copy-text.js';
 import {
-  MONTHLY_OBJECTS,
   monthSliceSql,
   prepareSlices,
   releaseSlices,

@@ -9,7 +9,7 @@ import { WarehouseRefusedError, type Warehouse } from './connection.js';
 
 const SCHEMA_DIR = path.join(SQL_DIR, 'postgres', 'schema');
 
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   sql: string;

@@ -26,7 +26,7 @@ export interface PostgresTarget {
   secrets: string[];
 }
 
-export const SSL_MODES = ['disable', 'require', 'verify-ca', 'verify-full'] as const;
+const SSL_MODES = ['disable', 'require', 'verify-ca', 'verify-full'] as const;
 
 /** A schema name recon writes into SQL as an identifier: plain, lower case, at most 63 bytes. */
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -126,7 +126,7 @@ export function parsePostgresUrl(url: string, schema: string): PostgresTarget {
 }
 
 /** The URL as runs.options may record it: without the password. */
-export function storablePostgresUrl(url: string): string {
+function storablePostgresUrl(url: string): string {
   try {
     const u = new URL(url);
     u.password = '';

@@ -7,7 +7,7 @@ import { sqlText } from '../sql.js';
 
 /** The buckets, in business days since first seen. */
 export const AGE_BUCKETS = ['0–2', '3–7', '8–30', '> 30'] as const;
-export type AgeBucket = (typeof AGE_BUCKETS)[number];
+type AgeBucket = (typeof AGE_BUCKETS)[number];
 
 export interface CauseAgeing {
   /** null: causes without a currency (counts), which carry no money. */

@@ -13,7 +13,7 @@ import { sqlIdent } from '../sql-text.js';
 export type { LatestFinding };
 
 /** A check run the store has no record of. */
-export class NoCheckRunError extends TerminalError {
+class NoCheckRunError extends TerminalError {
   override readonly name = 'NoCheckRunError';
 }
 

@@ -110,7 +110,7 @@ async function fill(c: DuckDBConnection, bank: boolean): Promise<ListedCounts> {
 }
 
 /** The TEMP tables of a list gone. */
-export async function dropListed(c: DuckDBConnection): Promise<void> {
+async function dropListed(c: DuckDBConnection): Promise<void> {
   for (const table of ['listed_ids', 'listed_places', LISTED_DISBURSEMENTS, LISTED_BANK])
     await c.run(`DROP TABLE IF EXISTS temp.main.${table}`);
 }

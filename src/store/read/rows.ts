@@ -28,7 +28,7 @@ async function* keysetRows(
 }
 
 /** What narrows a list: the disbursements delivered in a month ('YYYY-MM', UTC), those listed (listed.ts), or all. */
-export interface MonthFilter {
+interface MonthFilter {
   month?: string;
   pageSize?: number;
   /** The rows chosen by listNight or listMonth (their TEMP tables), instead of the views. */
@@ -119,7 +119,7 @@ export async function bankRefusals(connection: DuckDBConnection, runId: string):
 const LINK_BATCH = 5000;
 
 /** Where the listed disbursements are on the Disbursements sheet: the first one's row and how many it holds. */
-export interface SheetPlace {
+interface SheetPlace {
   firstRow: number;
   shown: number;
 }

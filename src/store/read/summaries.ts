@@ -7,7 +7,7 @@ import { ageInDays } from './findings.js';
 import type { CloseLine, FindingRow, MonthShape, SuspenseLine } from './types.js';
 
 /** Currencies charted on a Month sheet, those with the most disbursements first; the rest are named in a note. */
-export const MAX_CHARTED_CURRENCIES = 6;
+const MAX_CHARTED_CURRENCIES = 6;
 
 const big = (v: unknown): bigint => BigInt((v ?? 0) as bigint);
 
@@ -140,7 +140,7 @@ export async function countOpenFindingsOfMonth(c: DuckDBConnection, month: strin
 /**
  * Acknowledgement entries shown per finding on the close's Open findings (the latest; the count says how many in all).
  */
-export const ACK_HISTORY_SHOWN = 5;
+const ACK_HISTORY_SHOWN = 5;
 
 /**
  * The findings open at the close (on the month's disbursements, or on none), aged to `now`, one cause after
@@ -228,7 +228,7 @@ export interface BankSplitRow {
 }
 
 /** The month's bank entries in a currency: all credits and debits, and the credits that settled nothing by reason. */
-export interface BankMovement {
+interface BankMovement {
   credits: bigint;
   debits: bigint;
   duplicate: bigint;

@@ -140,7 +140,7 @@ export interface MonthShape {
 }
 
 /** The bank_status view's words (sql/staging/bank_status.sql), the same in every sheet and finding. */
-export const BANK_STATUSES = [
+const BANK_STATUSES = [
   'settled',
   'fee deducted',
   'part of a batch credit',
@@ -153,7 +153,7 @@ export const BANK_STATUSES = [
   'not arrived',
   'no statements',
 ] as const;
-export type BankStatus = (typeof BANK_STATUSES)[number];
+type BankStatus = (typeof BANK_STATUSES)[number];
 
 /** A disbursement and its bank credit (the bank_status view). */
 export interface BankRow {
