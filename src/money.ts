@@ -112,3 +112,15 @@ export function parseMajor(text: string, code: string): bigint | null {
   const value = numerator / scale;
   return sign === '-' ? -value : value;
 }
+
+/**
+ * What a disbursement's money is made of, in subunits of its own currency, each part a magnitude: the
+ * interface's identity is payouts + credits − refunds − debits (credit and debit adjustments) = the total.
+ * One set of names wherever these parts are carried or added up.
+ */
+export interface MoneyShape {
+  payouts: bigint;
+  refunds: bigint;
+  credits: bigint;
+  debits: bigint;
+}

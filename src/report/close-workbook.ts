@@ -87,8 +87,8 @@ const AMOUNT_COLUMNS: LineColumn[] = [
   { header: 'Disbursements', numeric: true, width: 15, write: (c, l) => setCount(c, l.disbursements) },
   amount('Payouts', (l) => l.payouts),
   amount('Refunds', (l) => l.refunds),
-  amount('Credit adjustments', (l) => l.creditAdjustments),
-  amount('Debit adjustments', (l) => l.debitAdjustments),
+  amount('Credit adjustments', (l) => l.credits),
+  amount('Debit adjustments', (l) => l.debits),
   amount('Computed net', (l) => l.computedNet),
   amount('Disbursed total', (l) => l.disbursedTotal),
   { header: 'Variance', numeric: true, width: 14, write: writeVariance },
@@ -171,8 +171,8 @@ function writeTotalsByCurrency(sheet: ExcelJS.Worksheet, headerRow: number, line
     totals.set(l.currency, t ? {
       recipientId: '', currency: l.currency, disbursements: t.disbursements + l.disbursements,
       payouts: t.payouts + l.payouts, refunds: t.refunds + l.refunds,
-      creditAdjustments: t.creditAdjustments + l.creditAdjustments,
-      debitAdjustments: t.debitAdjustments + l.debitAdjustments, computedNet: t.computedNet + l.computedNet,
+      credits: t.credits + l.credits,
+      debits: t.debits + l.debits, computedNet: t.computedNet + l.computedNet,
       disbursedTotal: t.disbursedTotal + l.disbursedTotal, variance: t.variance + l.variance,
     } : { ...l, recipientId: '' });
   }

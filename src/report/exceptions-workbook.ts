@@ -5,6 +5,7 @@
 import { BOLD, setAmount, setCount, setDate, setSeverity, setText, styleTitle } from './cells.js';
 import { DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET, findingColumns } from './columns.js';
 import { convert, type Rates } from '../rates.js';
+import type { MoneyShape } from '../money.js';
 import type { CurrencyStake } from '../store/read/summaries.js';
 import { writeFields, writeSmallTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
 import { writeMonthSheet, type MonthShape } from './month-sheet.js';
@@ -183,15 +184,11 @@ async function writeDisbursementsSheet(
   return written.count;
 }
 
-interface ListedTotal {
+interface ListedTotal extends MoneyShape {
   currency: string;
   reported: bigint;
   computed: bigint;
   difference: bigint;
-  payouts: bigint;
-  refunds: bigint;
-  credits: bigint;
-  debits: bigint;
 }
 
 /**

@@ -16,6 +16,7 @@
 // variance = disbursed − computed net. So every currency balances exactly, and any unexplained money
 // sits visibly on suspense instead of being folded into another account.
 import type { CloseLine, JournalEntry, JournalRole, SuspenseLine } from './types.js';
+import type { MoneyShape } from '../money.js';
 
 export type { JournalRole };
 import type { BankSplitRow } from '../store/read/summaries.js';
@@ -51,11 +52,7 @@ export function journalLine(
   return { currency, role, account: ROLES[role], description, debit, credit };
 }
 
-interface CurrencyTotals {
-  payouts: bigint;
-  refunds: bigint;
-  creditAdjustments: bigint;
-  debitAdjustments: bigint;
+interface CurrencyTotals extends MoneyShape {
   disbursedTotal: bigint;
   variance: bigint;
 }
@@ -76,15 +73,15 @@ export function buildJournal(
     const t = totals.get(line.currency) ?? {
       payouts: 0n,
       refunds: 0n,
-      creditAdjustments: 0n,
-      debitAdjustments: 0n,
+      credits: 0n,
+      debits: 0n,
       disbursedTotal: 0n,
       variance: 0n,
     };
     t.payouts += line.payouts;
     t.refunds += line.refunds;
-    t.creditAdjustments += line.creditAdjustments;
-    t.debitAdjustments += line.debitAdjustments;
+    t.credits += line.credits;
+    t.debits += line.debits;
     t.disbursedTotal += line.disbursedTotal;
     t.variance += line.variance;
     totals.set(line.currency, t);
@@ -97,12 +94,7 @@ export function buildJournal(
   ]);
 }
 
-interface HeldTotals {
-  payouts: bigint;
-  refunds: bigint;
-  credits: bigint;
-  debits: bigint;
-}
+type HeldTotals = MoneyShape;
 
 function suspenseByCurrency(suspense: readonly SuspenseLine[]): Map<string, HeldTotals> {
   const out = new Map<string, HeldTotals>();
@@ -244,9 +236,9 @@ function entriesFor(currency: string, t: CurrencyTotals, split?: BankSplit): Jou
   const entries = [
     ...cashEntries(currency, t.disbursedTotal, split),
     dr('refunds', 'Refunds deducted from disbursements', t.refunds),
-    dr('fees', 'Fees and debit adjustments deducted', t.debitAdjustments),
+    dr('fees', 'Fees and debit adjustments deducted', t.debits),
     cr('clearing', 'Gross sales settled (payouts)', t.payouts),
-    cr('credit_adjustments', 'Credit adjustments added', t.creditAdjustments),
+    cr('credit_adjustments', 'Credit adjustments added', t.credits),
   ];
   if (t.variance > 0n) entries.push(cr('suspense', 'Disbursed more than computed', t.variance));
   if (t.variance < 0n) entries.push(dr('suspense', 'Disbursed less than computed', -t.variance));
@@ -257,15 +249,15 @@ function entriesFor(currency: string, t: CurrencyTotals, split?: BankSplit): Jou
 /** The sign conventions above only hold if the line agrees with them; a mismatch is a bug upstream. */
 function checkLine(line: CloseLine): void {
   const where = `close line ${line.recipientId} ${line.currency}`;
-  for (const field of ['payouts', 'refunds', 'creditAdjustments', 'debitAdjustments'] as const) {
+  for (const field of ['payouts', 'refunds', 'credits', 'debits'] as const) {
     if (line[field] < 0n) {
       throw new Error(`${where}: ${field} is ${line[field]}; buildJournal expects non-negative magnitudes`);
     }
   }
-  const net = line.payouts - line.refunds + line.creditAdjustments - line.debitAdjustments;
+  const net = line.payouts - line.refunds + line.credits - line.debits;
   if (line.computedNet !== net) {
     throw new Error(
-      `${where}: computedNet ${line.computedNet} ≠ payouts − refunds + creditAdjustments − debitAdjustments (${net})`,
+      `${where}: computedNet ${line.computedNet} ≠ payouts − refunds + credits − debits (${net})`,
     );
   }
   if (line.variance !== line.disbursedTotal - line.computedNet) {

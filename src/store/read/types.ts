@@ -1,5 +1,6 @@
 // The rows recon reads out of the store for its workbooks (src/store/read/*), in the shapes the writers
 // take. Money is integer subunits (bigint) until the moment a cell is written.
+import type { MoneyShape } from '../../money.js';
 
 export type Severity = 'error' | 'warning';
 export type FindingStatus = 'new' | 'open' | 'acknowledged' | 'resolved';
@@ -77,7 +78,8 @@ export type FindingRow = Omit<LatestFinding, 'lastSeen' | 'ackBy' | 'ackAt' | 'a
 
 export type DisbursementStatus = 'reconciled' | 'exceptions' | 'incomplete' | 'invalid';
 
-export interface DisbursementRow {
+/** A disbursement as the Disbursements sheet lists it; the parts of computed (own-currency lines) when known. */
+export interface DisbursementRow extends Partial<MoneyShape> {
   disbursementId: string;
   recipientId: string;
   deliveredAt: Date;
@@ -87,25 +89,16 @@ export interface DisbursementRow {
   difference: bigint | null;
   status: DisbursementStatus;
   findings: number;
-  /** The parts of computed (lines in the disbursement's own currency), when known. */
-  payouts?: bigint;
-  refunds?: bigint;
-  credits?: bigint;
-  debits?: bigint;
 }
 
 /**
  * One recipient × currency line of the monthly close. All four components are non-negative
- * magnitudes, so computedNet = payouts − refunds + creditAdjustments − debitAdjustments and
+ * magnitudes (MoneyShape), so computedNet = payouts − refunds + credits − debits and
  * variance = disbursedTotal − computedNet. buildJournal checks both identities per line.
  */
-export interface CloseLine {
+export interface CloseLine extends MoneyShape {
   recipientId: string;
   currency: string;
-  payouts: bigint;
-  refunds: bigint;
-  creditAdjustments: bigint;
-  debitAdjustments: bigint;
   computedNet: bigint;
   disbursedTotal: bigint;
   variance: bigint;

@@ -9,10 +9,10 @@ import { DISBURSEMENTS, FINDINGS, readWorkbook, sheetOf, tempDir } from './helpe
 
 function line(recipientId: string, currency: string, c: { payouts: bigint; refunds?: bigint; credit?: bigint; debit?: bigint; disbursed: bigint }): CloseLine {
   const refunds = c.refunds ?? 0n;
-  const creditAdjustments = c.credit ?? 0n;
-  const debitAdjustments = c.debit ?? 0n;
-  const computedNet = c.payouts - refunds + creditAdjustments - debitAdjustments;
-  return { recipientId, currency, payouts: c.payouts, refunds, creditAdjustments, debitAdjustments, computedNet,
+  const credits = c.credit ?? 0n;
+  const debits = c.debit ?? 0n;
+  const computedNet = c.payouts - refunds + credits - debits;
+  return { recipientId, currency, payouts: c.payouts, refunds, credits, debits, computedNet,
     disbursedTotal: c.disbursed, variance: c.disbursed - computedNet, disbursements: 2 };
 }
 
