@@ -80,6 +80,12 @@ export class PaymentsClient {
   private readonly blockMs: number;
   private readonly maxBodyBytes: number;
   private readonly random: () => number;
+  /**
+   * Blocks the service imposed (a 429 while no block was in force): the requests already in flight when a block
+   * begins come back 429 too, as many as the connections, and are the same block, not new ones.
+   */
+  private blocks = 0;
+  private blockedUntil = 0;
 
   constructor(private readonly options: ClientOptions) {
     this.clock = options.clock ?? realClock;
@@ -255,13 +261,17 @@ export class PaymentsClient {
               pauseMs,
             );
           }
-          this.options.budget.block(this.clock.now() + pauseMs);
+          const now = this.clock.now();
+          if (now >= this.blockedUntil) this.blocks += 1;
+          this.blockedUntil = Math.max(this.blockedUntil, now + pauseMs);
+          this.options.budget.block(now + pauseMs);
           this.options.logger.error(
             { path: label, pauseMs, rateLimited: this.stats.rateLimited },
             `429 from the payments service: no request leaves for ${Math.round(pauseMs / 1000)} s (another program ` +
               `on this IP may be using the shared 500/min budget)`,
           );
-          if (this.stats.rateLimited > 50) throw wrapped;
+          // a service that blocks again after every pause would hold the run for ever: stop after 50 blocks
+          if (this.blocks > 50) throw wrapped;
           continue;
         }
         if (!shouldRetry(wrapped, attempt, policy)) throw wrapped;
