@@ -13,19 +13,10 @@
 //   generic     recon's own: Journal, Date (ISO), Currency, Role, Code, Account, Description, Debit, Credit
 import { formatIso, isoMinorUnits } from '../money.js';
 import type { DateFormat, JournalFormat } from './journal-formats.js';
+import type { BookedLine } from '../store/closes.js';
 
-/** One line of a journal file: the account of the user's books, what it books, and its amounts (subunits). */
-export interface FileLine {
-  currency: string;
-  role: string;
-  /** recon's name for the role's account. */
-  account: string;
-  code: string;
-  name: string;
-  description: string;
-  debit: bigint;
-  credit: bigint;
-}
+/** One line of a journal file: the line as the close booked it (the account of the user's books, subunits). */
+type FileLine = BookedLine;
 
 /** What one journal entry (one file) says on every line. */
 export interface EntryText {
