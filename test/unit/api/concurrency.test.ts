@@ -169,6 +169,21 @@ describe('adaptive concurrency on the request budget', () => {
     expect(busiest(o.sends, 6000)).toBeLessThanOrEqual(480);
   });
 
+  it("starts where Little's law puts it (the budget's rate × the latency): the first window is used too", async () => {
+    const { next } = testRandom('concurrency-start');
+    const service = fivePercentFaults;
+    const scenario = { name: 'start', service, disbursements: 400, intervalMs: 6000, initial: 8, max: 32, retryBaseMs: 50 };
+    const o = await simulate(scenario, next);
+    // 0.075 a ms × 100–300 ms: 8 to 23 in flight; the limit moves at the first answers, not rounds later
+    const firstAnswer = o.start + 300;
+    expect(limitAt(o, firstAnswer)).toBeGreaterThan(8);
+    expect(limitAt(o, firstAnswer)).toBeLessThanOrEqual(16);
+    // the first window from the first request on, not only the windows after it
+    const [first] = perWindow(o, 6000, 0);
+    expect(first).toBeGreaterThanOrEqual(0.97 * 450);
+    expect(busiest(o.sends, 6000)).toBeLessThanOrEqual(480);
+  });
+
   it('backs off when many answers are 5xx, and comes back once the service recovers', async () => {
     const { next } = testRandom('concurrency-5xx');
     const t0 = Date.UTC(2026, 10, 25);
