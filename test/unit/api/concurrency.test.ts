@@ -172,8 +172,8 @@ describe('adaptive concurrency on the request budget', () => {
   it("starts where Little's law puts it (the budget's rate × the latency): the first window is used too", async () => {
     const { next } = testRandom('concurrency-start');
     const service = fivePercentFaults;
-    const scenario = { name: 'start', service, disbursements: 400, intervalMs: 6000, initial: 8, max: 32, retryBaseMs: 50 };
-    const o = await simulate(scenario, next);
+    const scenario = { name: 'start', service, disbursements: 400, intervalMs: 6000, initial: 8, max: 32 };
+    const o = await simulate({ ...scenario, retryBaseMs: 50 }, next);
     // 0.075 a ms × 100–300 ms: 8 to 23 in flight; the limit moves at the first answers, not rounds later
     const firstAnswer = o.start + 300;
     expect(limitAt(o, firstAnswer)).toBeGreaterThan(8);
