@@ -7,6 +7,7 @@
 // answers of the first round, while work waits for a slot, move the limit there at once, so the night does
 // not spend its first rounds growing towards it; a limit that wastes turns grows at least there too (at
 // most 2× the start or a step: a budget the service cannot reach says nothing of how many it serves at once).
+// A 429 or a cut in the first round ends that start: after it, the limit grows back by rounds.
 //
 // The controller works in rounds of about two round trips (and at least twenty of the budget's turns):
 // - the budget made more turns than were asked for, nobody waited, and more work waits for a slot: the
@@ -176,6 +177,7 @@ export class AdaptiveConcurrency {
     if (r.faults === 0) this.faultShare /= 2;
     if (r.timeouts > 0 || this.faultShare > FAULT_SHARE) {
       this.probe = null;
+      this.starting = false;
       return this.setLimit(Math.floor(this.current * 0.75));
     }
     if (this.probe) return this.judgeProbe(this.probe, r, ms, now);
@@ -224,6 +226,7 @@ export class AdaptiveConcurrency {
     if (now - this.lastHalving < this.roundMs()) return;
     this.lastHalving = now;
     this.probe = null;
+    this.starting = false;
     this.setLimit(Math.floor(this.current / 2));
   }
 

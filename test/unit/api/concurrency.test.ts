@@ -239,6 +239,29 @@ describe('adaptive concurrency on the request budget', () => {
     expect(busiest(o.sends, MINUTE)).toBeLessThanOrEqual(480);
   });
 
+  it('does not start from the first answers again after a 429 in the first round', async () => {
+    const { next } = testRandom('concurrency-early-429');
+    let refused: number | null = null;
+    const service: Service = {
+      answer: (t, r) => {
+        if (refused === null) {
+          refused = t;
+          return { ms: 50, outcome: 'limited' };
+        }
+        return { ms: uniform(100, 300)(r), outcome: 'answered' };
+      },
+    };
+    const scenario = { name: 'early 429', service, disbursements: 300, intervalMs: 6000, initial: 8, max: 32 };
+    const o = await simulate({ ...scenario, blockMs: 6000 }, next);
+    const heard = refused! + 50;
+    expect(limitAt(o, heard)).toBe(4);
+    // the block over, Little's law would say 15; the halved limit grows by rounds, at most 2× each
+    const reopened = heard + 6000;
+    const early = o.limits.filter(([t]) => t >= heard && t < reopened + 350).map(([, l]) => l);
+    expect(Math.max(...early)).toBeLessThanOrEqual(4);
+    expect(busiest(o.sends, 6000)).toBeLessThanOrEqual(480);
+  });
+
   it('with a budget it cannot reach, keeps no more at once than the service can serve', async () => {
     const { next } = testRandom('concurrency-saturated');
     // serves 12 at once, 40–60 ms each: past 12 requests in flight, more at once brings nothing
