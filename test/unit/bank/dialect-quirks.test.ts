@@ -124,7 +124,7 @@ describe('MT940 quirks', () => {
 
   it('reads a German SEPA statement: ?20–?29 subfields, an entry date, a // bank reference and /OCMT/', () => {
     const text = [':20:STARTUMS', ':25:37040044/0532013000', ':28C:00304/001', ':60F:C261231EUR1000,00',
-      ':61:2612311231CR4287,61NTRFNONREF//0511031234567890', '/OCMT/EUR4300,00/CHGS/EUR12,39/',
+      ':61:2612310102CR4287,61NTRFNONREF//0511031234567890', '/OCMT/EUR4300,00/CHGS/EUR12,39/',
       ':86:166?00SEPA-GUTSCHRIFT?100599?20EREF+E2E-dsb_0046?21SVWZ+SETTLEMENT dsb_0046 NOV',
       '?22EMBER 2026?30COBADEFFXXX?31DE89370400440532013000?32PAYMENTS SERVICE?33 BV?34000',
       ':61:2701020102DR19,90N005KREF+ABC//7203456789012345', 'RUECKLASTSCHRIFT',
@@ -136,7 +136,8 @@ describe('MT940 quirks', () => {
     expect(s!.entries.map((e) => ({ amount: e.amount, direction: e.direction, valueDate: e.valueDate,
       bookingDate: e.bookingDate, bankRef: e.bankRef, endToEndId: e.endToEndId, remittance: e.remittance,
       counterparty: e.counterparty }))).toEqual([
-      { amount: 428761n, direction: 'credit', valueDate: '2026-12-31', bookingDate: '2026-12-31',
+      // valued on 31 December, booked on 2 January: the entry date's year is the next one
+      { amount: 428761n, direction: 'credit', valueDate: '2026-12-31', bookingDate: '2027-01-02',
         bankRef: '0511031234567890', endToEndId: 'E2E-dsb_0046',
         remittance: 'EREF+E2E-dsb_0046SVWZ+SETTLEMENT dsb_0046 NOVEMBER 2026', counterparty: 'PAYMENTS SERVICE BV' },
       { amount: 1990n, direction: 'debit', valueDate: '2027-01-02', bookingDate: '2027-01-02',
