@@ -44,30 +44,39 @@ describe('the interface allows it, recon survives it', () => {
   const idForNight = (k: number) => {
     for (let n = 0; ; n += 1) if (slotNightOf(`rot_${n}`) === k) return `rot_${n}`;
   };
-  it.each(period)(
-    'a payout restated without a change to the list record is caught within the rotation period, on its slot night %i',
-    async (slotNight) => {
-      const deliveredAt = new Date(DELIVERED).toISOString();
-      const d = buildDisbursement({ id: idForNight(slotNight), payouts: 4, deliveredAt });
-      const f = await fake([d]);
-      const file = db();
-      expect((await syncFake(f, file, [], { now: () => night(0) })).code).toBe(0);
-      // two payouts trade amounts: the total, the counts and every list field stay the same
+  it('a payout restated without a change to the list record is caught within the rotation period, each disbursement on its slot night', async () => {
+    // one disbursement per slot night of the period, all read on night 0, then all restated
+    const deliveredAt = new Date(DELIVERED).toISOString();
+    const ds = period.map((k) => buildDisbursement({ id: idForNight(k), payouts: 4, deliveredAt }));
+    const f = await fake(ds);
+    const file = db();
+    expect((await syncFake(f, file, [], { now: () => night(0) })).code).toBe(0);
+    // two payouts trade amounts: the total, the counts and every list field stay the same
+    for (const d of ds) {
       const [a, b] = [d.payouts![0]!, d.payouts![1]!];
       [a.amount, b.amount] = [b.amount, a.amount];
-      const restatedOn: number[] = [];
-      const rotatedOn: number[] = [];
-      // then a run a period later: read again once, never again once the window has ended
-      for (const k of [...period, 2 * ROTATION_NIGHTS]) {
-        const run = await syncFake(f, file, [], { now: () => night(k) });
-        expect(run.code, `night ${k}`).toBe(0);
-        if (run.result!.restated > 0) restatedOn.push(k);
-        if (run.result!.reasons.rotation > 0) rotatedOn.push(k);
+    }
+    const hashes = async () => new Map((await query(file, 'SELECT disbursement_id, content_hash FROM disbursements'))
+      .map((r) => [String(r.disbursement_id), String(r.content_hash)]));
+    let before = await hashes();
+    const caughtOn: Record<string, number> = {};
+    const rotations: number[] = [];
+    // then each night of the period and one a period later: each read again once, never again once out of the window
+    for (const k of [...period, 2 * ROTATION_NIGHTS]) {
+      const run = await syncFake(f, file, [], { now: () => night(k) });
+      expect(run.code, `night ${k}`).toBe(0);
+      rotations.push(run.result!.reasons.rotation);
+      const after = await hashes();
+      for (const [d, h] of after) {
+        if (before.get(d) === h) continue;
+        expect(caughtOn[d], `${d} restated twice`).toBeUndefined();
+        caughtOn[d] = k;
       }
-      expect(restatedOn).toEqual([slotNight]);
-      expect(rotatedOn).toEqual([slotNight]);
-    },
-  );
+      before = after;
+    }
+    expect(caughtOn).toEqual(Object.fromEntries(period.map((k) => [idForNight(k), k])));
+    expect(rotations).toEqual([...period.map(() => 1), 0]);
+  });
 
   it('a 422 to per_page=100 is answered by asking again smaller, and the size is remembered', async () => {
     const d = buildDisbursement({ payouts: 30 });
