@@ -23,7 +23,7 @@ export interface ChildSelection {
   fromIndex: number;
   deliveredSinceMs: number;
   /**
-   * With a rotation (issue #26), of those delivered since `deliveredSinceMs` only the ones whose rotation
+   * With a rotation, of those delivered since `deliveredSinceMs` only the ones whose rotation
    * slot is the night at `nowMs` (src/sync/rotation.ts, the stated rule) are re-read; new ones always.
    * With `firstNightMs` (runs every night since that backfill, at its time of day), one that has left the
    * window is re-read too on the night `nights` days after its first read when no slot night in the window

@@ -1,4 +1,4 @@
-// night_requests_ratio / night_minutes_10M / sync_cpu_s_per_1M (issue #26): ten nights in a row against
+// night_requests_ratio / night_minutes_10M / sync_cpu_s_per_1M: ten nights in a row against
 // the sandbox (its own process, a maximum page size it does not disclose), each on the injected clock one
 // day after the other, the service delivering what its dataset delivered by then. Night 1 is the backfill;
 // nights 2 and 10 are measured against what they truly need: every list page at the largest page size the

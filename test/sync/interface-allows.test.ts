@@ -1,4 +1,4 @@
-// Issue #11: what the interface allows a service to do costs at most the one disbursement it touches.
+// What the interface allows a service to do costs at most the one disbursement it touches.
 // Each case drives a scripted fake service (127.0.0.1) into the behaviour, then checks that the run
 // completed, every other disbursement reconciled, and the touched one says what happened.
 import { describe, expect, it } from 'vitest';
