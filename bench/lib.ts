@@ -96,7 +96,7 @@ export async function timed(work: () => Promise<unknown>): Promise<number> {
 }
 
 /**
- * A fingerprint of one check run's findings (#28): every column an accountant reads, the rows in a fixed
+ * A fingerprint of one check run's findings: every column an accountant reads, the rows in a fixed
  * order, so a change that claims to preserve behaviour can be held to the same hash before and after.
  */
 export async function findingsHash(c: DuckDBConnection, runId: string): Promise<string> {

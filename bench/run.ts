@@ -215,7 +215,7 @@ const excel: Measure = async () => {
     `the same money conversion and the same yielding; each side in its own process, interleaved. CPU time (all threads) ` +
     `${pairs.map((p) => fmt(num(p.recon, 'cpuSeconds'))).join(' / ')} s vs ${pairs.map((p) => fmt(num(p.bare, 'cpuSeconds'))).join(' / ')} s, ` +
     `ratio ${spread(cpuRatios)}. exceljs's own styled path (the same cells with recon's styles given the cheapest way: ` +
-    `one shared style object per column, no lookup; recon renders its table rows itself since #28) ${pairs.map((p) => fmt(num(p.styled, 'seconds'))).join(' / ')} s, ` +
+    `one shared style object per column, no lookup; recon renders its table rows itself) ${pairs.map((p) => fmt(num(p.styled, 'seconds'))).join(' / ')} s, ` +
     `median ${fmt(median(floors))}× bare ${spread(floors)}.`, { detail: pairs }),
   figure('excel_peak_rss_mb', rss, `maxRSS of a process writing only the workbook (100 000 findings), the most of the 3 runs.`, { scale: 'alone' })];
 };

@@ -23,10 +23,13 @@ export interface ChildSelection {
   fromIndex: number;
   deliveredSinceMs: number;
   /**
-   * With a rotation (issue #26), of those delivered since `deliveredSinceMs` only the ones whose rotation
+   * With a rotation, of those delivered since `deliveredSinceMs` only the ones whose rotation
    * slot is the night at `nowMs` (src/sync/rotation.ts, the stated rule) are re-read; new ones always.
+   * With `firstNightMs` (runs every night since that backfill, at its time of day), one that has left the
+   * window is re-read too on the night `nights` days after its first read when no slot night in the window
+   * came between (owedAfterWindow there).
    */
-  rotation?: { nowMs: number; nights: number };
+  rotation?: { nowMs: number; nights: number; firstNightMs?: number };
 }
 
 /**
@@ -46,6 +49,26 @@ export interface Minimum {
   payoutLines: number;
   /** Disbursements in the list (all visible ones); `disbursements` are those whose children are read. */
   listed: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Out of the window, owed its one read after it tonight (ChildSelection.rotation's `firstNightMs`). */
+function owedTonight(
+  id: string,
+  deliveredMs: number,
+  windowStartMs: number,
+  r: { nowMs: number; nights: number; firstNightMs?: number },
+): boolean {
+  if (r.firstNightMs === undefined || deliveredMs >= windowStartMs) return false;
+  const lookbackMs = r.nowMs - windowStartMs;
+  // nightly runs: the first read is the first night at or after the delivery, the backfill at the earliest
+  const firstRead = r.firstNightMs + Math.max(0, Math.ceil((deliveredMs - r.firstNightMs) / DAY_MS)) * DAY_MS;
+  if (firstRead > deliveredMs + lookbackMs || r.nowMs !== firstRead + r.nights * DAY_MS) return false;
+  for (let n = firstRead + DAY_MS; n < r.nowMs; n += DAY_MS) {
+    if (deliveredMs >= n - lookbackMs && slotDue(id, n, r.nights)) return false;
+  }
+  return true;
 }
 
 async function main(): Promise<void> {
@@ -86,7 +109,8 @@ async function main(): Promise<void> {
           const sel = req.select;
           const inWindow = sel !== undefined && Date.parse(d.delivered_at) >= sel.deliveredSinceMs
             && (sel.rotation === undefined || slotDue(d.disbursement_id, sel.rotation.nowMs, sel.rotation.nights));
-          const chosen = !sel || d.index >= sel.fromIndex || inWindow;
+          const chosen = !sel || d.index >= sel.fromIndex || inWindow || (sel.rotation !== undefined
+            && owedTonight(d.disbursement_id, Date.parse(d.delivered_at), sel.deliveredSinceMs, sel.rotation));
           if (!chosen) continue;
           const e = d.expected;
           m.disbursements += 1;

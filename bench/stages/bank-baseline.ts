@@ -1,4 +1,4 @@
-// The fair baseline of bank_ratio (#28): the matching itself — which credit settled which disbursement —
+// The fair baseline of bank_ratio: the matching itself — which credit settled which disbursement —
 // computed by the simplest correct query over the raw tables, written here rather than taken from recon's
 // views (sql/staging/bank_*.sql) so that the ratio measures recon's shape against the bare work:
 //   batch by reference  a credit naming two or more disbursements in its window that add up to it exactly

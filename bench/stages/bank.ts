@@ -1,11 +1,11 @@
-// bank_ratio (#17, #28): the seven bank checks (matching 100k disbursements against 150k bank lines inside the
+// bank_ratio: the seven bank checks (matching 100k disbursements against 150k bank lines inside the
 // checks: candidates, rounds of mutual first choices, batches and fees, the unmatched credits' reasons,
 // coverage from the statements' periods, their gaps and balance proof, the findings) against the matching
-// alone computed by the simplest correct query over the raw tables (bank-baseline.ts; until #28 the baseline was a bare equi-join counting pairs, which no matching
+// alone computed by the simplest correct query over the raw tables (bank-baseline.ts; at first the baseline was a bare equi-join counting pairs, which no matching
 // can approach). The baseline is held to recon's bank_matches, pair for pair, before anything is timed. The store is built in
 // SQL: every disbursement credited once (a third by reference, the rest by amount and date, one to three
 // business days later), 1 % missing, 1 % short, 1 % twice, and 40 000 other lines (debits, customers).
-// Since #25 the matching also looks for batch credits and bank fees (the 1 % short credits are within the
+// The matching also looks for batch credits and bank fees (the 1 % short credits are within the
 // default fee tolerance). Three interleaved pairs; each pair's ratio, their median and spread.
 // Args: disbursements otherLines
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// checks_ratio on the realistic shape (#16): every check (runChecks, lifecycle included) over a store in
+// checks_ratio on the realistic shape: every check (runChecks, lifecycle included) over a store in
 // the sandbox's proportions (synthetic.ts, buildRealisticStoreInSql: payouts, refunds, adjustments, a
 // settlement file per disbursement with its lines, quarantined records, restatements, findings already
 // open from a first check run), under recon's default DuckDB memory limit, against the bare work any

@@ -3,11 +3,11 @@
 // Both sides convert money the same way (subunits ÷ the currency's factor, as cells.ts setAmount does
 // below 10^15) and both yield to the compressor every 50 rows (workbook-file.ts pace); what is left is
 // recon's styles, widths, extra sheets and row heights.
-// `styled` (#28) is exceljs's own styled path: the same exceljs streaming write with useStyles on, every
+// `styled` is exceljs's own styled path: the same exceljs streaming write with useStyles on, every
 // cell given its style as one shared object per column (the cheapest way exceljs takes a style: no lookup
 // by content), the numeric columns' number formats and alignment, the row heights of the wrapped text:
 // what any styled table costs through exceljs's Row and Cell objects. It was the floor under recon's side
-// until recon rendered its table rows itself (table-sheet.ts, #28); it is kept as the reference for that.
+// until recon rendered its table rows itself (table-sheet.ts); it is kept as the reference for that.
 // Each side also reports its CPU seconds (all threads, deflate included) over the write.
 // Args: recon|bare|styled findings
 import { createWriteStream } from 'node:fs';

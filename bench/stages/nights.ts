@@ -1,9 +1,10 @@
-// night_requests_ratio / night_minutes_10M / sync_cpu_s_per_1M (issue #26): ten nights in a row against
+// night_requests_ratio / night_minutes_10M / sync_cpu_s_per_1M: ten nights in a row against
 // the sandbox (its own process, a maximum page size it does not disclose), each on the injected clock one
 // day after the other, the service delivering what its dataset delivered by then. Night 1 is the backfill;
 // nights 2 and 10 are measured against what they truly need: every list page at the largest page size the
 // service accepts, the children of the new (and changed) disbursements, and the stated rotation
-// (src/sync/rotation.ts: of the lookback window, those whose slot is that night).
+// (src/sync/rotation.ts: of the lookback window, those whose slot is that night, and once just after the
+// window those no slot night re-read after their first read).
 // Args: disbursements payoutsPer [rotationNights]
 import path from 'node:path';
 import { runSync, stage, tempDir } from '../lib.js';
@@ -57,7 +58,7 @@ stage(async ([disbursementsArg = '600', payoutsArg = '100', rotationArg]) => {
       if (k === 2 || k === NIGHTS) {
         const by = await readRequests(sb);
         const issued = Object.values(by).reduce((a, b) => a + b, 0);
-        const minimum = await sb.minimum(SERVICE_MAX_PER_PAGE, { fromIndex: deliveredBefore, deliveredSinceMs: now - LOOKBACK_DAYS * DAY, rotation: { nowMs: now, nights } });
+        const minimum = await sb.minimum(SERVICE_MAX_PER_PAGE, { fromIndex: deliveredBefore, deliveredSinceMs: now - LOOKBACK_DAYS * DAY, rotation: { nowMs: now, nights, firstNightMs: nightAt(1) } });
         const needed = minimum.list + minimum.files + minimum.payouts + minimum.refunds + minimum.adjustments;
         measured.push({ night: k, delivered, newDisbursements: delivered - deliveredBefore, issued, needed, ratio: issued / needed, by, minimum,
           reasons: result.reasons, fetched: result.fetched, listed: result.listed });

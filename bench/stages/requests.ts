@@ -1,4 +1,4 @@
-// request_efficiency on three nights a real service gives (#16): the sandbox counts every request by
+// request_efficiency on three nights a real service gives: the sandbox counts every request by
 // endpoint and answer, its ground truth says what the night needs (sandbox-child.ts, minimum).
 //   backfill    first night over an empty store: 100–300 ms latency, 5 % transient 5xx faults (their
 //               retries counted apart), payment sampling on (look-ups apart)
@@ -52,7 +52,7 @@ stage(async ([mode = 'backfill', disbursementsArg = '2000', payoutsArg = '60']) 
       await runSync(sb, db, args, { retryBaseMs: 5 });
       await sb.setDelivered(n);
       await sb.resetStats(); // the log and counts start again: night 2 alone
-      // the re-reads the night needs: of the 7-day window, those whose rotation slot is tonight (#26)
+      // the re-reads the night needs: of the 7-day window, those whose rotation slot is tonight
       select = { fromIndex: first, deliveredSinceMs: Date.now() - 7 * DAY, rotation: { nowMs: Date.now(), nights: ROTATION_NIGHTS } };
     }
     const started = performance.now();

@@ -37,13 +37,19 @@ interface Logical {
 }
 
 /** Logical records: each physical record, with the 88 records after it joined to it. */
-function records(file: string, content: string): Logical[] {
+function records(file: string, content: string, notes: string[]): Logical[] {
   const out: Logical[] = [];
+  const colons: number[] = [];
   content.split(/\r\n|\r|\n/).forEach((raw, i) => {
     if (raw.length > MAX_LINE) throw new StatementError(file, `line ${i + 1}`, `longer than ${MAX_LINE} characters`);
     if (raw.trim() === '') return;
-    const m = /^(\d{2}),(.*)$/s.exec(raw);
+    // Some banks' files write a continuation "88:": nothing else starts so, and the trailers' totals and counts
+    // still check what it carries. Any other line that is not "NN," — a line of digits and a slash among them —
+    // is refused: the specification knows no filler or comment line, and skipping one could drop a record's text
+    // or amount that the bank wrapped onto it.
+    const m = /^(\d{2}),(.*)$/s.exec(raw) ?? /^(88):(.*)$/s.exec(raw);
     if (!m) throw new StatementError(file, `line ${i + 1}`, `"${clip(raw, 40) ?? ''}" is not a BAI2 record (NN,…)`);
+    if (raw[2] === ':') colons.push(i + 1);
     const [, code, rest] = m;
     const last = out[out.length - 1];
     if (code === '88') {
@@ -62,6 +68,10 @@ function records(file: string, content: string): Logical[] {
   });
   const last = out[out.length - 1];
   if (last?.code === '16') last.text = last.text.trimEnd();
+  if (colons.length > 0) {
+    const lines = `${colons.slice(0, 10).join(', ')}${colons.length > 10 ? ', …' : ''}`;
+    notes.push(`line${colons.length > 1 ? 's' : ''} ${lines}: a continuation written "88:" read as "88,"`);
+  }
   return out;
 }
 
@@ -112,7 +122,8 @@ export function parseBai2(file: string, content: string): Statement[] {
   let fileRecords = 0;
   let entries = 0;
   let ended = false;
-  const all = records(file, content);
+  const notes: string[] = [];
+  const all = records(file, content, notes);
   for (const r of all) {
     const fail = (reason: string): never => {
       throw new StatementError(file, `line ${r.line} (${r.code})`, reason);
@@ -213,7 +224,8 @@ export function parseBai2(file: string, content: string): Statement[] {
       'no file trailer (99): the file is cut short',
     );
   if (all[0]?.code !== '01') throw new StatementError(file, 'line 1', 'no file header (01)');
-  return statements;
+  const [first, ...rest] = statements;
+  return first && notes.length > 0 ? [{ ...first, notes }, ...rest] : statements;
 }
 
 /** A BAI2 amount: digits with the currency's implied decimals, as subunits. */

@@ -82,7 +82,8 @@ function fromSubfields(flat: string, separator: string): Information {
   const remittance = ['20', '21', '22', '23', '24', '25', '26', '27', '28', '29', '60', '61', '62', '63']
     .map((k) => sub.get(k) ?? '')
     .join('');
-  const eref = /EREF\+(\S+?)(?=[A-Z]{4}\+|$)/.exec(remittance)?.[1] ?? null;
+  // the reference runs to the next SEPA keyword (XXXX+) or to a space some banks pad a subfield with
+  const eref = /EREF\+(\S+?)(?=[A-Z]{4}\+|\s|$)/.exec(remittance)?.[1] ?? null;
   return {
     endToEndId: clip(eref && !NO_REFERENCE.test(eref) ? eref : null),
     remittance: clip(remittance),

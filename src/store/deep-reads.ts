@@ -2,10 +2,16 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { appendRows } from './append.js';
 
-/** Disbursement id → time of its last deep read (ms since epoch). */
-export async function loadDeepReads(c: DuckDBConnection): Promise<Map<string, number>> {
-  const rows = (await c.runAndReadAll('SELECT disbursement_id, epoch_ms(read_at) FROM deep_reads')).getRows();
-  return new Map(rows.map((r) => [String(r[0]), Number(r[1])]));
+/** A disbursement's last deep read: when (ms since epoch) and by which run. */
+export interface DeepRead {
+  atMs: number;
+  runId: string;
+}
+
+/** Disbursement id → its last deep read. */
+export async function loadDeepReads(c: DuckDBConnection): Promise<Map<string, DeepRead>> {
+  const rows = (await c.runAndReadAll('SELECT disbursement_id, epoch_ms(read_at), run_id FROM deep_reads')).getRows();
+  return new Map(rows.map((r) => [String(r[0]), { atMs: Number(r[1]), runId: String(r[2]) }]));
 }
 
 /** Record that these disbursements were read in depth at `atMs` by `runId` (one statement for the lot). */

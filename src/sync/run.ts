@@ -21,8 +21,8 @@ import { WorkPool } from '../ops/pool.js';
 import type { AdaptiveConcurrency } from '../api/concurrency.js';
 import { MAX_JSON_DEPTH, canonicalJson, tooDeepStandIn } from './canonical.js';
 import { outsideWindow, parseServiceTimestamp, serviceTimestampMs } from '../timestamp.js';
-import { loadDeepReads, saveDeepReads } from '../store/deep-reads.js';
-import { ROTATION_NIGHTS, rotationDue } from './rotation.js';
+import { type DeepRead, loadDeepReads, saveDeepReads } from '../store/deep-reads.js';
+import { owedAfterWindow, ROTATION_NIGHTS, rotationDue } from './rotation.js';
 
 interface SyncOptions {
   perPage: number;
@@ -118,25 +118,30 @@ function stopsTheRun(err: unknown): boolean {
 
 /**
  * Whether to read a listed disbursement tonight, and why: new (since --since), not complete before, its
- * files missing, --full, its list record changed, or — inside the lookback window — its rotation
- * (src/sync/rotation.ts). Null: unchanged and not due, skipped.
+ * files missing, --full, its list record changed, or — inside the lookback window, or once just after it —
+ * its rotation (src/sync/rotation.ts). Null: unchanged and not due, skipped.
  */
 function readReason(
   record: Disbursement,
   prior: StoredState | undefined,
   o: SyncOptions,
   blobsMissing: boolean,
-  lastDeepRead: number | undefined,
+  lastDeepRead: DeepRead | undefined,
 ): keyof ReadReasons | null {
   const deliveredAt = serviceTimestampMs(record.delivered_at);
   if (!prior) return o.since === null || deliveredAt >= o.since.getTime() ? 'new' : null;
   if (o.full || prior.syncStatus === 'incomplete' || blobsMissing) return 'again';
   if (prior.recordHash !== recordHash(record)) return 'changed';
   const now = o.now();
-  if (deliveredAt < now - o.lookbackDays * 86_400_000) return null;
-  return rotationDue(record.disbursement_id, now, lastDeepRead, o.rotationNights ?? ROTATION_NIGHTS)
-    ? 'rotation'
-    : null;
+  const nights = o.rotationNights ?? ROTATION_NIGHTS;
+  if (deliveredAt < now - o.lookbackDays * 86_400_000) {
+    // out of the window, read once more only if never read since the run that first wrote it
+    const onlyFirstRead = lastDeepRead !== undefined && lastDeepRead.runId === prior.firstRunId;
+    return onlyFirstRead && owedAfterWindow(now, deliveredAt, o.lookbackDays, lastDeepRead.atMs, nights)
+      ? 'rotation'
+      : null;
+  }
+  return rotationDue(record.disbursement_id, now, lastDeepRead?.atMs, nights) ? 'rotation' : null;
 }
 
 /**

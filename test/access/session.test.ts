@@ -1,4 +1,4 @@
-// #12 case 2: the accountants' SQL session cannot leave its snapshot. Each statement kind an attacker
+// the accountants' SQL session cannot leave its snapshot. Each statement kind an attacker
 // (or a curious accountant) would try is run through the real `recon sql` against a published snapshot,
 // with the live store beside it (more in hostile-session.test.ts).
 import { existsSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// #17 `recon bank import`: statements in, the second import adds nothing, a malformed file refuses the
+// `recon bank import`: statements in, the second import adds nothing, a malformed file refuses the
 // whole import (exit 2, file and line named, nothing imported), and usage errors say what is missing.
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -29,7 +29,7 @@ describe('configuration', () => {
     expect(() => parseCommandArgs(['--memory-mb', '63'], ['memoryMb'], {}, {})).toThrow('--memory-mb must be ≥ 64, got 63');
   });
 
-  it('takes a negative number after a flag as its value and refuses it by name (#27), never as "takes no value"', () => {
+  it('takes a negative number after a flag as its value and refuses it by name, never as "takes no value"', () => {
     expect(() => parseCommandArgs(['--lookback-days', '-3'], ['lookbackDays'], {}, {})).toThrow('--lookback-days must be ≥ 0, got -3');
     expect(() => parseCommandArgs(['--lookback-days=-3'], ['lookbackDays'], {}, {})).toThrow('--lookback-days must be ≥ 0, got -3');
     expect(() => parseCommandArgs(['--rate-per-minute', '-0.5'], ['ratePerMinute'], {}, {})).toThrow('--rate-per-minute must be a whole number, got -0.5');

@@ -1,4 +1,4 @@
-// #27 recon doctor: before the first night, one line per thing that would make it fail, exit 2 when one
+// recon doctor: before the first night, one line per thing that would make it fail, exit 2 when one
 // would. Against the embedded sandbox: a good key, a bad key, a key refused payment details, a folder that
 // cannot be created (under /proc: root ignores permissions), a clock that is off (an injected one).
 import { writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// #27 on call: the progress bar keeps time through a 429 block and says until when, and the rate it shows
+// on call: the progress bar keeps time through a 429 block and says until when, and the rate it shows
 // is the last minute's requests (or the requests so far and over how long), never extrapolated. The bar
 // runs on an injected clock into a fake stream.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Test stand-ins for what the outlets deliver to (#29): an HTTP receiver and an SMTP server, both on
+// Test stand-ins for what the outlets deliver to: an HTTP receiver and an SMTP server, both on
 // 127.0.0.1 at an ephemeral port, recording everything they get; a reader of the parts of a received
 // mail; and a strict parser of the Prometheus text exposition format (prom-client only writes it).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';

@@ -1,4 +1,4 @@
-// #14 cases 1 and 2: a month holding a payout in another currency than its disbursement's, and open
+// a month holding a payout in another currency than its disbursement's, and open
 // error findings. The close books that line in its own currency on suspense (every currency's journal
 // balances with what is really in it), and says it is provisional: exit 1, on stdout and on the Summary.
 import path from 'node:path';
@@ -42,7 +42,7 @@ describe('a close with a foreign-currency line and open findings', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(/→ (\S+)/.exec(r.stdout)![1]!);
     expect(String(wb.getWorksheet('Summary')!.getRow(7).getCell(2).value)).toMatch(/^Provisional: /);
-    // #15 item 7: run alone, the close still names the service (from the night that read it)
+    // run alone, the close still names the service (from the night that read it)
     expect(wb.getWorksheet('Summary')!.getRow(6).getCell(1).value).toBe('Service');
     expect(wb.getWorksheet('Summary')!.getRow(6).getCell(2).value).toBe(sb.url);
     const suspense = wb.getWorksheet('Currency suspense')!;

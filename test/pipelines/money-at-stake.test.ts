@@ -1,4 +1,4 @@
-// #27 on the sandbox's planted nights (the demo: two nights with planted anomalies and bank statements):
+// on the sandbox's planted nights (the demo: two nights with planted anomalies and bank statements):
 // what the accountant reads at 8 a.m. is true. The workbooks are read back: money at stake ordered per
 // currency without rates and in one reporting currency with them (never raw subunits across currencies),
 // totals and the rates named on the Summary, the bank's words the same in the Bank sheet, the view, the
@@ -65,7 +65,7 @@ function sections(rows: Row[]): Map<string, Row[]> {
   return out;
 }
 
-describe('money at stake (#27)', () => {
+describe('money at stake', () => {
   it('without rates: every finding with money carries its stake, ordered within each currency, the currencies never mixed', async () => {
     const wb = await report([]);
     const rows = rowsOf(wb, 'Exceptions');
@@ -155,7 +155,7 @@ describe('money at stake (#27)', () => {
   }, 120_000);
 });
 
-describe('the bank in true words (#27)', () => {
+describe('the bank in true words', () => {
   it('says the same thing in the Bank sheet, the bank_status view, the findings and the close', async () => {
     const wb = await report([]);
     const bank = rowsOf(wb, 'Bank');
@@ -195,7 +195,7 @@ describe('the bank in true words (#27)', () => {
   }, 120_000);
 });
 
-describe('one problem, one line (#27)', () => {
+describe('one problem, one line', () => {
   it('folds a cause\'s repeats under its root: the root first with its count, the repeats just below it', async () => {
     const wb = await report([]);
     const rows = rowsOf(wb, 'Exceptions').filter((r) => r.Status !== 'resolved');
@@ -225,7 +225,7 @@ describe('one problem, one line (#27)', () => {
   }, 120_000);
 });
 
-describe('the close while money is unaccounted for (#27)', () => {
+describe('the close while money is unaccounted for', () => {
   it('is provisional over money not in the bank, and final only when a person accepts it by name with a note', async () => {
     const [m] = await query(db, `SELECT month_of(delivered_at) AS month FROM bank_status WHERE bank_status = 'not arrived' ORDER BY delivered_at LIMIT 1`);
     expect(m).toBeDefined();
@@ -258,7 +258,7 @@ describe('the close while money is unaccounted for (#27)', () => {
   }, 180_000);
 });
 
-describe('the books\' time zone (#27)', () => {
+describe('the books\' time zone', () => {
   it('closes the calendar month of the books\' zone: --books-tz moves a delivery late on the last day into the next month', async () => {
     // Pacific/Kiritimati is UTC+14 all year: a delivery after 10:00 UTC on a month's last day is the next month's
     const plus14 = (d: Date) => new Date(d.getTime() + 14 * 3_600_000).toISOString().slice(0, 7);
@@ -317,7 +317,7 @@ function linkText(v: unknown): unknown {
   return v !== null && typeof v === 'object' && 'text' in v ? (v as { text: unknown }).text : v;
 }
 
-describe('the close\'s open findings (#27)', () => {
+describe('the close\'s open findings', () => {
   it('groups them by cause, the cause\'s money once on its root, each with its acknowledgement history in words', async () => {
     // the months of UTC, as the close below counts them (the test above left the books in another zone)
     await query(db, `UPDATE books_settings SET tz = 'UTC'`);

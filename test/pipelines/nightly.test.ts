@@ -49,7 +49,7 @@ describe('recon run (nightly)', () => {
     const d = dir();
     const { outcome } = await nightlyOnce(sb, d);
     expect(outcome.code).toBe(1);
-    // #15 item 8: the day once, then the run's time and suffix; and a stable recon-latest.xlsx with the same bytes
+    // the day once, then the run's time and suffix; and a stable recon-latest.xlsx with the same bytes
     const day = outcome.runId!.slice(0, 8);
     expect(path.basename(outcome.workbook!)).toBe(`recon-${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}-${outcome.runId!.slice(9)}.xlsx`);
     expect(readFileSync(path.join(d, 'reports', 'recon-latest.xlsx')).equals(readFileSync(outcome.workbook!))).toBe(true);

@@ -1,4 +1,4 @@
-// Issue #27: the service counts its request limit per IP, not per process. Two recon processes on one
+// The service counts its request limit per IP, not per process. Two recon processes on one
 // host (two stores, one service) each pacing to the budget alone go over it together; given one
 // --budget-file they take turns from it and stay under the limit in every sliding window, without a 429.
 // Bounded real time (a compressed window of 2 s, a few dozen requests each); the margins are wide (the

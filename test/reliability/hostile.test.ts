@@ -35,7 +35,7 @@ beforeAll(async () => {
   const night = await run(['run', ...common]);
   expect(night.code, night.stderr).toBe(1);
   const close = await run(['close', '--month', '2026-10', '--reports', path.join(dir, 'reports')]);
-  expect(close.code, close.stderr).toBe(1); // provisional: the hostile night left error findings open (#14 case 2)
+  expect(close.code, close.stderr).toBe(1); // provisional: the hostile night left error findings open
 });
 afterAll(async () => {
   await fake.close();

@@ -1,4 +1,4 @@
-// #12 case 10: what killed runs and lost disks leave behind is cleaned up or repaired by the next run.
+// what killed runs and lost disks leave behind is cleaned up or repaired by the next run.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -59,7 +59,7 @@ describe('records that fail validation are quarantined with their reason', () =>
     expect((await syncFake(f, db)).code).toBe(0);
     const q = await quarantine(db);
     expect(q.map((r) => [r.disbursement_id, r.resource, r.line_no])).toEqual([[id(d), 'payout', 2], [id(bad), 'disbursement', null]]);
-    // #15 item 6: plain words, which field, what was expected, what came
+    // plain words, which field, what was expected, what came
     expect(String(q[0]!.reason)).toBe('amount should be a number but is "12.50"');
     expect(String(q[1]!.reason)).toMatch(/^number_of_payments should be .* but is "3"/);
     expect(JSON.parse(String(q[0]!.raw)).amount).toBe('12.50');
@@ -135,7 +135,7 @@ describe('records that fail validation are quarantined with their reason', () =>
 });
 
 describe('answers that are not what they claim', () => {
-  // #11: a child list that stays broken after its retries costs its own disbursement, not the night
+  // a child list that stays broken after its retries costs its own disbursement, not the night
   async function expectOnlyItIncomplete(hostile: FakeDisbursement, override: FakeOptions['override'], why: RegExp): Promise<FakeService> {
     const good = [buildDisbursement({ file: true }), buildDisbursement()];
     const f = await fake([hostile, ...good], override);

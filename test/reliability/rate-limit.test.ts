@@ -94,7 +94,7 @@ describe('429 from the payments service', () => {
         const [r] = await query(db, `SELECT rate_limited, status FROM runs WHERE run_id = '${run.runId}'`);
         expect(r!.status).toBe('succeeded');
         expect(Number(r!.rate_limited)).toBe(sb.stats().rateLimited);
-        // #27: the run knows its blocks and their time (the summary names them; runs.paused_ms keeps it)
+        // the run knows its blocks and their time (the summary names them; runs.paused_ms keeps it)
         expect(pauses.length).toBeGreaterThan(0);
         expect(pauses.length).toBeLessThanOrEqual(blocks.length);
         const [p] = await query(db, `SELECT paused_ms FROM runs WHERE run_id = '${run.runId}'`);

@@ -1,4 +1,4 @@
-// #12 cases 4 and 5: waits that end, and a status that tells the truth. A Retry-After above the
+// waits that end, and a status that tells the truth. A Retry-After above the
 // interface's 10-minute block stops the run with a clear reason; SIGTERM during a 429 pause ends the run
 // within a second or two, recorded as interrupted; a run is 'succeeded' only after its snapshot is
 // published, and a failed publish is a failed run with its reason.

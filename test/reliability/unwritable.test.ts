@@ -1,4 +1,4 @@
-// #23 cases 6, 7 and 9: a folder that cannot be written ends the command with exit 2, the path and the
+// a folder that cannot be written ends the command with exit 2, the path and the
 // reason, the lock released and nothing claimed; a run that fails while writing its workbook leaves its
 // findings "new" for the next workbook, and its message names the workbook, not the store.
 // The tests run as root, which ignores permissions, so unwritable places are ones root cannot write
@@ -54,7 +54,7 @@ describe('a run whose workbook cannot be written', () => {
 
   // a real child for the two "instead of spinning" cases: a folder walk that never returns would hang this
   // process with it, and the test must fail instead
-  it('stops at once when the log\'s folder or the store\'s cannot be created (under /proc), instead of spinning (#27)', async () => {
+  it('stops at once when the log\'s folder or the store\'s cannot be created (under /proc), instead of spinning', async () => {
     const log = await runCli(['run', '--api-url', sb.url, '--api-key', sb.apiKey, '--db', db(), '--reports', reports(), '--log-file', '/proc/recon-log/run.log']);
     expect(log.code).toBe(2);
     expect(log.stderr).toMatch(/cannot write the log \/proc\/recon-log\/run\.log: .*--log-file \/ RECON_LOG_FILE/);
@@ -64,7 +64,7 @@ describe('a run whose workbook cannot be written', () => {
     expect(lockGone()).toBe(true);
   });
 
-  it('logs times as ISO 8601, not epoch milliseconds (#27)', async () => {
+  it('logs times as ISO 8601, not epoch milliseconds', async () => {
     const file = path.join(t.dir, 'logs', 'sync.log');
     const r = await runCliHere(['sync', '--api-url', sb.url, '--api-key', sb.apiKey, '--db', path.join(t.dir, 'iso', 'recon.duckdb'), '--log-file', file, '--rate-per-minute', '60000']);
     expect(r.code, r.stderr).toBe(0);

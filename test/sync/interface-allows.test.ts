@@ -1,4 +1,4 @@
-// Issue #11: what the interface allows a service to do costs at most the one disbursement it touches.
+// What the interface allows a service to do costs at most the one disbursement it touches.
 // Each case drives a scripted fake service (127.0.0.1) into the behaviour, then checks that the run
 // completed, every other disbursement reconciled, and the touched one says what happened.
 import { describe, expect, it } from 'vitest';
@@ -34,24 +34,48 @@ describe('the interface allows it, recon survives it', () => {
     expect((await fingerprints(file)).disbursement_history).toEqual(before.disbursement_history);
   });
 
-  it('a payout restated without a change to the list record is caught within the rotation period, on its slot night', async () => {
-    const delivered = Date.parse('2026-10-01T10:00:00Z');
-    const d = buildDisbursement({ payouts: 4, deliveredAt: new Date(delivered).toISOString() });
-    const f = await fake([d]);
+  // Every slot of the period, one case each: the id is chosen for its slot night, never left to the order of
+  // the file's tests. With the default lookback (7 days, the period) the window holds six nights after the
+  // first read, so the slot of the first read's own night (night 7) comes round after the window has ended.
+  const DELIVERED = Date.parse('2026-10-01T10:00:00Z');
+  const night = (k: number) => DELIVERED + 14 * 3_600_000 + k * 86_400_000; // 00:00 the next day, then daily
+  const period = Array.from({ length: ROTATION_NIGHTS }, (_, i) => i + 1); // nights 1..N after the first read
+  const slotNightOf = (d: string) => period.find((k) => slotDue(d, night(k)));
+  const idForNight = (k: number) => {
+    for (let n = 0; ; n += 1) if (slotNightOf(`rot_${n}`) === k) return `rot_${n}`;
+  };
+  it('a payout restated without a change to the list record is caught within the rotation period, each disbursement on its slot night', async () => {
+    // one disbursement per slot night of the period, all read on night 0, then all restated
+    const deliveredAt = new Date(DELIVERED).toISOString();
+    const ds = period.map((k) => buildDisbursement({ id: idForNight(k), payouts: 4, deliveredAt }));
+    const f = await fake(ds);
     const file = db();
-    const night = (k: number) => delivered + 14 * 3_600_000 + k * 86_400_000; // 00:00 the next day, then daily
     expect((await syncFake(f, file, [], { now: () => night(0) })).code).toBe(0);
     // two payouts trade amounts: the total, the counts and every list field stay the same
-    const [a, b] = [d.payouts![0]!, d.payouts![1]!];
-    [a.amount, b.amount] = [b.amount, a.amount];
-    const restatedOn: number[] = [];
-    for (let k = 1; k <= ROTATION_NIGHTS; k += 1) {
-      const run = await syncFake(f, file, [], { now: () => night(k) });
-      expect(run.code).toBe(0);
-      if (run.result!.restated > 0) restatedOn.push(k);
+    for (const d of ds) {
+      const [a, b] = [d.payouts![0]!, d.payouts![1]!];
+      [a.amount, b.amount] = [b.amount, a.amount];
     }
-    const slotNight = Array.from({ length: ROTATION_NIGHTS }, (_, i) => i + 1).find((k) => slotDue(id(d), night(k)));
-    expect(restatedOn).toEqual([slotNight]);
+    const hashes = async () => new Map((await query(file, 'SELECT disbursement_id, content_hash FROM disbursements'))
+      .map((r) => [String(r.disbursement_id), String(r.content_hash)]));
+    let before = await hashes();
+    const caughtOn: Record<string, number> = {};
+    const rotations: number[] = [];
+    // then each night of the period and one a period later: each read again once, never again once out of the window
+    for (const k of [...period, 2 * ROTATION_NIGHTS]) {
+      const run = await syncFake(f, file, [], { now: () => night(k) });
+      expect(run.code, `night ${k}`).toBe(0);
+      rotations.push(run.result!.reasons.rotation);
+      const after = await hashes();
+      for (const [d, h] of after) {
+        if (before.get(d) === h) continue;
+        expect(caughtOn[d], `${d} restated twice`).toBeUndefined();
+        caughtOn[d] = k;
+      }
+      before = after;
+    }
+    expect(caughtOn).toEqual(Object.fromEntries(period.map((k) => [idForNight(k), k])));
+    expect(rotations).toEqual([...period.map(() => 1), 0]);
   });
 
   it('a 422 to per_page=100 is answered by asking again smaller, and the size is remembered', async () => {

@@ -1,4 +1,4 @@
-// Issue #11 acceptance: against the realistic profile (everything the interface allows: list and field
+// Against the realistic profile (everything the interface allows: list and field
 // order varying per read, a per_page maximum enforced with 422, duration expiry, redirects, slow files,
 // payment details refused for some payments), two nights with no data change tell the same story:
 // night 2 has 0 restated and 0 new findings; then, after the service restates, every planted anomaly is

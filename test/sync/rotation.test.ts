@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { query } from '../helpers/recon.js';
 import { buildDisbursement, settlementCsv, type FakeDisbursement } from '../helpers/fake-service.js';
 import { fakeServicesPerTest, syncFake } from '../helpers/whole-store.js';
-import { ROTATION_NIGHTS, rotationDue, slotDue } from '../../src/sync/rotation.js';
+import { owedAfterWindow, ROTATION_NIGHTS, rotationDue, slotDue } from '../../src/sync/rotation.js';
 
 const { fake, store } = fakeServicesPerTest('recon-rotation-');
 const DAY = 86_400_000;
@@ -84,5 +84,17 @@ describe('the rotation bound holds for every store', () => {
     expect(rotationDue(id, START, START - 7 * DAY)).toBe(true);
     expect(rotationDue(id, START, START + 3 * DAY)).toBe(true);
     expect(rotationDue(id, START, START - 2 * DAY)).toBe(false);
+  });
+
+  it('past the window, only a first read made inside it is owed another, once it is 7 days old', () => {
+    const delivered = START - 10 * 3_600_000; // first read at START, the next night's run
+    const firstRead = START;
+    expect(owedAfterWindow(START + 6 * DAY, delivered, 7, firstRead)).toBe(false); // not yet a period old
+    expect(owedAfterWindow(START + 7 * DAY, delivered, 7, firstRead)).toBe(true);
+    expect(owedAfterWindow(START + 40 * DAY, delivered, 7, firstRead)).toBe(true); // runs with a gap
+    // a backfill reads what was delivered before its window: nothing owed, or every night would reread history
+    expect(owedAfterWindow(START + 7 * DAY, START - 30 * DAY, 7, firstRead)).toBe(false);
+    // --lookback-days 0 re-reads nothing
+    expect(owedAfterWindow(START + 7 * DAY, delivered, 0, firstRead)).toBe(false);
   });
 });

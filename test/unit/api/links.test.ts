@@ -1,4 +1,4 @@
-// #12 item 9: where a pre-signed file link may point. Checked on the link (and on every redirect) and on
+// where a pre-signed file link may point. Checked on the link (and on every redirect) and on
 // the address a name resolves to, before any connection is made.
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';

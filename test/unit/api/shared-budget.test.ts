@@ -1,4 +1,4 @@
-// The host-wide schedule behind --budget-file (issue #27): turns one spacing apart whichever process asks,
+// The host-wide schedule behind --budget-file: turns one spacing apart whichever process asks,
 // a 429 one process received closes the gate for all, a crashed holder's lock is taken over.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';

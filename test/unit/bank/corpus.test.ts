@@ -1,4 +1,4 @@
-// #25: a statement corpus per bank dialect and standard (test/fixtures/bank/<dialect>/), each file written
+// a statement corpus per bank dialect and standard (test/fixtures/bank/<dialect>/), each file written
 // from its bank's or its standard's published format description (fictional data), with the entries it
 // must produce beside it (<file>.expected.json: signed amounts in subunits, currency, value date, in file
 // order) or the refusal it must meet. Read from the bytes, as `recon bank import` reads them.

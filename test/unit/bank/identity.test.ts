@@ -1,7 +1,7 @@
-// #25: statement identities that never collide, proved both ways. Two days' MT940 exports that reuse
+// statement identities that never collide, proved both ways. Two days' MT940 exports that reuse
 // :20:/:28C: (STARTUMS / 00000) with entries without a bank reference, and a camt.053 whose two accounts'
 // statements share a Stmt/Id, keep every entry; a file imported again, or an export overlapping one
-// imported before, adds nothing. A store migrated from #17 (rows with the old identity) keeps its rows
+// imported before, adds nothing. A store migrated from the first identity (rows with the old identity) keeps its rows
 // and a re-import adds nothing, while the entries the old identity had lost are added at last.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,7 +24,7 @@ describe('identity', () => {
     try {
       const c = store.connection;
       expect((await importStatements(c, [DAY1], 'r1')).added).toBe(2);
-      expect((await importStatements(c, [DAY2], 'r2')).added).toBe(4); // #17 called these "already imported"
+      expect((await importStatements(c, [DAY2], 'r2')).added).toBe(4); // called these "already imported"
       expect((await importStatements(c, [DAY1, DAY2], 'r3')).added).toBe(0);
       // the bank's export of both days in one file (another name): nothing new
       const both = path.join(t.dir, 'export-feb.sta');
@@ -57,7 +57,7 @@ describe('identity', () => {
     const t = tempDir();
     try {
       const db = path.join(t.dir, 'recon.duckdb');
-      // a store as #17 left it: the migrations up to 020, and the first day imported with #17's identity
+      // a store as the first identity left it: the migrations up to 020, and the first day imported with that identity
       const instance = await DuckDBInstance.create(db);
       const old = await instance.connect();
       await old.run('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)');
@@ -80,7 +80,7 @@ describe('identity', () => {
         expect((await c.runAndReadAll('SELECT count(*)::INT FROM schema_migrations WHERE version = 21')).getRows()).toEqual([[1]]);
         expect((await importStatements(c, [DAY1], 'r1')).added).toBe(0); // the same file again: the rows are recognised
         expect((await c.runAndReadAll('SELECT count(*) FROM bank_transactions WHERE account_key IS NULL')).getRows()).toEqual([[0n]]);
-        expect((await importStatements(c, [DAY2], 'r2')).added).toBe(4); // #17 had lost the second day to 'i:1'…'i:4'
+        expect((await importStatements(c, [DAY2], 'r2')).added).toBe(4); // had lost the second day to 'i:1'…'i:4'
         expect((await importStatements(c, [DAY1, DAY2], 'r3')).added).toBe(0);
         expect((await c.runAndReadAll('SELECT count(*), count(DISTINCT (account_key, entry_key)) FROM bank_transactions')).getRows()).toEqual([[6n, 6n]]);
       } finally {

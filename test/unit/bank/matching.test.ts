@@ -1,4 +1,4 @@
-// #17 end to end: a night against the sandbox, its bank statements (three formats, planted cases)
+// end to end: a night against the sandbox, its bank statements (three formats, planted cases)
 // imported, the checks run: every planted case found on its disbursement with its check, nothing else
 // flagged by a bank check, the clean late and reference-less credits settled; a second import adds nothing.
 import path from 'node:path';
@@ -55,7 +55,7 @@ describe('the bank leg', () => {
       expect(cover!.covered_until).not.toBeNull();
       expect(cover!.opened_before).toBe(true);
       const status = async (id: string) => String((await c.runAndReadAll('SELECT bank_status FROM bank_status WHERE disbursement_id = $1', [id])).getRows()[0]![0]);
-      // #27: every planted case in the one vocabulary of bank_status
+      // every planted case in the one vocabulary of bank_status
       const words: Record<string, string> = {
         batch_credit: 'part of a batch credit', bank_fee: 'fee deducted', late_credit: 'settled', no_reference: 'settled',
         missing_credit: 'not arrived', fee_deducted: 'short', other_account: 'on another account', duplicate_credit: 'settled',
@@ -65,7 +65,7 @@ describe('the bank leg', () => {
       const diff = (await c.runAndReadAll('SELECT amount, credited, bank_difference FROM bank_status WHERE disbursement_id = $1', [short.disbursement_id])).getRowObjectsJS()[0]!;
       expect(BigInt(diff.bank_difference as bigint)).toBe(BigInt(diff.credited as bigint) - BigInt(diff.amount as bigint));
       expect(BigInt(diff.bank_difference as bigint) < 0n).toBe(true);
-      // #25: the batch credit settles its three disbursements by reference; the 15.00 charge is the bank's fee
+      // the batch credit settles its three disbursements by reference; the 15.00 charge is the bank's fee
       const how = async (kind: string) => (await c.runAndReadAll(
         `SELECT m.match_kind, m.batch_size, m.fee, currency_factor(m.currency) AS factor FROM bank_matches AS m
          WHERE m.disbursement_id IN (SELECT unnest($1::VARCHAR[]))`, [listValue(written.planted.filter((p) => p.kind === kind).map((p) => p.disbursement_id))])).getRowObjectsJS();

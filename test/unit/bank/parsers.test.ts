@@ -1,4 +1,4 @@
-// #17: each statement format read from a real-shaped sample written from its public specification
+// each statement format read from a real-shaped sample written from its public specification
 // (ISO 20022 camt.053.001.08, SWIFT MT940, two bank-portal CSV exports), and refused as a whole, naming the
 // line or element, when malformed.
 import { describe, expect, it } from 'vitest';

@@ -139,7 +139,7 @@ describe('ackFinding', () => {
   });
 });
 
-describe('the acknowledgement history (#27)', () => {
+describe('the acknowledgement history', () => {
   async function oneFinding(): Promise<string> {
     await loadClean(t.connection, withSpec({ ...clean('D-EU-1'), amount: 246913 }));
     await run('r1', 0);

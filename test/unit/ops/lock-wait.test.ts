@@ -1,4 +1,4 @@
-// #27: an acknowledgement made during a run waits for the run's lock up to --wait, on an injected clock
+// an acknowledgement made during a run waits for the run's lock up to --wait, on an injected clock
 // (no real waiting), then exits 3 as before; it says once whom it waits for.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -79,7 +79,7 @@ describe('DuckDB memory limits', () => {
         return result;
       }) as typeof ctx.store.connection.run;
       await syncStage({ store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, syncSettings(config), silentLogger, { retryBaseMs: 5 });
-      // what the sync wrote is checkpointed under its own limit (#28): the WAL is empty before the checks
+      // what the sync wrote is checkpointed under its own limit: the WAL is empty before the checks
       walBytes = existsSync(`${db}.wal`) ? statSync(`${db}.wal`).size : 0;
       after = String((await ctx.store.connection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRowsJS()[0]![0]);
       return 0;

@@ -1,4 +1,4 @@
-// #29 acceptance, the close on a sandbox month with bank statements (every role the bank brings: bank charges,
+// acceptance, the close on a sandbox month with bank statements (every role the bank brings: bank charges,
 // bank suspense, cash in transit): `recon close --journal-format` writes the month's Journal as each ledger's
 // import CSV, one file per currency; read back with csv-parse, every file balances exactly and its totals are
 // the close workbook's. The mail and the alert follow the close; the chart of accounts is read strictly first.

@@ -1,4 +1,4 @@
-// #29 acceptance, the night: a run against the sandbox with every outlet configured delivers a mail
+// acceptance, the night: a run against the sandbox with every outlet configured delivers a mail
 // whose attachment opens, one JSON document per run and URL matching its schema, start and success
 // pings (start and fail for a run made to fail, a log entry naming the holder for a locked one), a strict
 // Prometheus textfile, a results JSON and a JUnit file whose counts are the workbook's; an outlet that is

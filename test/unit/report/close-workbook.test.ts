@@ -126,7 +126,7 @@ describe('writeCloseWorkbook', () => {
     expect(journal.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     expect(journal.autoFilter).toBeTruthy();
     const rows = journal.getSheetValues().flatMap((row) => (Array.isArray(row) ? [row.slice(1)] : []));
-    // #15 item 7: the totals and the balance test are live formulas, with recon's figures as cached results
+    // the totals and the balance test are live formulas, with recon's figures as cached results
     const cached = (v: unknown) => (v !== null && typeof v === 'object' && 'result' in v ? (v as { result: unknown }).result : v);
     const totals = rows.filter((r) => typeof r[1] === 'string' && r[1].startsWith('Total ')).map((r) => r.map(cached));
     const eur = rows.find((r) => r[1] === 'Total EUR')!;

@@ -1,4 +1,4 @@
-// #12 case 6, in a real spreadsheet: the CSV recon writes is imported by LibreOffice with each separator
+// case 6, in a real spreadsheet: the CSV recon writes is imported by LibreOffice with each separator
 // a locale may choose (, ; tab |). No cell may come out as a formula or its result.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

@@ -127,7 +127,7 @@ describe('writeExceptionWorkbook', () => {
     expect(sheet.getRow(2).getCell(col('Status')).font?.bold).toBe(true);
     expect(sheet.getRow(5).getCell(col('Status')).value).toBe('acknowledged');
     expect(sheet.getRow(5).getCell(col('Note')).value).toBe('known, see ticket 42');
-    // #27: the current acknowledgement, and how many entries its history holds (acknowledgements view)
+    // the current acknowledgement, and how many entries its history holds (acknowledgements view)
     expect(sheet.getRow(5).getCell(col('Acknowledged by')).value).toBe('ana');
     expect(sheet.getRow(5).getCell(col('Ack history')).value).toBe(3);
     expect(sheet.getRow(2).getCell(col('Ack history')).value).toBeNull();

@@ -32,7 +32,7 @@ describe('LibreOffice', () => {
     const pdf = join(dir, 'exceptions.pdf');
     expect(existsSync(pdf)).toBe(true);
     expect(statSync(pdf).size).toBeGreaterThan(1000);
-    // #15 item 1, as printed: the footer says page x of y, and the screen-only columns (the key) are not on paper
+    // item 1, as printed: the footer says page x of y, and the screen-only columns (the key) are not on paper
     if (spawnSync('pdftotext', ['-v'], { stdio: 'ignore' }).status === 0) {
       const text = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
       expect(text).toMatch(/Page 1 of \d+/);

@@ -1,4 +1,4 @@
-// #15 items 2, 3 and 9, read back from the workbook a night wrote (not from the writer's inputs): each
+// items 2, 3 and 9, read back from the workbook a night wrote (not from the writer's inputs): each
 // finding's disbursement links to its own row on Disbursements, wrapped rows are tall enough for their
 // text, and the Month sheet's charts draw the sheet's own cells, which add up to the store's totals.
 import path from 'node:path';

@@ -99,7 +99,7 @@ async function tableHeight(xlsx: string, sheetName: string): Promise<{ rows: num
   return { rows, points };
 }
 
-describe.skipIf(!tools)('#15 the workbooks of make run, printed by LibreOffice', () => {
+describe.skipIf(!tools)('the workbooks of make run, printed by LibreOffice', () => {
   it('print every sheet one page wide at a readable scale, header row on every page, as many pages as the rows need', { timeout: 300_000 }, async () => {
     const t = tempDir();
     try {

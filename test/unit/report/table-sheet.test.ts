@@ -13,7 +13,7 @@ type Item = { finding: FindingRow; i: number };
 
 /**
  * The reference: the same table written through exceljs's own rows and cells (header, each cell by
- * writeCell, the row's height from its wrapped text, the autofilter), as writeTable wrote it before #28.
+ * writeCell, the row's height from its wrapped text, the autofilter), as writeTable once wrote it.
  */
 function writePlainTable<R>(sheet: ExcelJS.Worksheet, headerRow: number, columns: ReadonlyArray<ColumnSpec<R>>, items: readonly R[]): void {
   writeHeaderRow(sheet, headerRow, columns);
@@ -79,7 +79,7 @@ describe('writeTable', () => {
     }
   });
 
-  // Rows rendered by recon (#28) against exceljs's own rendering of the same cells: a table below other rows
+  // Rows rendered by recon against exceljs's own rendering of the same cells: a table below other rows
   // and with rows after it (the close's Summary), links inside the workbook, booleans, XML specials and
   // characters XML cannot carry, rows with nothing in them (left out) or only an empty wrapped cell.
   const EDGE: Array<ColumnSpec<number>> = [

@@ -1,4 +1,4 @@
-// business_days_after (the bank window's measure) is arithmetic since #28: weekdays up to b less those up
+// business_days_after (the bank window's measure) is arithmetic: weekdays up to b less those up
 // to a, counted from a Monday. This holds it to two independent counts: the list form it replaced and a
 // day-by-day count in TypeScript, over seeded random pairs and every pair of a four-week span (each
 // weekday to each weekday, part weeks, equal days, b before a, leap days, century edges).

@@ -1,4 +1,4 @@
-// StoreWriter with a second connection (#28): a batch is appended on one connection while the batch
+// StoreWriter with a second connection: a batch is appended on one connection while the batch
 // before commits on the other. What it writes is what one connection writes; commits stay in order; a
 // disbursement in two batches in flight is written once, its earlier version archived; a batch that
 // fails to commit fails the batches after it and stops the caller at its next add.
