@@ -152,7 +152,8 @@ const budgetUse: Measure = async () => {
   return [figure('budget_use', value,
     `${fmt(num(r, 'steadyPerWindow'))} requests per 6 s window achieved over ${r.windows} whole windows against recon's budget of ` +
       `${r.budgetPerWindow} per window (the service's limit ${r.serviceLimit}, sliding; latency 100–300 ms, ${faults} transient 5xx ` +
-      `faults = 5 %; recon's defaults: --concurrency ${concurrency} as the ceiling of the adaptive limit, which starts at 8); ` +
+      `faults = 5 %; recon's defaults: --concurrency ${concurrency} as the ceiling of the adaptive limit, which starts at 8 and at ` +
+      `the first answers moves to what the budget's rate × the latency needs); ` +
       `overall ${fmt(num(r, 'overallPerWindow'))}/window over ${fmt(num(r, 'spanS'))} s; busiest sliding window ` +
       `${r.peakInWindow}/${r.serviceLimit}; CPU ${fmt(num(r, 'cpuS'))} s.`,
     { detail: r, met: TARGETS.budget_use.met(value) && withinLimit }),

@@ -3,9 +3,16 @@
 // about 1.5 requests in flight, 5 s about 38), and a request waiting out a retry's back-off leaves its
 // share to the others. Too many in flight only wait for the budget while holding their lines in memory.
 //
+// Little's law says how many the budget needs: its rate × the latency (at 450 per 6 s and 200 ms, 15). The
+// answers of the first round, while work waits for a slot, move the limit there at once, so the night does
+// not spend its first rounds growing towards it; a limit that wastes turns grows at least there too (at
+// most 2× the start or a step: a budget the service cannot reach says nothing of how many it serves at once).
+// A 429 or a cut in the first round ends that start: after it, the limit grows back by rounds.
+//
 // The controller works in rounds of about two round trips (and at least twenty of the budget's turns):
 // - the budget made more turns than were asked for, nobody waited, and more work waits for a slot: the
-//   limit grows in proportion to the shortfall (what was asked ÷ what the budget made), up to 2× a round;
+//   limit grows in proportion to the shortfall (what was asked ÷ what the budget made), and at least to
+//   what Little's law says, up to 2× a round;
 // - a growth that brought no more requests (the process itself, or the service, was the limit) is undone
 //   and not tried again for a while;
 // - every request of a round waited for the budget behind a queue of several: one fewer;
@@ -85,6 +92,9 @@ export class AdaptiveConcurrency {
   private last: { grants: number; waited: number; ms: number } | null = null;
   private holdUntil = 0;
   private lastHalving = -Infinity;
+  private answers = 0;
+  /** Until a round with work waiting is judged, the answers set the limit where it starts. */
+  private starting = true;
   /** Whether work waits for a slot (the limit is what holds it back); set by the pool that uses the limit. */
   private bound: () => boolean = () => true;
 
@@ -113,8 +123,12 @@ export class AdaptiveConcurrency {
   /** One attempt of a request ended (answered in `latencyMs`, or failed). */
   settled(outcome: AttemptOutcome, latencyMs: number): void {
     if (outcome === 'answered') {
-      const was = this.latencyMs;
-      this.latencyMs = was === 0 ? latencyMs : was + (latencyMs - was) * LATENCY_WEIGHT;
+      // the mean of the first answers, then a moving average: one quick first answer does not set the start
+      this.answers += 1;
+      this.latencyMs += (latencyMs - this.latencyMs) * Math.max(1 / this.answers, LATENCY_WEIGHT);
+      if (this.starting && this.bound()) {
+        this.setLimit(Math.max(this.current, Math.min(2 * this.o.initial, this.needed())));
+      }
     }
     if (outcome === 'answered' || outcome === 'fault') {
       this.faultShare += ((outcome === 'fault' ? 1 : 0) - this.faultShare) * FAULT_WEIGHT;
@@ -136,6 +150,11 @@ export class AdaptiveConcurrency {
     this.maybeEndRound();
   }
 
+  /** Requests in flight that keep the budget busy at the latency seen (Little's law: rate × latency). */
+  private needed(): number {
+    return Math.ceil(this.budget.perMs * this.latencyMs);
+  }
+
   /** About two round trips, and at least twenty of the budget's turns (a round long enough to count). */
   private roundMs(): number {
     return Math.max(MIN_ROUND_MS, 2 * this.latencyMs, 20 / this.budget.perMs);
@@ -151,19 +170,22 @@ export class AdaptiveConcurrency {
   }
 
   private judge(r: Round, ms: number, now: number): void {
+    if (this.bound()) this.starting = false;
     const before = this.last;
     this.last = { grants: r.grants, waited: r.waited, ms };
     // at a few requests at once the last answers span minutes: a round without a fault halves their weight
     if (r.faults === 0) this.faultShare /= 2;
     if (r.timeouts > 0 || this.faultShare > FAULT_SHARE) {
       this.probe = null;
+      this.starting = false;
       return this.setLimit(Math.floor(this.current * 0.75));
     }
     if (this.probe) return this.judgeProbe(this.probe, r, ms, now);
     const rate = r.grants / ms;
     const asked = rate / this.budget.perMs;
     if (r.waited * 2 < r.grants && asked < 0.98 && now >= this.holdUntil && this.current < this.o.max && this.bound()) {
-      const next = Math.min(this.o.max, Math.max(this.current + 1, Math.ceil(this.current / Math.max(asked, 0.5))));
+      const grown = Math.max(this.current + 1, Math.ceil(this.current / Math.max(asked, 0.5)), this.needed());
+      const next = Math.min(this.o.max, 2 * this.current, grown);
       // a growth of half or more is judged by the two rounds after it against the two before
       const gain = next / this.current - 1;
       if (gain >= 0.5 && this.current >= PROBE_FROM) {
@@ -204,6 +226,7 @@ export class AdaptiveConcurrency {
     if (now - this.lastHalving < this.roundMs()) return;
     this.lastHalving = now;
     this.probe = null;
+    this.starting = false;
     this.setLimit(Math.floor(this.current / 2));
   }
 

@@ -169,6 +169,21 @@ describe('adaptive concurrency on the request budget', () => {
     expect(busiest(o.sends, 6000)).toBeLessThanOrEqual(480);
   });
 
+  it("starts where Little's law puts it (the budget's rate × the latency): the first window is used too", async () => {
+    const { next } = testRandom('concurrency-start');
+    const service = fivePercentFaults;
+    const scenario = { name: 'start', service, disbursements: 400, intervalMs: 6000, initial: 8, max: 32 };
+    const o = await simulate({ ...scenario, retryBaseMs: 50 }, next);
+    // 0.075 a ms × 100–300 ms: 8 to 23 in flight; the limit moves at the first answers, not rounds later
+    const firstAnswer = o.start + 300;
+    expect(limitAt(o, firstAnswer)).toBeGreaterThan(8);
+    expect(limitAt(o, firstAnswer)).toBeLessThanOrEqual(16);
+    // the first window from the first request on, not only the windows after it
+    const [first] = perWindow(o, 6000, 0);
+    expect(first).toBeGreaterThanOrEqual(0.97 * 450);
+    expect(busiest(o.sends, 6000)).toBeLessThanOrEqual(480);
+  });
+
   it('backs off when many answers are 5xx, and comes back once the service recovers', async () => {
     const { next } = testRandom('concurrency-5xx');
     const t0 = Date.UTC(2026, 10, 25);
@@ -222,6 +237,29 @@ describe('adaptive concurrency on the request budget', () => {
     expect(o.sends.filter((t) => t > heard && t < heard + MINUTE)).toEqual([]);
     expect(o.sends.some((t) => t >= heard + MINUTE)).toBe(true);
     expect(busiest(o.sends, MINUTE)).toBeLessThanOrEqual(480);
+  });
+
+  it('does not start from the first answers again after a 429 in the first round', async () => {
+    const { next } = testRandom('concurrency-early-429');
+    let refused: number | null = null;
+    const service: Service = {
+      answer: (t, r) => {
+        if (refused === null) {
+          refused = t;
+          return { ms: 50, outcome: 'limited' };
+        }
+        return { ms: uniform(100, 300)(r), outcome: 'answered' };
+      },
+    };
+    const scenario = { name: 'early 429', service, disbursements: 300, intervalMs: 6000, initial: 8, max: 32 };
+    const o = await simulate({ ...scenario, blockMs: 6000 }, next);
+    const heard = refused! + 50;
+    expect(limitAt(o, heard)).toBe(4);
+    // the block over, Little's law would say 15; the halved limit grows by rounds, at most 2× each
+    const reopened = heard + 6000;
+    const early = o.limits.filter(([t]) => t >= heard && t < reopened + 350).map(([, l]) => l);
+    expect(Math.max(...early)).toBeLessThanOrEqual(4);
+    expect(busiest(o.sends, 6000)).toBeLessThanOrEqual(480);
   });
 
   it('with a budget it cannot reach, keeps no more at once than the service can serve', async () => {
