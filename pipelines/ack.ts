@@ -5,8 +5,7 @@ import type { Logger } from 'pino';
 import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from './config.js';
 import { ackFinding, type AckAction, type AckResult } from '../src/checks/index.js';
-import { publishSnapshot } from '../src/store/publish.js';
-import { withRun, type Notices } from './run.js';
+import { republish, withRun, type Notices } from './run.js';
 import { actorOf, runSettings, layoutOf } from './settings.js';
 
 interface AckOutcome {
@@ -44,10 +43,7 @@ export async function runAck(
     {
       notice: opts.notice,
       lockWaitMs: config.ackWaitS * 1000,
-      afterSuccess: async (ctx) => {
-        await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
-        out.published = published;
-      },
+      afterSuccess: republish(published, () => { out.published = published; }),
     },
   );
   return out;

@@ -6,8 +6,7 @@ import { EXIT, type ExitCode } from '../src/errors.js';
 import type { Config } from './config.js';
 import { notesOf, readStatements, storeStatements, type BankImportResult } from '../src/bank/import.js';
 import { StatementError } from '../src/bank/statement.js';
-import { publishSnapshot } from '../src/store/publish.js';
-import { withRun, type Notices } from './run.js';
+import { republish, withRun, type Notices } from './run.js';
 import { bankSettings, runSettings, layoutOf } from './settings.js';
 
 interface BankImportOutcome {
@@ -44,9 +43,7 @@ export async function runBankImport(
     },
     {
       notice: opts.notice,
-      afterSuccess: async (ctx) => {
-        await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
-      },
+      afterSuccess: republish(published),
     },
   );
   return out;

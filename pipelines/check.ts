@@ -5,8 +5,7 @@ import type { Config } from './config.js';
 import { runChecks, type CheckRunResult } from '../src/checks/index.js';
 import { bankStage } from '../src/bank/stage.js';
 import { requireReadableFolder } from '../src/files.js';
-import { withRun, type Notices } from './run.js';
-import { publishSnapshot } from '../src/store/publish.js';
+import { republish, withRun, type Notices } from './run.js';
 import { bankSettings, runSettings, layoutOf } from './settings.js';
 import { saveOwnerRules } from '../src/store/owner-rules.js';
 
@@ -35,9 +34,7 @@ export async function runCheck(
   }, {
     notice: opts.notice,
     // accountants' recon sql reads the snapshot: it shows this run's findings, not the previous run's
-    afterSuccess: async (ctx) => {
-      await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
-    },
+    afterSuccess: republish(published),
   });
   return out;
 }

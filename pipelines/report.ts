@@ -6,8 +6,7 @@ import { checkRunSummary, markShown } from '../src/checks/index.js';
 import { latestCheckRun } from '../src/store/read/runs.js';
 import { serviceUrlOf } from '../src/store/runs.js';
 import { writeRunWorkbook } from '../src/report/run-report.js';
-import { withRun, type Notices } from './run.js';
-import { publishSnapshot } from '../src/store/publish.js';
+import { republish, withRun, type Notices } from './run.js';
 import { runSettings, layoutOf, reportSettings } from './settings.js';
 import { saveOwnerRules } from '../src/store/owner-rules.js';
 
@@ -53,9 +52,7 @@ export async function runReport(
     {
       notice: opts.notice,
       // accountants' recon sql reads the snapshot: it shows this run's findings, not the previous run's
-      afterSuccess: async (ctx) => {
-        await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
-      },
+      afterSuccess: republish(published),
     },
   );
   return out;

@@ -15,6 +15,7 @@ import type { StoreLayout } from '../src/store/layout.js';
 import { guardOutputs, type OutputPath } from '../src/access/own-files.js';
 import { applyFailureNote, noteFailure } from '../src/store/runs.js';
 import { setMemoryLimit } from '../src/store/db.js';
+import { publishSnapshot } from '../src/store/publish.js';
 
 export interface RunContext {
   store: Store;
@@ -217,4 +218,15 @@ function storageHint(message: string, dbPath: string): string {
 export function memoryHint(message: string, memoryMb: number): string {
   if (!/Out of Memory/i.test(message)) return message;
   return `${message}; the run's DuckDB memory limit is ${memoryMb} MB: raise it with --memory-mb / RECON_MEMORY_MB`;
+}
+
+/**
+ * The `afterSuccess` of a command that changes what accountants read: the snapshot published again from the run's
+ * store. It fails the run when it fails: a "succeeded" run whose change the snapshot does not show would be untrue.
+ */
+export function republish(published: string, then?: () => void): (ctx: RunContext) => Promise<void> {
+  return async (ctx) => {
+    await publishSnapshot({ sourceConnection: ctx.store.connection, publishedPath: published, runId: ctx.runId });
+    then?.();
+  };
 }

@@ -11,6 +11,14 @@ export type { PaymentSample, SampleTarget };
 /** Tries per payment look-up: a sample is a spot check, not worth the night's request budget. */
 const LOOKUP_ATTEMPTS = 3;
 
+/** A sample whose answer says nothing of the payment (an error, or a body recon cannot read): kept as it came. */
+function unread(target: SampleTarget, httpStatus: number | null, raw: string | null): PaymentSample {
+  return {
+    ...target, httpStatus, paymentStatus: null, reportedDisbursementId: null,
+    payoutFound: false, payoutAmount: null, payoutCurrency: null, raw,
+  };
+}
+
 /**
  * Read one payment's details. Whatever the service answers, the answer is a sample: 404 says the service
  * does not know the payment (a finding), any other failure — a key without this permission (401/403), a
@@ -24,42 +32,15 @@ export async function samplePayment(client: PaymentsClient, target: SampleTarget
     });
   } catch (err) {
     if (!(err instanceof ApiError) || err instanceof RateLimitedError) throw err;
-    return {
-      ...target,
-      httpStatus: err instanceof NotFoundError ? 404 : (err.status ?? null),
-      paymentStatus: null,
-      reportedDisbursementId: null,
-      payoutFound: false,
-      payoutAmount: null,
-      payoutCurrency: null,
-      raw: null,
-    };
+    return unread(target, err instanceof NotFoundError ? 404 : (err.status ?? null), null);
   }
   const raw = canonicalJson(body);
   if (raw === null) {
-    return {
-      ...target,
-      httpStatus: 200,
-      paymentStatus: null,
-      reportedDisbursementId: null,
-      payoutFound: false,
-      payoutAmount: null,
-      payoutCurrency: null,
-      raw: tooDeepStandIn(),
-    };
+    return unread(target, 200, tooDeepStandIn());
   }
   const parsed = PaymentDetailsSchema.safeParse(body);
   if (!parsed.success) {
-    return {
-      ...target,
-      httpStatus: 200,
-      paymentStatus: null,
-      reportedDisbursementId: null,
-      payoutFound: false,
-      payoutAmount: null,
-      payoutCurrency: null,
-      raw,
-    };
+    return unread(target, 200, raw);
   }
   const p = parsed.data;
   // the payouts[] entry of this disbursement (and reference, when the payout carries one)
