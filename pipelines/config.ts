@@ -567,24 +567,8 @@ const OPTIONS = {
 type OptionKey = keyof typeof OPTIONS;
 
 const SYNC: OptionKey[] = [
-  'apiUrl',
-  'apiKey',
-  'db',
-  'since',
-  'full',
-  'lookbackDays',
-  'perPage',
-  'concurrency',
-  'ratePerMinute',
-  'budgetFile',
-  'timeoutMs',
-  'maxFileMb',
-  'maxLines',
-  'memoryMb',
-  'syncMemoryMb',
-  'sampleBudget',
-  'insecureHttp',
-  'logFile',
+  'apiUrl', 'apiKey', 'db', 'since', 'full', 'lookbackDays', 'perPage', 'concurrency', 'ratePerMinute', 'budgetFile',
+  'timeoutMs', 'maxFileMb', 'maxLines', 'memoryMb', 'syncMemoryMb', 'sampleBudget', 'insecureHttp', 'logFile',
   'layouts',
 ];
 const BANK: OptionKey[] = ['bankDir', 'bankWindowDays', 'bankFeeTolerance'];

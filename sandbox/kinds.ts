@@ -2,21 +2,9 @@
 // go wrong on the wire. ANOMALY_CHECKS is the table's last column: the check ids expected to find a kind.
 
 export const ANOMALY_KINDS = [
-  'total_off_by_one',
-  'debit_as_credit',
-  'count_payments_wrong',
-  'count_refunds_wrong',
-  'count_adjustments_wrong',
-  'currency_mismatch',
-  'duplicate_payout',
-  'payout_missing_from_api',
-  'payout_missing_from_file',
-  'file_amount_differs',
-  'bank_account_changed',
-  'invalid_record',
-  'restated',
-  'missing_files',
-  'unknown_entry_type',
+  'total_off_by_one', 'debit_as_credit', 'count_payments_wrong', 'count_refunds_wrong', 'count_adjustments_wrong',
+  'currency_mismatch', 'duplicate_payout', 'payout_missing_from_api', 'payout_missing_from_file', 'file_amount_differs',
+  'bank_account_changed', 'invalid_record', 'restated', 'missing_files', 'unknown_entry_type',
   'payment_points_elsewhere',
 ] as const;
 export type AnomalyKind = (typeof ANOMALY_KINDS)[number];

@@ -18,22 +18,7 @@ export function currencyFactor(code: string): number {
 /** ISO 4217 minor units (what a bank's BAI2 file implies), where they are not 2. */
 const ISO_MINOR: ReadonlyMap<string, number> = new Map([
   ...[
-    'BIF',
-    'CLP',
-    'DJF',
-    'GNF',
-    'ISK',
-    'JPY',
-    'KMF',
-    'KRW',
-    'PYG',
-    'RWF',
-    'UGX',
-    'UYI',
-    'VND',
-    'VUV',
-    'XAF',
-    'XOF',
+    'BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV', 'XAF', 'XOF',
     'XPF',
   ].map((c) => [c, 0] as const),
   ...['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'].map((c) => [c, 3] as const),

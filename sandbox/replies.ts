@@ -12,15 +12,7 @@ export interface Reply {
 }
 
 const ENDPOINTS = [
-  'list',
-  'disbursement',
-  'files',
-  'payouts',
-  'refunds',
-  'adjustments',
-  'payment',
-  'download',
-  'other',
+  'list', 'disbursement', 'files', 'payouts', 'refunds', 'adjustments', 'payment', 'download', 'other',
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 

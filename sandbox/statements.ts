@@ -30,13 +30,7 @@ export type BankCase =
   | 'batch_credit'
   | 'bank_fee';
 export const BANK_CASES: readonly BankCase[] = [
-  'missing_credit',
-  'fee_deducted',
-  'duplicate_credit',
-  'other_account',
-  'late_credit',
-  'no_reference',
-  'batch_credit',
+  'missing_credit', 'fee_deducted', 'duplicate_credit', 'other_account', 'late_credit', 'no_reference', 'batch_credit',
   'bank_fee',
 ];
 export const BANK_CASE_CHECKS: Record<BankCase, string | null> = {

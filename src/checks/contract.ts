@@ -49,14 +49,7 @@ import type { Severity } from '../store/read/types.js';
 import { fillTemplate } from '../store/sql.js';
 
 export const CHECK_COLUMNS = [
-  'disbursement_id',
-  'recipient_id',
-  'subject',
-  'currency',
-  'expected',
-  'actual',
-  'difference',
-  'detail',
+  'disbursement_id', 'recipient_id', 'subject', 'currency', 'expected', 'actual', 'difference', 'detail',
 ] as const;
 
 export const DEFAULT_CHECKS_DIR = path.join(SQL_DIR, 'checks');

@@ -100,16 +100,8 @@ export const LAYOUTS: Record<JournalFormat, Layout> = {
   xero: {
     title: 'Xero',
     header: [
-      '*Narration',
-      '*Date',
-      'Description',
-      '*AccountCode',
-      '*TaxRate',
-      '*Amount',
-      'TrackingName1',
-      'TrackingOption1',
-      'TrackingName2',
-      'TrackingOption2',
+      '*Narration', '*Date', 'Description', '*AccountCode', '*TaxRate', '*Amount', 'TrackingName1', 'TrackingOption1',
+      'TrackingName2', 'TrackingOption2',
     ],
     maxDecimals: 2,
     maxIntegerDigits: null,

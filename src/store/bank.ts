@@ -31,26 +31,8 @@ export type BankEntryRow = [
 ];
 
 const KINDS: ColumnKind[] = [
-  'varchar',
-  'varchar',
-  'varchar',
-  'varchar',
-  'varchar',
-  'varchar',
-  'varchar',
-  'bigint',
-  'varchar',
-  'varchar',
-  'varchar',
-  'varchar',
-  'varchar',
-  'varchar',
-  'varchar',
-  'varchar',
-  'varchar',
-  'varchar',
-  'integer',
-  'varchar',
+  'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'varchar',
+  'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'integer', 'varchar',
   'varchar',
 ];
 

@@ -134,17 +134,8 @@ export interface MonthShape {
 
 /** The bank_status view's words (sql/staging/bank_status.sql), the same in every sheet and finding. */
 const BANK_STATUSES = [
-  'settled',
-  'fee deducted',
-  'part of a batch credit',
-  'short',
-  'over',
-  'credited in another currency',
-  'on another account',
-  'credited on an unbalanced statement',
-  'awaiting statement',
-  'not arrived',
-  'no statements',
+  'settled', 'fee deducted', 'part of a batch credit', 'short', 'over', 'credited in another currency',
+  'on another account', 'credited on an unbalanced statement', 'awaiting statement', 'not arrived', 'no statements',
 ] as const;
 type BankStatus = (typeof BANK_STATUSES)[number];
 
