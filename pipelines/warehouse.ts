@@ -12,10 +12,7 @@ import { redact } from '../src/api/redact.js';
 import { openReadOnly, SnapshotMissingError } from '../src/store/publish.js';
 import { addRunWarning, publishedRunId } from '../src/store/run-notes.js';
 import {
-  exportToPostgres,
-  type PostgresExportResult,
-  type PostgresExportRun,
-  type PostgresExportSettings,
+  exportToPostgres, type PostgresExportResult, type PostgresExportRun, type PostgresExportSettings,
 } from '../src/warehouse/export.js';
 import { withRun, type Notices } from './run.js';
 import { runSettings, layoutOf } from './settings.js';

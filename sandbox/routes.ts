@@ -7,14 +7,7 @@ import type { Model, ModelCache } from './model.js';
 import type { Resolved } from './options.js';
 import { errorReply, isReply, json, parsePaging, type Endpoint, type Reply } from './replies.js';
 import {
-  adjustmentJson,
-  disbursementJson,
-  envelopeJson,
-  iso,
-  payoutJson,
-  paymentJson,
-  refundJson,
-  type JsonObject,
+  adjustmentJson, disbursementJson, envelopeJson, iso, payoutJson, paymentJson, refundJson, type JsonObject,
 } from './resources.js';
 import { rngFor } from './rng.js';
 

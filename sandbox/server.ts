@@ -4,17 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultKind } from './kinds.js';
 import { RateLimiter } from './limits.js';
 import {
-  classify,
-  emptyByEndpoint,
-  errorReply,
-  json,
-  parsePaging,
-  isReply,
-  RequestLog,
-  type Endpoint,
-  type Reply,
-  type RequestLogEntry,
-  type SandboxStats,
+  classify, emptyByEndpoint, errorReply, json, parsePaging, isReply, RequestLog, type Endpoint, type Reply,
+  type RequestLogEntry, type SandboxStats,
 } from './replies.js';
 import { download, routeApi, type ApiContext } from './routes.js';
 import { bigintAsString, type Truth } from './truth.js';

@@ -4,13 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { Agent, request, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import { RequestBudget, abortError, realClock, type Clock } from './budget.js';
-import {
-  ApiError,
-  RateLimitedError,
-  TerminalApiError,
-  TransientApiError,
-  errorFromResponse,
-} from './errors.js';
+import { ApiError, RateLimitedError, TerminalApiError, TransientApiError, errorFromResponse } from './errors.js';
 import { DEFAULT_RETRY, backoffMs, shouldRetry, type RetryPolicy } from './retry.js';
 import { redactUrl } from './redact.js';
 import { guardedLookup, isLoopbackAddress, linkRefusal, type LinkPolicy } from './links.js';

@@ -11,15 +11,7 @@
 // defaulted field where a summary's type code is expected (a record written "015,35217175,,,/" and
 // continued by 88) is passed over, never the end of the summary.
 import {
-  MAX_ENTRIES,
-  MAX_LINE,
-  MAX_RAW,
-  StatementError,
-  clip,
-  currencyOf,
-  yymmdd,
-  type BankEntry,
-  type Statement,
+  MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, clip, currencyOf, yymmdd, type BankEntry, type Statement,
   type StatementBalance,
 } from './statement.js';
 import { currencyFactor, isoMinorUnits } from '../money.js';

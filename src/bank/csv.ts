@@ -11,16 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { sha256 } from './identity.js';
 import {
-  MAX_ENTRIES,
-  MAX_LINE,
-  MAX_RAW,
-  StatementError,
-  amountOf,
-  clip,
-  groupBy,
-  isoDate,
-  type BankEntry,
-  type NumberStyle,
+  MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, amountOf, clip, groupBy, isoDate, type BankEntry, type NumberStyle,
   type Statement,
 } from './statement.js';
 

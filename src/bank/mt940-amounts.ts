@@ -4,14 +4,7 @@
 // another with a point in one file refuse it, naming the line, and so does an amount with both — never a
 // fraction dropped or guessed.
 import {
-  StatementError,
-  amountOf,
-  clip,
-  currencyOf,
-  yymmdd,
-  DECIMAL_COMMA,
-  DECIMAL_POINT,
-  type NumberStyle,
+  StatementError, amountOf, clip, currencyOf, yymmdd, DECIMAL_COMMA, DECIMAL_POINT, type NumberStyle,
   type StatementBalance,
 } from './statement.js';
 

@@ -14,17 +14,8 @@
 import { information } from './mt940-info.js';
 import { balanceOf, decimalMarkOf } from './mt940-amounts.js';
 import {
-  MAX_ENTRIES,
-  MAX_LINE,
-  MAX_RAW,
-  StatementError,
-  amountOf,
-  clip,
-  yymmdd,
-  type BankEntry,
-  type NumberStyle,
-  type Statement,
-  type StatementBalance,
+  MAX_ENTRIES, MAX_LINE, MAX_RAW, StatementError, amountOf, clip, yymmdd, type BankEntry, type NumberStyle,
+  type Statement, type StatementBalance,
 } from './statement.js';
 
 const TAG = /^:(\d{2}[A-Z]?|NS):(.*)$/;

@@ -15,13 +15,7 @@ import { CSV_EOL, toCsvField } from '../report/csv.js';
 import { standingEntries, type BookedFile, type BookedLine } from '../store/closes.js';
 import type { JournalFormat } from './journal-formats.js';
 import {
-  cannotHold,
-  LAYOUTS,
-  Raw,
-  type EntryText,
-  type Field,
-  type Layout,
-  type LedgerSettings,
+  cannotHold, LAYOUTS, Raw, type EntryText, type Field, type Layout, type LedgerSettings,
 } from './ledger-formats.js';
 
 export interface JournalFileSettings extends LedgerSettings {

@@ -5,22 +5,11 @@ import path from 'node:path';
 import { addMonths } from 'date-fns';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
-  closeLines,
-  bankSplit,
-  type BankSplitRow,
-  monthShape as readMonthShape,
-  openErrorsOfMonth,
-  openFindingsOfMonth,
-  suspenseLines,
-  countOpenFindingsOfMonth,
+  closeLines, bankSplit, type BankSplitRow, monthShape as readMonthShape, openErrorsOfMonth, openFindingsOfMonth,
+  suspenseLines, countOpenFindingsOfMonth,
 } from '../store/read/summaries.js';
 import {
-  bankCredits,
-  bankRows,
-  countCredits,
-  hasBankData,
-  reconciliationRows,
-  withDisbursementRows,
+  bankCredits, bankRows, countCredits, hasBankData, reconciliationRows, withDisbursementRows,
 } from '../store/read/rows.js';
 import { listMonth, withListed } from '../store/read/listed.js';
 import { writeCloseWorkbook } from '../report/close-workbook.js';

@@ -2,12 +2,7 @@
 // workbook just written), so the mail, the alert and the metrics tell the same story as the workbook.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
-  describeChecks,
-  latestFindings,
-  type CheckRunResult,
-  type FindingStatus,
-  type LatestFinding,
-  type Severity,
+  describeChecks, latestFindings, type CheckRunResult, type FindingStatus, type LatestFinding, type Severity,
 } from '../checks/index.js';
 import type { RunCounters } from '../store/runs.js';
 import { withBankMatches } from '../report/run-report.js';

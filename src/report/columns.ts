@@ -1,15 +1,7 @@
 // Column layouts shared by the daily exception workbook and the monthly close, so a finding or a
 // disbursement reads the same in both.
 import {
-  DATE_FORMAT,
-  LINK,
-  setAmount,
-  setCount,
-  setDate,
-  setDisbursementStatus,
-  setSeverity,
-  setStatus,
-  setText,
+  DATE_FORMAT, LINK, setAmount, setCount, setDate, setDisbursementStatus, setSeverity, setStatus, setText,
   type CellTarget,
 } from './cells.js';
 import type { ColumnSpec } from './table-sheet.js';

@@ -13,14 +13,7 @@ import type { BankSheets, CheckWords, DisbursementRow, FindingRow, RunSummary } 
 import { writeBankSheets } from './bank-sheet.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
 import {
-  countOf,
-  listLayout,
-  rowsOf,
-  roomBeside,
-  writeListSheet,
-  writeListTableSheet,
-  type CountedRows,
-  type SheetRoom,
+  countOf, listLayout, rowsOf, roomBeside, writeListSheet, writeListTableSheet, type CountedRows, type SheetRoom,
 } from './list-sheet.js';
 import { addSheet } from './table-sheet.js';
 import type ExcelJS from 'exceljs';

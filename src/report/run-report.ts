@@ -8,13 +8,7 @@ import { addDays } from 'date-fns';
 import { countLatestFindings, describeChecks, latestFindings, type CheckRunResult } from '../checks/index.js';
 import { withMaterialised } from '../store/materialise.js';
 import {
-  bankCredits,
-  bankRefusals,
-  bankRows,
-  countCredits,
-  hasBankData,
-  reconciliationRows,
-  withDisbursementRows,
+  bankCredits, bankRefusals, bankRows, countCredits, hasBankData, reconciliationRows, withDisbursementRows,
 } from '../store/read/rows.js';
 import { currencyStakes, monthShape, newestDelivery, runFacts } from '../store/read/summaries.js';
 import { listNight, withListed, type ListedCounts } from '../store/read/listed.js';

@@ -5,14 +5,7 @@ import type { Rates } from '../rates.js';
 import type { CurrencyStake } from '../store/read/summaries.js';
 import type { CauseAgeing } from '../store/read/ageing.js';
 import type {
-  BankCreditRow,
-  BankRow,
-  CloseLine,
-  DisbursementRow,
-  FindingRow,
-  MonthShape,
-  Severity,
-  SuspenseLine,
+  BankCreditRow, BankRow, CloseLine, DisbursementRow, FindingRow, MonthShape, Severity, SuspenseLine,
 } from '../store/read/types.js';
 
 export type {

@@ -10,13 +10,7 @@
 // test/unit/store/append.test.ts writes every kind of value this way and reads the table back.
 import duckdb from '@duckdb/node-bindings';
 import {
-  BIGINT,
-  INTEGER,
-  VARCHAR,
-  DuckDBDataChunk,
-  type DuckDBConnection,
-  type DuckDBType,
-  type DuckDBValue,
+  BIGINT, INTEGER, VARCHAR, DuckDBDataChunk, type DuckDBConnection, type DuckDBType, type DuckDBValue,
 } from '@duckdb/node-api';
 
 export type ColumnKind = 'varchar' | 'integer' | 'bigint';

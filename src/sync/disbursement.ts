@@ -4,19 +4,9 @@
 import type { z } from 'zod';
 import { ApiError } from '../api/errors.js';
 import { paginate } from '../api/paginate.js';
+import { AdjustmentSchema, PayoutSchema, RefundSchema, describeIssues, type Disbursement } from '../api/schemas.js';
 import {
-  AdjustmentSchema,
-  PayoutSchema,
-  RefundSchema,
-  describeIssues,
-  type Disbursement,
-} from '../api/schemas.js';
-import {
-  contentHash,
-  type DisbursementBundle,
-  type Line,
-  type QuarantinedRecord,
-  type SyncStatus,
+  contentHash, type DisbursementBundle, type Line, type QuarantinedRecord, type SyncStatus,
 } from '../store/bundle.js';
 import { FileListError, describeProblem, fetchFiles, type FileDeps } from './files.js';
 import { MAX_JSON_DEPTH, canonicalJson, tooDeepStandIn } from './canonical.js';

@@ -7,13 +7,7 @@
 // committed is rolled back by the server, and the next export writes what still differs.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { copyLineExpression, streamLines, type TargetColumn } from '../store/copy-text.js';
-import {
-  monthSliceSql,
-  prepareSlices,
-  releaseSlices,
-  WHOLE,
-  type Slice,
-} from '../store/month-slices.js';
+import { monthSliceSql, prepareSlices, releaseSlices, WHOLE, type Slice } from '../store/month-slices.js';
 import { monthFingerprints, recordMonthExports, type MonthPrint } from '../store/month-fingerprint.js';
 import { sqlIdent, sqlString } from '../store/sql-text.js';
 import { oneLine } from '../errors.js';
