@@ -1,17 +1,18 @@
-// Item 2: SIGKILL a real child process at ≥ 20 random moments (make soak: 60; make test: 10) and re-run each time. test/sync/crash.test.ts
-// kills `recon sync` right after a batch commit; here the kill time is uniform over the whole length of an
-// uninterrupted run, so kills land during start-up, migrations, listing, reads and commits alike (and,
-// in the soak, which kills `recon run`, during the checks, the workbook and the publish too). After
-// every kill: no stored disbursement lacks any of its lines, the published snapshot (if any) opens and is
-// whole, and the stale lock does not stop the re-run. When a re-run gets through, its tables equal the
-// clean run's, and the next cycle starts from an empty folder.
+// SIGKILL a real child process at random moments (make soak: 60; make test: 10) and re-run each time.
+// test/sync/crash.test.ts kills `recon sync` right after a batch commit; here half the kills land at a seeded
+// moment uniform over the whole length of an uninterrupted run, so they hit start-up, migrations, listing,
+// reads and commits alike (and, in the soak, which kills `recon run`, the checks, the workbook and the publish
+// too), and the other half right after the writer's next commit, so some always find a partial store whatever
+// the machine's speed. After every kill: no stored disbursement lacks any of its lines, the published snapshot
+// (if any) opens and is whole, and the stale lock does not stop the re-run. When a re-run gets through, its
+// tables equal the clean run's, and the next cycle starts from an empty folder.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { fingerprints, query, tempDir, type Fingerprints } from '../helpers/recon.js';
-import { runCli, startCli } from '../helpers/child.js';
+import { logCount, runCli, startCli, waitFor } from '../helpers/child.js';
 import { testRandom } from '../helpers/seed.js';
 import { assertWholeDisbursements, recordFigures, sandboxLineCounts, totalRows, type LineCounts } from '../helpers/whole-store.js';
 
@@ -91,7 +92,16 @@ describe(`recon ${COMMAND} killed with SIGKILL at seeded random moments`, () => 
         // The window widens with each kill of a cycle, so a loaded machine still lets a re-run through;
         // once enough kills are done, the last re-run is left alone.
         const killAt = kills < KILLS ? Math.floor(random.next() * cleanMs * (1 + attempt / 3)) : null;
-        const timer = killAt === null ? null : setTimeout(() => child.kill('SIGKILL'), killAt);
+        // every other kill lands right after the writer's next commit instead: however fast the machine runs
+        // the sync (a short run commits only at its end), some kills find a store holding disbursements
+        const log = path.join(t.dir, 'run.log');
+        const committed = logCount(log, 'batch committed');
+        const afterCommit = killAt !== null && kills % 2 === 1;
+        if (afterCommit) {
+          void waitFor(() => logCount(log, 'batch committed') > committed || child.exitCode !== null, 60_000, 5)
+            .then(() => child.kill('SIGKILL'));
+        }
+        const timer = killAt === null || afterCommit ? null : setTimeout(() => child.kill('SIGKILL'), killAt);
         const ended = await done;
         if (timer) clearTimeout(timer);
         if (ended.signal !== 'SIGKILL') {
