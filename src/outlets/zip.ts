@@ -38,36 +38,36 @@ export function dosDateTime(at: Date): { time: number; date: number } {
   };
 }
 
+/**
+ * The fields a member's local header and its central directory entry share, in the same order: version needed,
+ * flags (UTF-8 names), method, time, date, CRC-32, sizes, the name's length.
+ */
+function sharedFields(h: Buffer, at: number, w: Written, when: { time: number; date: number }): void {
+  h.writeUInt16LE(VERSION, at);
+  h.writeUInt16LE(UTF8, at + 2);
+  h.writeUInt16LE(DEFLATE, at + 4);
+  h.writeUInt16LE(when.time, at + 6);
+  h.writeUInt16LE(when.date, at + 8);
+  h.writeUInt32LE(w.crc >>> 0, at + 10);
+  h.writeUInt32LE(w.compressed, at + 14);
+  h.writeUInt32LE(w.size, at + 18);
+  h.writeUInt16LE(w.name.length, at + 22);
+}
+
 function localHeader(w: Written, when: { time: number; date: number }): Buffer {
   const h = Buffer.alloc(30);
   h.writeUInt32LE(0x04034b50, 0);
-  h.writeUInt16LE(VERSION, 4);
-  h.writeUInt16LE(UTF8, 6);
-  h.writeUInt16LE(DEFLATE, 8);
-  h.writeUInt16LE(when.time, 10);
-  h.writeUInt16LE(when.date, 12);
-  h.writeUInt32LE(w.crc >>> 0, 14);
-  h.writeUInt32LE(w.compressed, 18);
-  h.writeUInt32LE(w.size, 22);
-  h.writeUInt16LE(w.name.length, 26);
-  h.writeUInt16LE(0, 28);
+  sharedFields(h, 4, w, when);
+  h.writeUInt16LE(0, 28); // no extra field
   return Buffer.concat([h, w.name]);
 }
 
 function centralHeader(w: Written, when: { time: number; date: number }): Buffer {
   const h = Buffer.alloc(46);
   h.writeUInt32LE(0x02014b50, 0);
-  h.writeUInt16LE(VERSION, 4);
-  h.writeUInt16LE(VERSION, 6);
-  h.writeUInt16LE(UTF8, 8);
-  h.writeUInt16LE(DEFLATE, 10);
-  h.writeUInt16LE(when.time, 12);
-  h.writeUInt16LE(when.date, 14);
-  h.writeUInt32LE(w.crc >>> 0, 16);
-  h.writeUInt32LE(w.compressed, 20);
-  h.writeUInt32LE(w.size, 24);
-  h.writeUInt16LE(w.name.length, 28);
-  h.writeUInt32LE(w.offset, 42); // comment, disk, attributes: 0
+  h.writeUInt16LE(VERSION, 4); // made by
+  sharedFields(h, 6, w, when);
+  h.writeUInt32LE(w.offset, 42); // extra, comment, disk, attributes: 0
   return Buffer.concat([h, w.name]);
 }
 
