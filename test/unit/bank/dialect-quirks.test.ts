@@ -3,17 +3,7 @@
 // statement is read exactly or refused naming the line, never read in part.
 import { describe, expect, it } from 'vitest';
 import { parseStatementText } from '../../../src/bank/parse.js';
-import { StatementError } from '../../../src/bank/statement.js';
-
-function refused(name: string, text: string): StatementError {
-  try {
-    parseStatementText(name, text);
-  } catch (err) {
-    if (err instanceof StatementError) return err;
-    throw err;
-  }
-  throw new Error(`${name} was not refused`);
-}
+import { refused } from '../../helpers/statements.js';
 
 const signedEntries = (name: string, text: string) =>
   parseStatementText(name, text).flatMap((s) => s.entries)

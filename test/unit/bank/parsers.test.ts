@@ -3,8 +3,9 @@
 // line or element, when malformed.
 import { describe, expect, it } from 'vitest';
 import { parseStatementBytes, parseStatementText } from '../../../src/bank/parse.js';
-import { StatementError, maskAccount } from '../../../src/bank/statement.js';
+import { maskAccount } from '../../../src/bank/statement.js';
 import { accountKey } from '../../../src/bank/identity.js';
+import { refused } from '../../helpers/statements.js';
 
 const CAMT = `<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
@@ -73,16 +74,6 @@ const CSV_US = `Account Number,Posting Date,Effective Date,Amount,Type,Currency,
 000123456789,2026-11-03,2026-11-04,1537.02,CREDIT,USD,PAYMENTS SERVICE BV,SETTLEMENT dsb_0045,E2E-dsb_0045,
 000123456789,2026-11-03,2026-11-04,1537.02,CREDIT,USD,PAYMENTS SERVICE BV,SETTLEMENT dsb_0045,E2E-dsb_0045,
 `;
-
-function refused(name: string, text: string): StatementError {
-  try {
-    parseStatementText(name, text);
-  } catch (err) {
-    if (err instanceof StatementError) return err;
-    throw err;
-  }
-  throw new Error(`${name} was not refused`);
-}
 
 describe('bank statement formats', () => {
   it('camt.053: booked entries with amounts in subunits, dates, references, remittance and the other party', () => {
