@@ -61,7 +61,7 @@ export async function runSync(service: Service, db: string, args: string[], tuni
   let counters: Record<string, unknown> = {};
   const code = await withRun('sync', runSettings(config), silentLogger, async (ctx) => {
     runId = ctx.runId;
-    result = await syncStage({ store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters }, syncSettings(config), silentLogger, tuning);
+    result = await syncStage(ctx, syncSettings(config), silentLogger, tuning);
     counters = { ...ctx.counters };
     await then?.(ctx);
     return 0;

@@ -96,13 +96,7 @@ async function nightly(
       const c = ctx.store.connection;
       const stale = await removeStaleTemporaries(report.reportsDir);
       if (stale > 0) logger.info({ removed: stale }, 'removed temp workbooks left by killed runs');
-      outcome.sync = await syncStage(
-        { store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters },
-        sync,
-        logger,
-        opts.tuning,
-        opts.onProgress,
-      );
+      outcome.sync = await syncStage(ctx, sync, logger, opts.tuning, opts.onProgress);
       if (ctx.signal.aborted) return EXIT.FAILED; // interrupted: no checks on a partial night
       outcome.bank = await bankStage(c, bank, ctx.runId, logger);
       for (const refused of outcome.bank?.refused ?? []) ctx.notice(`recon: bank statement refused: ${refused}`);

@@ -24,13 +24,7 @@ export async function runSync(
   out.code = await withRun('sync', runSettings(config), logger, async (ctx) => {
     out.runId = ctx.runId;
     try {
-      out.result = await syncStage(
-        { store: ctx.store, runId: ctx.runId, signal: ctx.signal, counters: ctx.counters },
-        settings,
-        logger,
-        opts.tuning,
-        opts.onProgress,
-      );
+      out.result = await syncStage(ctx, settings, logger, opts.tuning, opts.onProgress);
     } finally {
       out.requests = ctx.counters.requests ?? 0;
     }
