@@ -1,5 +1,5 @@
-// Runs every sql/checks/*.sql against the store and records the findings with their lifecycle, all in
-// one transaction: a run either leaves its complete set of exceptions or nothing at all.
+// Runs every sql/checks/*.sql against the store and records the findings with their lifecycle in one
+// transaction: a run either leaves its complete set of exceptions or nothing at all.
 // Set-based throughout: each check is one INSERT … SELECT into a staging table, the lifecycle a few
 // statements over whole tables, so the work stays in DuckDB whatever the number of payouts.
 import { sqlObjects, readThrough } from '../store/objects.js';
@@ -16,7 +16,7 @@ import { appendFindingChanges } from '../store/trail-findings.js';
 import { sqlText } from '../store/sql.js';
 import { sqlIdent, sqlString } from '../store/sql-text.js';
 import { basisOf, chooseMode, recordCheckedRuns, type CheckMode } from './basis.js';
-import { runScoped, type ScopeSummary } from './scope.js';
+import { dropScopeTables, runScoped, type ScopeSummary } from './scope.js';
 
 import type { FindingStatus, Severity } from '../store/read/types.js';
 
@@ -106,42 +106,55 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
   const timings: CheckRunResult['checks'] = [];
   let chosen: Awaited<ReturnType<typeof chooseMode>> = { mode: 'full', reason: null };
   let scope: ScopeSummary | null = null;
-  // nothing a check run writes is read back by its place in a table: without insertion order its TEMP
-  // tables and INSERTs keep no buffers for it (a year's store at --memory-mb 192, docs/performance.md)
-  await withoutInsertionOrder(connection, () => inTransaction(connection, async () => {
-    chosen = await chooseMode(connection, opts.mode ?? 'full', Boolean(opts.only), basis ?? '');
-    await connection.run(sqlText('lifecycle/create_stage'));
-    // a check whose `requires:` table is empty finds nothing: it is not run (nor what only it reads)
-    const empty = await emptyTables(connection, checks);
-    const running = checks.filter((c) => !c.requires.some((t) => empty.has(t)));
-    const none = (check: CheckFile) => ({ checkId: check.id, findings: 0, ms: 0, offsetMs: 0 });
-    if (chosen.mode === 'incremental') {
-      phase('materialise');
-      const first = performance.now();
-      const scoped = await runScoped(connection, running, (check) => stageCheck(connection, check, first),
-        (some) => materialiseShared(connection, some), (views) => dropMaterialised(connection, views));
-      for (const check of checks) timings.push(scoped.staged.get(check.id) ?? none(check));
-      scope = scoped.summary;
-    } else {
-      const shared = await materialiseShared(connection, running);
-      phase('materialise');
-      const first = performance.now();
-      for (const check of checks) {
-        timings.push(running.includes(check) ? await stageCheck(connection, check, first) : none(check));
+  // Nothing a check run writes is read back by its place in a table: without insertion order its TEMP
+  // tables and INSERTs keep no buffers for it. The checks read the store and write only TEMP tables (the
+  // shared views' copies, the scope's, check_stage), so they run before the transaction while the run lock
+  // keeps the store as it is; the transaction holds only what the store keeps (findings, the check run).
+  // A TEMP table filled inside a transaction stays in DuckDB's memory until the commit instead of spilling
+  // to the temp folder: over a year's store at --memory-mb 192 that is the difference (docs/performance.md).
+  await withoutInsertionOrder(connection, async () => {
+    try {
+      chosen = await chooseMode(connection, opts.mode ?? 'full', Boolean(opts.only), basis ?? '');
+      await connection.run(sqlText('lifecycle/create_stage'));
+      // a check whose `requires:` table is empty finds nothing: it is not run (nor what only it reads)
+      const empty = await emptyTables(connection, checks);
+      const running = checks.filter((c) => !c.requires.some((t) => empty.has(t)));
+      const none = (check: CheckFile) => ({ checkId: check.id, findings: 0, ms: 0, offsetMs: 0 });
+      if (chosen.mode === 'incremental') {
+        phase('materialise');
+        const first = performance.now();
+        const scoped = await runScoped(connection, running, (check) => stageCheck(connection, check, first),
+          (some) => materialiseShared(connection, some), (views) => dropMaterialised(connection, views));
+        for (const check of checks) timings.push(scoped.staged.get(check.id) ?? none(check));
+        scope = scoped.summary;
+      } else {
+        const shared = await materialiseShared(connection, running);
+        phase('materialise');
+        const first = performance.now();
+        for (const check of checks) {
+          timings.push(running.includes(check) ? await stageCheck(connection, check, first) : none(check));
+        }
+        await dropMaterialised(connection, shared);
       }
-      await dropMaterialised(connection, shared);
+      phase('checks');
+      const mode = chosen.mode;
+      await inTransaction(connection, async () => {
+        await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
+        // the states that moved, into the audit trail in the same transaction: recorded together or not at all
+        await appendFindingChanges(connection, opts.runId, now);
+        const ran = [opts.runId, now.toISOString(), checks.map((c) => c.id).join(','), mode, basis];
+        await connection.run(sqlText('lifecycle/record_check_run'), ran);
+        if (mode !== 'only') await recordCheckedRuns(connection, opts.runId);
+        await recordValidated(connection, fresh);
+        phase('lifecycle');
+      });
+    } catch (err) {
+      // the first error is the one to see: a cleanup failing after it says less
+      await dropRunTemps(connection).catch(() => undefined);
+      throw err;
     }
-    phase('checks');
-    await applyLifecycle(connection, opts.runId, now, opts.only ? checks.map((c) => c.id) : null);
-    // the states that moved, into the audit trail in the same transaction: recorded together or not at all
-    await appendFindingChanges(connection, opts.runId, now);
-    const ran = [opts.runId, now.toISOString(), checks.map((c) => c.id).join(','), chosen.mode, basis];
-    await connection.run(sqlText('lifecycle/record_check_run'), ran);
-    if (chosen.mode !== 'only') await recordCheckedRuns(connection, opts.runId);
-    await connection.run(sqlText('lifecycle/drop_stage'));
-    await recordValidated(connection, fresh);
-    phase('lifecycle');
-  }));
+    await dropRunTemps(connection);
+  });
   phase('commit');
   const { mode, reason } = chosen;
   const summary = await checkRunSummary(connection, opts.runId, now, timings);
@@ -149,12 +162,12 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
 }
 
 /**
- * Views several checks read, computed once. Inside the run's transaction nothing changes the data, so a
+ * Views several checks read, computed once. While the run holds its lock nothing changes the data, so a
  * view whose file says `materialised: per check run`, read by at least two of the run's checks (directly,
  * or through a view built on it), is computed once into a TEMP table of the same name: unqualified names
  * resolve to the temp catalog first, so the check files (plain SELECTs that also run on their own against
  * the views) read exactly the view's rows and types without computing them again. In dependency order;
- * dropped before the commit, and a rollback takes them away too.
+ * dropped before the lifecycle's transaction (after a failure, by dropRunTemps).
  */
 async function materialiseShared(connection: DuckDBConnection, checks: readonly CheckFile[]): Promise<string[]> {
   if (checks.length < 2) return [];
@@ -165,6 +178,17 @@ async function materialiseShared(connection: DuckDBConnection, checks: readonly 
     .map((o) => o.name);
   await materialiseViews(connection, shared);
   return shared;
+}
+
+/**
+ * Every TEMP table a check run may leave: the copies of materialised views (which would otherwise stand in
+ * for the views on this connection), the scope's tables and the stage. Each dropped only if it is there.
+ */
+async function dropRunTemps(connection: DuckDBConnection): Promise<void> {
+  const views = (await sqlObjects()).filter((o) => o.materialised).map((o) => o.name);
+  await dropMaterialised(connection, views);
+  await dropScopeTables(connection);
+  await connection.run(sqlText('lifecycle/drop_stage'));
 }
 
 /** The `requires:` tables of the checks that hold no row; a table that does not exist fails its first check. */

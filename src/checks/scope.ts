@@ -120,8 +120,13 @@ export async function runScoped<T>(
   }
   const carried = running.filter((k) => k.scope !== 'all').map((k) => k.id);
   summary.carried = (await c.run(sqlText('scope/carry'), [listValue(carried)])).rowsChanged;
-  for (const table of ['scope_seed', 'scope_d', 'scope_keys', 'scope_decided']) await dropTemp(c, table);
+  await dropScopeTables(c);
   return { staged, summary };
+}
+
+/** The tables a scoped run keeps between its steps (the runner drops them after a failure too). */
+export async function dropScopeTables(c: DuckDBConnection): Promise<void> {
+  for (const table of ['scope_seed', 'scope_d', 'scope_keys', 'scope_decided']) await dropTemp(c, table);
 }
 
 /** What each seed source says was written since the last complete check run (sql/scope/seed_*.sql). */

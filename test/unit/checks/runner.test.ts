@@ -1,6 +1,7 @@
 // The runner's contract: broken check files fail the run by name and leave nothing behind, `only`
 // leaves other checks' findings alone, keys are distinct and stable, and findings stream in pages.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CheckFileError } from '../../../src/checks/errors.js';
@@ -60,6 +61,31 @@ describe('runChecks', () => {
     expect(await rows(t.connection, 'SELECT * FROM exceptions')).toEqual([]);
     expect(await rows(t.connection, 'SELECT * FROM findings')).toEqual([]);
     expect(await rows(t.connection, 'SELECT * FROM check_runs')).toEqual([]);
+  });
+
+  it('after a check fails late, leaves no TEMP table standing in for a view or the stage, and the next run is whole', async () => {
+    const specs = withSpec({ ...clean('D-EU-2'), amount: 1 });
+    await loadClean(t.connection, specs);
+    const dir = await mkdtemp(path.join(t.dir, 'checks-'));
+    await cp(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../sql/checks'), dir, { recursive: true });
+    // last in order, after every real check staged and the shared views materialised
+    const fails = row('zz_fails', 'error', "'s'").replace('CAST(1 AS BIGINT) AS expected', "CAST('x' AS BIGINT) AS expected");
+    await writeFile(path.join(dir, 'zz_fails.sql'), headerOf('zz_fails.sql') + fails);
+    await expect(runChecks(t.connection, { runId: 'c1', checksDir: dir })).rejects.toThrow(/check zz_fails .*failed: /);
+    const temps = "SELECT table_name FROM duckdb_tables() WHERE temporary ORDER BY 1";
+    expect(await rows(t.connection, temps)).toEqual([]);
+    expect(await rows(t.connection, 'SELECT * FROM check_runs')).toEqual([]);
+    const after = await runChecks(t.connection, { runId: 'c2' });
+    expect(await rows(t.connection, temps)).toEqual([]);
+    const fresh = await openTempStore();
+    try {
+      await loadClean(fresh.connection, specs);
+      const whole = await runChecks(fresh.connection, { runId: 'c2' });
+      expect(after.byCheck).toEqual(whole.byCheck);
+      expect(after.byCheck.map((c) => c.checkId)).toContain('total_identity');
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('stops at the first check, in order, whose rows break the contract, and says what is wrong', async () => {
