@@ -13,11 +13,11 @@
 // - V8 lets its old generation grow to up to 4× what survived the last full collection before it
 //   collects again. Nearly everything a sync allocates lives for less than a second (a page, then its
 //   lines until their commit) but long enough to be promoted, so a 1M-payout sync had 250–290 MB of heap
-//   for about 70 MB live. During a sync, while a run's workbook is written (pages of rows, each garbage
-//   once its cells are written) and in the sandbox server (whose every request builds and drops a
-//   disbursement's model) the growth is held to 50 %: more, shorter collections. The flag is read
-//   each time V8 sets its next limit, so it takes effect when set at run time; it is process-wide and
-//   stays set for the rest of the process.
+//   for about 70 MB live. During a sync, during a check run (the audit trail's pages of changed findings),
+//   while a run's workbook is written (pages of rows, each garbage once its cells are written) and in the
+//   sandbox server (whose every request builds and drops a disbursement's model) the growth is held to
+//   50 %: more, shorter collections. The flag is read each time V8 sets its next limit, so it takes effect
+//   when set at run time; it is process-wide and stays set for the rest of the process.
 // - V8's young generation (new space) grows up to two semi-spaces of 16 MB each in Node 20 and stays at
 //   that size; a sync's pages and their lines fill it on every scavenge. The bin starts node with a
 //   4 MB semi-space (its shebang line, NODE_FLAGS): a 100k-payout sync's JS heap peak 117 → 85 MB and
