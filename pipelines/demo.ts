@@ -51,8 +51,9 @@ interface DemoEvents {
 
 /**
  * A chart of accounts as a small company's books might have it: one account per journal role, a USD bank of its own.
+ * The journal tests post to it too, so the chart the demo shows is one every ledger format accepts.
  */
-const DEMO_CHART = `role,currency,code,name
+export const DEMO_CHART = `role,currency,code,name
 bank,*,1010,Operating bank
 bank,USD,1020,Bank USD
 cash_in_transit,*,1090,Cash in transit

@@ -88,30 +88,19 @@ export function parsePaging(
   defaultPerPage = 10,
   rejectAbove = 0,
 ): Paging | Reply {
-  const page = positiveInt(query.get('page'));
-  const perPage = positiveInt(query.get('per_page'));
   const errors: ValidationError[] = [];
-  if (Number.isNaN(page))
-    errors.push({
-      source: path,
-      param: 'page',
-      type: 'invalid_param',
-      message: `page must be a positive integer, got '${query.get('page') ?? ''}'`,
-    });
-  if (Number.isNaN(perPage))
-    errors.push({
-      source: path,
-      param: 'per_page',
-      type: 'invalid_param',
-      message: `per_page must be a positive integer, got '${query.get('per_page') ?? ''}'`,
-    });
+  const invalid = (param: string, message: string) => {
+    errors.push({ source: path, param, type: 'invalid_param', message });
+  };
+  const positive = (param: string) => {
+    const n = positiveInt(query.get(param));
+    if (Number.isNaN(n)) invalid(param, `${param} must be a positive integer, got '${query.get(param) ?? ''}'`);
+    return n;
+  };
+  const page = positive('page');
+  const perPage = positive('per_page');
   if (errors.length === 0 && rejectAbove > 0 && perPage !== null && perPage > rejectAbove) {
-    errors.push({
-      source: path,
-      param: 'per_page',
-      type: 'invalid_param',
-      message: `per_page must be at most ${rejectAbove}`,
-    });
+    invalid('per_page', `per_page must be at most ${rejectAbove}`);
   }
   if (errors.length > 0) return errorReply(422, path, 'Invalid pagination parameters', errors);
   const wanted = perPage ?? defaultPerPage;

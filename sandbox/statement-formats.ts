@@ -28,6 +28,16 @@ export interface StatementPeriod {
   to: string;
 }
 
+/** One account's statement, whatever format it is written in. */
+export interface Statement {
+  account: string;
+  currency: string;
+  /** In booking order. */
+  entries: StatementEntry[];
+  id: string;
+  period: StatementPeriod;
+}
+
 const net = (entries: StatementEntry[]) =>
   entries.reduce((t, e) => t + (e.direction === 'credit' ? e.amount : -e.amount), 0n);
 
@@ -69,13 +79,7 @@ function camtBalance(code: 'OPBD' | 'CLBD', amount: bigint, currency: string, da
   );
 }
 
-function camt(
-  account: string,
-  currency: string,
-  entries: StatementEntry[],
-  id: string,
-  period: StatementPeriod,
-): string {
+function camt({ account, currency, entries, id, period }: Statement): string {
   const ntry = entries
     .map(
       (e) => `      <Ntry>
@@ -110,13 +114,7 @@ ${ntry}
 
 const yymmdd = (d: string) => d.slice(2).replace(/-/g, '');
 
-function mt940(
-  account: string,
-  currency: string,
-  entries: StatementEntry[],
-  id: string,
-  period: StatementPeriod,
-): string {
+function mt940({ account, currency, entries, id, period }: Statement): string {
   const amount = (e: StatementEntry) => formatMajor(e.amount, e.currency).replace('.', ',');
   const balance = (v: bigint) => `${v < 0n ? 'D' : 'C'}${formatMajor(v < 0n ? -v : v, currency).replace('.', ',')}`;
   const lines = [`:20:${id.slice(0, 16)}`, `:25:${account}`, ':28C:1/1', `:60F:C${yymmdd(period.from)}${currency}0,00`];
@@ -131,7 +129,7 @@ function mt940(
   return `${lines.join('\r\n')}\r\n`;
 }
 
-function csv(account: string, entries: StatementEntry[]): string {
+function csv({ account, entries }: Statement): string {
   const q = (t: string) => (/[;"\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t);
   const day = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}.${d.slice(0, 4)}`;
   const rows = [
@@ -177,13 +175,7 @@ function reportingDays(period: StatementPeriod, entries: StatementEntry[]): stri
  * balances and its details (165 ACH credit, 195 incoming transfer, 699 debit); the account control total
  * adds the summaries' amounts and the details'.
  */
-function bai2(
-  account: string,
-  currency: string,
-  entries: StatementEntry[],
-  id: string,
-  period: StatementPeriod,
-): string {
+function bai2({ account, currency, entries, id, period }: Statement): string {
   const days = reportingDays(period, entries);
   const records = [
     `01,RCONBANK,RECON,${yymmdd(days[days.length - 1] ?? '2026-01-01')},1800,${id.replace(/\D/g, '').slice(-6) || '1'},,,2/`,
@@ -223,16 +215,14 @@ function bai2(
  */
 export const bai2Fits = (entries: StatementEntry[]) => entries.every((e) => bai2Units(e.amount, e.currency) !== null);
 
-export function renderStatement(
-  format: StatementFormat,
-  account: string,
-  currency: string,
-  entries: StatementEntry[],
-  id: string,
-  period: StatementPeriod,
-): [extension: string, text: string] {
-  if (format === 'camt') return ['camt053.xml', camt(account, currency, entries, id, period)];
-  if (format === 'mt940') return ['mt940.sta', mt940(account, currency, entries, id, period)];
-  if (format === 'bai2') return ['bai2.txt', bai2(account, currency, entries, id, period)];
-  return ['csv', csv(account, entries)];
+const WRITERS: Record<StatementFormat, [extension: string, write: (s: Statement) => string]> = {
+  camt: ['camt053.xml', camt],
+  mt940: ['mt940.sta', mt940],
+  csv: ['csv', csv],
+  bai2: ['bai2.txt', bai2],
+};
+
+export function renderStatement(format: StatementFormat, statement: Statement): [extension: string, text: string] {
+  const [extension, write] = WRITERS[format];
+  return [extension, write(statement)];
 }

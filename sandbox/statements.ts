@@ -232,7 +232,8 @@ export async function writeStatements(truth: Truth, dir: string): Promise<Writte
     const id = `STMT-${account.slice(-8)}`;
     const turn = FORMATS[k % FORMATS.length]!;
     const format = turn === 'bai2' && !bai2Fits(list) ? 'camt' : turn;
-    const [extension, text] = renderStatement(format, account, list[0]!.currency, list, id, period);
+    const statement = { account, currency: list[0]!.currency, entries: list, id, period };
+    const [extension, text] = renderStatement(format, statement);
     const file = path.join(dir, `${id}.${extension}`);
     await writeFile(file, text);
     files.push(file);

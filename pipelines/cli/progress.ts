@@ -210,3 +210,28 @@ export function openTerminal(
   };
   return { logger: createLogger({ secrets, destination, level }), progress, logFile };
 }
+
+export interface Watched<T> {
+  out: T;
+  /** From before the terminal opened to the step's end: what the summary reports as the run's time. */
+  elapsedMs: number;
+  logFile: string | null;
+}
+
+/**
+ * A command whose step syncs (run, sync): the step logs to the terminal's logger and feeds the bar, and the
+ * bar is cleared however the step ends, so neither the summary nor an error's message lands on it.
+ */
+export async function watchSync<T>(
+  config: Config,
+  step: (logger: Logger, onProgress: (p: SyncProgress) => void) => Promise<T>,
+): Promise<Watched<T>> {
+  const started = Date.now();
+  const terminal = openTerminal(config);
+  try {
+    const out = await step(terminal.logger, (p) => terminal.progress.update(p));
+    return { out, elapsedMs: Date.now() - started, logFile: terminal.logFile };
+  } finally {
+    terminal.progress.done();
+  }
+}

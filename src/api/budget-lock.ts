@@ -9,6 +9,7 @@
 import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import { abortError, sleep } from './budget.js';
 
 /** An owner that cannot be probed holding the lock longer than this (or dated this far ahead) is gone. */
@@ -18,17 +19,19 @@ const LOCK_RETRY_MS = 2;
 /** How often a wait for a live owner is told again. */
 const RETELL_MS = 30_000;
 
-interface Owner {
-  pid: number;
-  host: string;
-  bootId: string | null;
+/** What a lock says of its owner: written whole by takeBudgetLock; a lock that cannot be read so has no owner. */
+const OwnerSchema = z.object({
+  pid: z.number(),
+  host: z.string(),
+  bootId: z.string().nullable().default(null),
   /** The owner's start time (Linux: /proc/<pid>/stat field 22), to tell a reused pid. */
-  start: string | null;
+  start: z.string().nullable().default(null),
   /** This lock's own id: which of a process's locks it is. */
-  token: string;
-  /** When it was taken, by the owner's clock (ms since epoch). */
-  at: number;
-}
+  token: z.string(),
+  /** When it was taken, by the owner's clock (ms since epoch); 0 when not said. */
+  at: z.number().default(0),
+});
+type Owner = z.infer<typeof OwnerSchema>;
 
 export interface LockOptions {
   /**
@@ -79,9 +82,8 @@ function readOwner(lockPath: string): { owner: Owner | null; mtimeMs: number } |
     return null; // released meanwhile
   }
   try {
-    const v = JSON.parse(text) as Partial<Owner>;
-    const ok = typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.token === 'string';
-    return { owner: ok ? { bootId: null, start: null, at: 0, ...v } as Owner : null, mtimeMs };
+    const parsed = OwnerSchema.safeParse(JSON.parse(text));
+    return { owner: parsed.success ? parsed.data : null, mtimeMs };
   } catch {
     return { owner: null, mtimeMs };
   }

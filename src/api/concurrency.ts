@@ -45,6 +45,32 @@ interface ConcurrencyOptions {
   clock: Clock;
 }
 
+/** The budget's turns over a span: how many it handed out, how many of them were waited for, and in how long. */
+interface Turns {
+  grants: number;
+  waited: number;
+  ms: number;
+}
+
+/** A growth, and the turns of the rounds after it so far. */
+interface Probe extends Turns {
+  /** The limit before the growth, and the growth (0.5: half as many again). */
+  from: number;
+  gain: number;
+  /** Turns per ms in the two rounds before it. */
+  rate: number;
+  rounds: number;
+}
+
+/** The current round; its `ms` is set when it ends. */
+interface Round extends Turns {
+  start: number;
+  /** The fewest requests seen waiting at a turn. */
+  fewestWaiting: number;
+  faults: number;
+  timeouts: number;
+}
+
 /** Share of 5xx among recent answers above which the service is in trouble (the bench injects 5 %). */
 const FAULT_SHARE = 0.2;
 /** Weight of each answer in that share: about the last 32 answers count. */
@@ -56,29 +82,6 @@ const MIN_ROUND_MS = 100;
 /** Growth from a few at once is not judged: it costs little, and one disbursement's requests come in bursts. */
 const PROBE_FROM = 8;
 
-interface Probe {
-  /** The limit before the growth, and the growth (0.5: half as many again). */
-  from: number;
-  gain: number;
-  /** Turns per ms in the two rounds before it. */
-  rate: number;
-  /** The rounds after it so far. */
-  rounds: number;
-  grants: number;
-  waited: number;
-  ms: number;
-}
-
-interface Round {
-  start: number;
-  grants: number;
-  waited: number;
-  /** The fewest requests seen waiting at a turn. */
-  fewestWaiting: number;
-  faults: number;
-  timeouts: number;
-}
-
 export class AdaptiveConcurrency {
   private current: number;
   private readonly min: number;
@@ -89,7 +92,7 @@ export class AdaptiveConcurrency {
   /** The last growth, judged by the two rounds after it. */
   private probe: Probe | null = null;
   /** The round before the current one. */
-  private last: { grants: number; waited: number; ms: number } | null = null;
+  private last: Turns | null = null;
   private holdUntil = 0;
   private lastHalving = -Infinity;
   private answers = 0;
@@ -164,15 +167,16 @@ export class AdaptiveConcurrency {
     const now = this.o.clock.now();
     const r = this.round;
     if (r.grants === 0 || now - r.start < this.roundMs()) return;
+    r.ms = now - r.start;
     this.round = this.freshRound(now);
     // a round with the gate closed (a 429 block) says nothing about what is asked
-    if (this.budget.blockedUntil <= r.start) this.judge(r, now - r.start, now);
+    if (this.budget.blockedUntil <= r.start) this.judge(r, now);
   }
 
-  private judge(r: Round, ms: number, now: number): void {
+  private judge(r: Round, now: number): void {
     if (this.bound()) this.starting = false;
     const before = this.last;
-    this.last = { grants: r.grants, waited: r.waited, ms };
+    this.last = r;
     // at a few requests at once the last answers span minutes: a round without a fault halves their weight
     if (r.faults === 0) this.faultShare /= 2;
     if (r.timeouts > 0 || this.faultShare > FAULT_SHARE) {
@@ -180,8 +184,8 @@ export class AdaptiveConcurrency {
       this.starting = false;
       return this.setLimit(Math.floor(this.current * 0.75));
     }
-    if (this.probe) return this.judgeProbe(this.probe, r, ms, now);
-    const rate = r.grants / ms;
+    if (this.probe) return this.judgeProbe(this.probe, r, now);
+    const rate = r.grants / r.ms;
     const asked = rate / this.budget.perMs;
     if (r.waited * 2 < r.grants && asked < 0.98 && now >= this.holdUntil && this.current < this.o.max && this.bound()) {
       const grown = Math.max(this.current + 1, Math.ceil(this.current / Math.max(asked, 0.5)), this.needed());
@@ -190,7 +194,7 @@ export class AdaptiveConcurrency {
       const gain = next / this.current - 1;
       if (gain >= 0.5 && this.current >= PROBE_FROM) {
         const grants = r.grants + (before?.grants ?? 0);
-        const rate = grants / (ms + (before?.ms ?? 0));
+        const rate = grants / (r.ms + (before?.ms ?? 0));
         this.probe = { from: this.current, gain, rate, rounds: 0, grants: 0, waited: 0, ms: 0 };
       }
       return this.setLimit(next);
@@ -205,11 +209,11 @@ export class AdaptiveConcurrency {
    * A growth is undone when the budget still had turns to spare and the rate rose by less than a third of
    * the growth (of what the budget leaves room for: a rate the budget caps cannot rise further).
    */
-  private judgeProbe(probe: Probe, r: Round, ms: number, now: number): void {
+  private judgeProbe(probe: Probe, r: Round, now: number): void {
     probe.rounds += 1;
     probe.grants += r.grants;
     probe.waited += r.waited;
-    probe.ms += ms;
+    probe.ms += r.ms;
     if (probe.rounds < 2) return;
     this.probe = null;
     const rate = probe.grants / probe.ms;
@@ -238,7 +242,7 @@ export class AdaptiveConcurrency {
   }
 
   private freshRound(start: number): Round {
-    return { start, grants: 0, waited: 0, fewestWaiting: Infinity, faults: 0, timeouts: 0 };
+    return { start, grants: 0, waited: 0, ms: 0, fewestWaiting: Infinity, faults: 0, timeouts: 0 };
   }
 }
 

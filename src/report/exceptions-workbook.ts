@@ -13,7 +13,7 @@ import type { BankSheets, CheckWords, DisbursementRow, FindingRow, RunSummary } 
 import { writeBankSheets } from './bank-sheet.js';
 import { writeWorkbookFile, type StreamingWorkbook } from './workbook-file.js';
 import {
-  countOf, listLayout, rowsOf, roomBeside, writeListSheet, writeListTableSheet, type CountedRows, type SheetRoom,
+  countOf, listLayout, rowsOf, roomBeside, writeListTableSheet, type CountedRows, type SheetRoom,
 } from './list-sheet.js';
 import { addSheet } from './table-sheet.js';
 import type ExcelJS from 'exceljs';
@@ -136,13 +136,13 @@ async function writeDisbursementsSheet(
   const below = disbursementsBelow(currencies);
   const shown = count === null ? Infinity : listLayout(room.maxRows, count, 0, below).shown;
   const rows = summed(rowsOf(list), totals, shown);
-  const written = await writeListSheet(
+  const written = await writeListTableSheet(
     workbook,
     room,
     DISBURSEMENTS_SHEET,
     DISBURSEMENT_COLUMNS,
     count === null ? rows : { rows, count },
-    { below, whole: 'recon sql "SELECT * FROM reconciliation"' },
+    { below, whole: 'recon sql "SELECT * FROM reconciliation"', open: true },
   );
   const { sheet } = written;
   let at = written.nextRow + 1;

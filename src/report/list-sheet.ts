@@ -73,10 +73,12 @@ interface ListSheetOptions {
   below?: number;
   /** Where else the whole list is, as an accountant reaches it: `recon sql "SELECT * FROM reconciliation"`. */
   whole?: string;
+  /** Left uncommitted: the caller writes under the table (from `nextRow`, the Disbursements sheet's totals). */
+  open?: boolean;
 }
 
 interface WrittenList {
-  /** Not yet committed: the caller may write below the table (from `nextRow`). */
+  /** Committed, unless the caller asked for it `open`. */
   sheet: ExcelJS.Worksheet;
   count: number;
   shown: number;
@@ -86,7 +88,7 @@ interface WrittenList {
 }
 
 /** The list on a new sheet `name`, its rows bounded by `room` (module comment). */
-export async function writeListSheet<R>(
+export async function writeListTableSheet<R>(
   workbook: StreamingWorkbook,
   room: SheetRoom,
   name: string,
@@ -131,21 +133,8 @@ export async function writeListSheet<R>(
           REPORTS_SETTING,
         );
   const shown = Math.min(written, layout.shown);
+  if (!o.open) sheet.commit();
   return { sheet, count: written, shown, csv, nextRow: layout.headerRow + Math.max(shown, 1) + 1 };
-}
-
-/** The list on a new sheet, committed. */
-export async function writeListTableSheet<R>(
-  workbook: StreamingWorkbook,
-  room: SheetRoom,
-  name: string,
-  columns: ReadonlyArray<ColumnSpec<R>>,
-  list: CountedRows<R>,
-  o: ListSheetOptions = {},
-): Promise<WrittenList> {
-  const written = await writeListSheet(workbook, room, name, columns, list, o);
-  written.sheet.commit();
-  return written;
 }
 
 const REPORTS_SETTING = '--reports / RECON_REPORTS_DIR';

@@ -1,9 +1,10 @@
-// Test helpers: a temp folder per test, a sync run in-process against a sandbox with compressed time,
+// Test helpers: a temp folder per test (or per file), a sync run in-process against a sandbox with compressed time,
 // and table fingerprints (row count, amount sum, hash of sorted keys) that ignore run ids.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll } from 'vitest';
 import { parseCommandArgs, COMMAND_OPTIONS } from '../../pipelines/config.js';
 import { silentLogger } from '../../src/log.js';
 import type { SyncTuning } from '../../src/sync/stage.js';
@@ -15,6 +16,24 @@ import type { ExitCode } from '../../src/errors.js';
 export function tempDir(prefix = 'recon-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A temp folder the tests of a file share: made before the file's own beforeAll hooks registered after this
+ * call, removed after its last test. Its `dir` is read in a hook or a test (it does not exist before).
+ */
+export function tempDirForFile(prefix: string): { readonly dir: string } {
+  let made: { dir: string; cleanup: () => void } | null = null;
+  beforeAll(() => {
+    made = tempDir(prefix);
+  });
+  afterAll(() => made?.cleanup());
+  return {
+    get dir() {
+      if (!made) throw new Error('tempDirForFile: the folder is made in beforeAll; read dir in a hook or a test');
+      return made.dir;
+    },
+  };
 }
 
 

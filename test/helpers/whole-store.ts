@@ -3,12 +3,12 @@
 // disbursement lacks any of its lines, and record the figures of the README's Reliability table.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { inflateRawSync } from 'node:zlib';
 import type { Sandbox } from '../../sandbox/index.js';
 import type { SyncTuning } from '../../src/sync/stage.js';
 import { afterEach } from 'vitest';
 import { syncOnce, tempDir, type Fingerprints } from './recon.js';
 import { ROOT } from './child.js';
+import { readZip } from './zip-reader.js';
 import { startFakeService, type FakeDisbursement, type FakeOptions, type FakeService } from './fake-service.js';
 
 /** syncOnce only reads `url` and `apiKey` of the sandbox it is given. */
@@ -16,28 +16,9 @@ export function syncFake(fake: FakeService, db: string, args: string[] = [], tun
   return syncOnce({ url: fake.url, apiKey: fake.apiKey } as unknown as Sandbox, db, args, tuning);
 }
 
-/** The entries of a zip file (xlsx), inflated. */
+/** The entries of a zip file (xlsx, the evidence pack) by name, inflated and CRC-checked. */
 export function unzip(file: string): Map<string, Buffer> {
-  const zip = readFileSync(file);
-  const out = new Map<string, Buffer>();
-  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (eocd < 0) throw new Error(`${file} is not a zip file`);
-  const entries = zip.readUInt16LE(eocd + 10);
-  let p = zip.readUInt32LE(eocd + 16);
-  for (let i = 0; i < entries; i += 1) {
-    const method = zip.readUInt16LE(p + 10);
-    const compressed = zip.readUInt32LE(p + 20);
-    const nameLen = zip.readUInt16LE(p + 28);
-    const extraLen = zip.readUInt16LE(p + 30);
-    const commentLen = zip.readUInt16LE(p + 32);
-    const local = zip.readUInt32LE(p + 42);
-    const name = zip.subarray(p + 46, p + 46 + nameLen).toString('utf8');
-    const dataStart = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const data = zip.subarray(dataStart, dataStart + compressed);
-    out.set(name, method === 0 ? Buffer.from(data) : inflateRawSync(data));
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return out;
+  return new Map(readZip(file).map((m) => [m.name, m.data]));
 }
 
 /** Every regular file under dir (recursively). */

@@ -1,6 +1,9 @@
 // A zip reader of its own for the tests (the stack has none): the end record, the central directory, each
 // member's local header, its deflated bytes inflated (zlib) and its CRC-32 checked. Only what recon writes
-// (deflate or stored, no zip64, no encryption); anything else throws.
+// (deflate or stored, no zip64, no encryption); anything else throws. recon writes zips two ways: the
+// evidence pack (src/outlets/zip.ts) states CRC-32 and sizes in the local header, while exceljs's
+// streaming writer (every xlsx) leaves them zero there and writes them in a data descriptor after the data
+// (flag bit 3); either is checked against the central directory.
 import { readFileSync } from 'node:fs';
 import { crc32, inflateRawSync } from 'node:zlib';
 
@@ -26,6 +29,7 @@ export function readZip(file: string): ZipEntry[] {
   const out: ZipEntry[] = [];
   for (let i = 0; i < count; i++) {
     if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error(`no central header at ${at}`);
+    const flags = zip.readUInt16LE(at + 8);
     const method = zip.readUInt16LE(at + 10);
     const crc = zip.readUInt32LE(at + 16);
     const csize = zip.readUInt32LE(at + 20);
@@ -36,11 +40,14 @@ export function readZip(file: string): ZipEntry[] {
     const offset = zip.readUInt32LE(at + 42);
     const name = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
     if (zip.readUInt32LE(offset) !== 0x04034b50) throw new Error(`${name}: no local header at ${offset}`);
-    if (zip.readUInt32LE(offset + 14) !== crc || zip.readUInt32LE(offset + 18) !== csize) {
-      throw new Error(`${name}: local header disagrees with the central one`);
-    }
     const start = offset + 30 + zip.readUInt16LE(offset + 26) + zip.readUInt16LE(offset + 28);
     const raw = zip.subarray(start, start + csize);
+    const described = (flags & 0x08) !== 0;
+    // a data descriptor's signature is optional (APPNOTE 4.3.9.3)
+    const stated = !described ? offset + 14 : start + csize + (zip.readUInt32LE(start + csize) === 0x08074b50 ? 4 : 0);
+    if (zip.readUInt32LE(stated) !== crc || zip.readUInt32LE(stated + 4) !== csize) {
+      throw new Error(`${name}: ${described ? 'data descriptor' : 'local header'} disagrees with the central one`);
+    }
     if (method !== 8 && method !== 0) throw new Error(`${name}: method ${method}`);
     const data = method === 8 ? inflateRawSync(raw) : Buffer.from(raw);
     if (data.length !== size) throw new Error(`${name}: ${data.length} bytes inflated, ${size} stated`);

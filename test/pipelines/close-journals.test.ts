@@ -8,11 +8,12 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isoMinorUnits, parseMajor } from '../../src/money.js';
+import { DEMO_CHART } from '../../pipelines/demo.js';
 import { writeMonthsStore, type Line } from '../helpers/months-store.js';
 import { runCliHere } from '../helpers/in-process.js';
-import { query, tempDir } from '../helpers/recon.js';
+import { query, tempDirForFile } from '../helpers/recon.js';
 
 const MONTH = '2026-03';
 const FORMATS = ['generic', 'quickbooks', 'xero', 'netsuite'] as const;
@@ -27,20 +28,6 @@ const TEMPLATE: Record<Format, string[]> = {
   netsuite: ['External ID', 'Date', 'Subsidiary', 'Currency', 'Account', 'Debit', 'Credit', 'Memo'],
 };
 
-const CHART = `role,currency,code,name
-bank,*,1010,Operating bank
-bank,USD,1020,Bank USD
-cash_in_transit,*,1090,Cash in transit
-bank_suspense,*,1095,Bank suspense
-bank_charges,*,6810,Bank charges
-refunds,*,4090,Refunds
-fees,*,6820,Processing fees
-clearing,*,1150,Payments clearing
-credit_adjustments,*,4095,Payment adjustments
-suspense,*,1199,Reconciliation suspense
-rounding,*,6990,Rounding differences
-`;
-
 // exact amounts (subunits): VND counts tenths (331776790.7 paid, 0.3 refunded), KWD and BHD thousandths, MGA fifths
 const LINES: Line[] = [
   { id: 'dsb_eur', month: MONTH, currency: 'EUR', payouts: ['12345', '678'] },
@@ -52,22 +39,19 @@ const LINES: Line[] = [
   { id: 'dsb_mga', month: MONTH, currency: 'MGA', payouts: ['6'] },
 ];
 
-let dir: string;
-let cleanup: () => void;
+const folder = tempDirForFile('recon-journals-');
 let db: string;
 let reports: string;
 let chart: string;
 
 beforeAll(async () => {
-  ({ dir, cleanup } = tempDir('recon-journals-'));
-  ({ db } = await writeMonthsStore(dir, LINES));
+  ({ db } = await writeMonthsStore(folder.dir, LINES));
   await refund('dsb_vnd', 3n);
   await refund('dsb_eur', 45n);
-  reports = path.join(dir, 'reports');
-  chart = path.join(dir, 'accounts.csv');
-  writeFileSync(chart, CHART);
+  reports = path.join(folder.dir, 'reports');
+  chart = path.join(folder.dir, 'accounts.csv');
+  writeFileSync(chart, DEMO_CHART);
 }, 60_000);
-afterAll(() => cleanup());
 
 /** A refund on a disbursement, its total lowered by as much (the total identity holds: no variance). */
 async function refund(id: string, amount: bigint): Promise<void> {
@@ -130,16 +114,16 @@ describe('a ledger\'s journal file needs the chart of accounts', () => {
   });
 
   it('stops the close with exit 2 naming a role and currency the chart does not map; nothing is written', async () => {
-    const partial = path.join(dir, 'partial.csv');
-    writeFileSync(partial, CHART.split('\n').filter((l) => !l.startsWith('clearing,')).join('\n'));
+    const partial = path.join(folder.dir, 'partial.csv');
+    writeFileSync(partial, DEMO_CHART.split('\n').filter((l) => !l.startsWith('clearing,')).join('\n'));
     const r = await close(...allFormats, partial);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/no account for the journal role clearing in BHD \(recon's "Payments clearing"\); add a line clearing,BHD,<code>,<name> or clearing,\*,<code>,<name>/);
     expect(await query(db, 'SELECT * FROM closes')).toEqual([]);
     expect(existsSync(reports) ? readdirSync(reports) : []).toEqual([]);
     // Xero imports codes: an account the chart names without one is refused naming its line
-    const noCode = path.join(dir, 'no-code.csv');
-    writeFileSync(noCode, CHART.replace('bank,*,1010,Operating bank', 'bank,*,,Operating bank'));
+    const noCode = path.join(folder.dir, 'no-code.csv');
+    writeFileSync(noCode, DEMO_CHART.replace('bank,*,1010,Operating bank', 'bank,*,,Operating bank'));
     const x = await close('--journal-format', 'xero', '--accounts', noCode);
     expect(x.code).toBe(2);
     expect(x.stderr).toMatch(/--accounts \S+no-code\.csv line 2: bank in \* has no code, and Xero's manual journal import takes account codes/);
@@ -204,7 +188,8 @@ describe('the journal files of a final close', () => {
 
   it('posts every line of every format to the chart\'s account: the currency\'s own line first, else the role\'s *', async () => {
     const expected = (currency: string, role: string) => {
-      const line = CHART.split('\n').find((l) => l.startsWith(`${role},${currency},`)) ?? CHART.split('\n').find((l) => l.startsWith(`${role},*,`))!;
+      const lines = DEMO_CHART.split('\n');
+      const line = lines.find((l) => l.startsWith(`${role},${currency},`)) ?? lines.find((l) => l.startsWith(`${role},*,`))!;
       const [, , code, name] = line.split(',');
       return { code: code!, name: name! };
     };

@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { optionsHelp, parseCommandArgs, COMMAND_OPTIONS } from '../../config.js';
 import { runNightly } from '../../nightly.js';
-import { openTerminal } from '../progress.js';
+import { watchSync } from '../progress.js';
 import { describeRun } from '../summary.js';
 import { notice } from '../notice.js';
 import { EXIT } from '../../../src/errors.js';
@@ -18,17 +18,12 @@ Exit 0 reconciled, 1 exceptions found (workbook written), 2 failed, 3 another ru
 ${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config } = parseCommandArgs(argv, KEYS);
-    const started = Date.now();
-    const terminal = openTerminal(config);
-    let out;
-    try {
-      out = await runNightly(config, terminal.logger, { notice, onProgress: (p) => terminal.progress.update(p) });
-    } finally {
-      terminal.progress.done();
-    }
+    const { out, elapsedMs, logFile } = await watchSync(config, (logger, onProgress) =>
+      runNightly(config, logger, { notice, onProgress }),
+    );
     // Another run holds the lock: nothing happened here, and stderr already says who holds it.
     if (out.code === EXIT.LOCKED) return out.code;
-    process.stdout.write(describeRun({ ...out, elapsedMs: Date.now() - started, logFile: terminal.logFile }));
+    process.stdout.write(describeRun({ ...out, elapsedMs, logFile }));
     return out.code;
   },
 };

@@ -1,7 +1,7 @@
 import { EXIT } from '../../../src/errors.js';
 import type { Command } from '../command.js';
 import { optionsHelp, parseCommandArgs, COMMAND_OPTIONS } from '../../config.js';
-import { openTerminal } from '../progress.js';
+import { watchSync } from '../progress.js';
 import { describePauses, describeSync } from '../summary.js';
 import { notice } from '../notice.js';
 import { runSync } from '../../sync.js';
@@ -17,17 +17,12 @@ Pulls delivered disbursements with their payouts, refunds, adjustments and files
 ${optionsHelp(KEYS)}`,
   async run(argv) {
     const { config } = parseCommandArgs(argv, KEYS);
-    const started = Date.now();
-    const terminal = openTerminal(config);
-    let out;
-    try {
-      out = await runSync(config, terminal.logger, { notice, onProgress: (p) => terminal.progress.update(p) });
-    } finally {
-      terminal.progress.done();
-    }
+    const { out, elapsedMs } = await watchSync(config, (logger, onProgress) =>
+      runSync(config, logger, { notice, onProgress }),
+    );
     if (out.code === EXIT.OK && out.result) {
       process.stdout.write(`recon sync ${out.runId}: ${describeSync(out.result)}; ${out.requests} requests\n`);
-      const paused = describePauses(out.result.pauses, Date.now() - started);
+      const paused = describePauses(out.result.pauses, elapsedMs);
       if (paused) process.stdout.write(`  ${paused}\n`);
     }
     return out.code;

@@ -15,16 +15,15 @@ import { NotifyDocument } from '../../../src/outlets/notify-schema.js';
 import { writeStatements } from '../../../sandbox/statements.js';
 import { startSandbox, type Sandbox } from '../../../sandbox/index.js';
 import { runClose, type CloseOutcome } from '../../../pipelines/monthly-close.js';
-import { tempDir } from '../../helpers/recon.js';
+import { tempDir, tempDirForFile } from '../../helpers/recon.js';
 import { nightlyOnce } from '../../helpers/nightly.js';
 import { mimePart, startReceiver, startSmtp, subjectOf, type Receiver, type SmtpStub } from '../../helpers/outlets.js';
 import { filesContaining } from '../../helpers/whole-store.js';
 
 const MONTH = '2026-09';
 const KEY = 'sk_live_CLOSE_k3y_77';
+const folder = tempDirForFile('recon-close-outlets-');
 let sb: Sandbox;
-let dir: string;
-let cleanup: () => void;
 let smtp: SmtpStub;
 let hooks: Receiver;
 let out: CloseOutcome;
@@ -32,7 +31,7 @@ let out: CloseOutcome;
 beforeAll(async () => {
   sb = await startSandbox({ seed: 12, disbursements: 160, payoutsPerDisbursement: 10, rateLimit: { limit: 1_000_000 }, apiKey: KEY,
     anomalies: { plant: [{ index: 130, kind: 'restated' }] } });
-  ({ dir, cleanup } = tempDir('recon-close-outlets-'));
+  const dir = folder.dir;
   smtp = await startSmtp({});
   hooks = await startReceiver();
   const statements = path.join(dir, 'statements');
@@ -53,7 +52,6 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await Promise.all([sb?.close(), smtp?.close(), hooks?.close()]);
-  cleanup();
 });
 
 /** The Journal sheet's Total rows: debit and credit per currency, as the workbook computed them (subunits). */
@@ -152,7 +150,7 @@ describe('the close journal for the ledger', () => {
     const doc = NotifyDocument.parse(JSON.parse(hooks.received[0]!.body));
     expect(doc).toMatchObject({ kind: 'close', run_id: out.runId, close: { month: MONTH, version: 1 } });
     expect(doc.close!.journal_files).toEqual(out.journalFiles);
-    expect(filesContaining(path.join(dir, 'reports'), KEY)).toEqual([]);
+    expect(filesContaining(path.join(folder.dir, 'reports'), KEY)).toEqual([]);
   });
 });
 
