@@ -11,6 +11,7 @@ import { runSettings, syncSettings } from '../pipelines/settings.js';
 import { withRun, type RunContext } from '../pipelines/run.js';
 import { syncStage, type SyncTuning } from '../src/sync/stage.js';
 import type { SyncResult } from '../src/sync/run.js';
+import { openStore } from '../src/store/db.js';
 
 export function tempDir(prefix = 'recon-bench-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
@@ -43,6 +44,27 @@ export function stage(fn: (args: string[]) => Promise<Record<string, unknown>>):
   );
 }
 
+
+/**
+ * A store built into `db` by `build` (then a CHECKPOINT, so the file is whole on disk) for a stage to measure: the
+ * store-building stages run it as children, so that no measured command's peak RSS holds the building. Returns the
+ * figures `build` gives and the building's seconds.
+ */
+export async function buildStore<T extends Record<string, unknown>>(
+  db: string,
+  build: (connection: DuckDBConnection) => Promise<T>,
+): Promise<T & { buildS: number }> {
+  const started = performance.now();
+  const store = await openStore(db);
+  let figures: T;
+  try {
+    figures = await build(store.connection);
+    await store.connection.run('CHECKPOINT');
+  } finally {
+    store.close();
+  }
+  return { ...figures, buildS: seconds(started) };
+}
 
 export interface Service {
   url: string;

@@ -49,6 +49,25 @@ const int = (min: number, why?: string) =>
     .min(min, `must be ≥ ${min}${why ? ` (${why})` : ''}`);
 
 /**
+ * A file a stage reads (--rates, --accounts), read as it will be so that a bad one stops the command before anything
+ * runs. The CLI names the flag, the variable and the file in front of the message; the reader's own naming of them
+ * is left out.
+ */
+const readableFile = (flag: string, env: string, read: (file: string) => unknown) =>
+  z.string().superRefine((file, ctx) => {
+    try {
+      read(file);
+    } catch (e) {
+      const named = `--${flag} ${file}`;
+      const message = (e as Error).message.replace(`cannot read ${named} (${env}):`, 'cannot be read:');
+      ctx.addIssue({
+        code: 'custom',
+        message: message.startsWith(named) ? message.slice(named.length).replace(/^:? /, '') : message,
+      });
+    }
+  });
+
+/**
  * Every setting recon knows, keyed by its config-file name: its flag, variable, help and schema (with its
  * default) in one place. Commands pick the ones they use (COMMAND_OPTIONS).
  */
@@ -293,16 +312,7 @@ const OPTIONS = {
     type: 'string',
     help: 'CSV of exchange rates (currency,rate_to_XXX,as_of): money at stake ordered and totalled in XXX; without ' +
             'it never across currencies',
-    schema: z
-      .string()
-      .superRefine((v, ctx) => {
-        try {
-          readRates(v);
-        } catch (e) {
-          ctx.addIssue({ code: 'custom', message: (e as Error).message.replace(/^--rates \S+:? /, '') });
-        }
-      })
-      .optional(),
+    schema: readableFile('rates', 'RECON_RATES', readRates).optional(),
   },
   booksTz: {
     flag: 'books-tz',
@@ -412,26 +422,7 @@ const OPTIONS = {
     type: 'string',
     help: 'CSV of your chart of accounts (role,currency,code,name): the account each journal line posts to; the ' +
             'quickbooks, xero and netsuite files need it',
-    schema: z
-      .string()
-      .superRefine((v, ctx) => {
-        try {
-          readChartOfAccounts(v);
-        } catch (e) {
-          // the flag and the file are named in front of the message already
-          const message = (e as Error).message.replace(
-            `cannot read --accounts ${v} (RECON_ACCOUNTS):`,
-            'cannot be read:',
-          );
-          ctx.addIssue({
-            code: 'custom',
-            message: message.startsWith(`--accounts ${v}`)
-              ? message.slice(`--accounts ${v}`.length).replace(/^:? /, '')
-              : message,
-          });
-        }
-      })
-      .optional(),
+    schema: readableFile('accounts', 'RECON_ACCOUNTS', readChartOfAccounts).optional(),
   },
   provisionalJournal: {
     flag: 'provisional-journal',

@@ -19,30 +19,24 @@ export async function runPrune(
 ): Promise<PruneOutcome> {
   const settings = retentionSettings(config);
   const out: PruneOutcome = { code: EXIT.FAILED, result: null };
-  out.code = await withRun(
-    'prune',
-    runSettings(config),
-    logger,
-    async (ctx) => {
-      const r = await prune(ctx.store.connection, settings, {
-        runId: ctx.runId,
-        dryRun: opts.dryRun === true,
-        now: opts.now?.() ?? new Date(),
-      });
-      out.result = r;
-      logger.info(
-        {
-          dryRun: r.dryRun,
-          cutoff: r.cutoff.toISOString(),
-          reports: r.reports.removed,
-          blobs: r.blobs.removed,
-          logLines: r.logs.removed,
-        },
-        'prune done',
-      );
-      return EXIT.OK;
-    },
-    { notice: opts.notice },
-  );
+  out.code = await withRun('prune', runSettings(config), logger, async (ctx) => {
+    const r = await prune(ctx.store.connection, settings, {
+      runId: ctx.runId,
+      dryRun: opts.dryRun === true,
+      now: opts.now?.() ?? new Date(),
+    });
+    out.result = r;
+    logger.info(
+      {
+        dryRun: r.dryRun,
+        cutoff: r.cutoff.toISOString(),
+        reports: r.reports.removed,
+        blobs: r.blobs.removed,
+        logLines: r.logs.removed,
+      },
+      'prune done',
+    );
+    return EXIT.OK;
+  }, { notice: opts.notice });
   return out;
 }

@@ -7,10 +7,10 @@
 // A rate is a positive decimal with at most 12 decimals; a code is three capitals; a day exists. Anything
 // else, a repeated currency, or more than MAX_RATES rows is refused with the line it is on.
 import { readFileSync, statSync } from 'node:fs';
-import { parse } from 'csv-parse/sync';
 import { UsageError } from './errors.js';
 import { isCalendarDate } from './month.js';
 import { currencyFactor } from './money.js';
+import { parseUserCsv } from './user-csv.js';
 
 export const RATE_SCALE_DIGITS = 12;
 const RATE_SCALE = 10n ** BigInt(RATE_SCALE_DIGITS);
@@ -40,18 +40,7 @@ export interface Rates {
 /** A rates file's text, or a UsageError naming the line and what is wrong. */
 export function parseRates(text: string, source: string): Rates {
   const where = (line: number) => `--rates ${source} line ${line}`;
-  let rows: string[][];
-  try {
-    rows = parse(text.replace(/^\uFEFF/, ''), {
-      bom: true,
-      skip_empty_lines: true,
-      trim: true,
-      relax_column_count: true,
-      to: MAX_RATES + 2,
-    }) as string[][];
-  } catch (e) {
-    throw new UsageError(`--rates ${source}: not readable as CSV (${(e as Error).message.split('\n')[0]})`);
-  }
+  const rows = parseUserCsv(text, `--rates ${source}`, MAX_RATES);
   const header = rows[0];
   const m = header && header.length === 3 ? /^rate_to_([A-Z]{3})$/.exec(header[1]!) : null;
   if (!header || header[0] !== 'currency' || !m || header[2] !== 'as_of') {

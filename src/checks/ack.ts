@@ -13,6 +13,7 @@ import { inTransaction } from '../store/transaction.js';
 import { appendTrail } from '../store/trail.js';
 import { ackContent } from '../store/trail-content.js';
 import { aboveLimit, limitText, moneyText, samePerson, type FourEyes } from './four-eyes.js';
+import { unresolvedFinding } from './lifecycle.js';
 
 export type AckAction = 'ack' | 'withdraw' | 'approve';
 
@@ -77,7 +78,7 @@ export async function ackFinding(connection: DuckDBConnection, opts: AckOptions)
   if (by === '') {
     throw new AckError(key, `${VERB[action]} ${key} needs the name of who does it (--by NAME or RECON_ACK_BY)`);
   }
-  const row = await findingToAck(connection, key, action);
+  const row = await unresolvedFinding(connection, 'lifecycle/ack_find', key, action === 'ack' ? 'acknowledge' : action);
   const last = (await connection.runAndReadAll(sqlText('lifecycle/ack_latest'), [key])).getRowObjectsJS()[0] ?? null;
   const waiting = last && last.action === 'ack' && last.four_eyes === true ? last : null;
   const currency = (row.currency as string | null) ?? null;
@@ -111,20 +112,6 @@ export async function ackFinding(connection: DuckDBConnection, opts: AckOptions)
       ? { stake: moneyText(stake, currency), limit: limitText(limit, currency) } : null,
     approvedFor: action === 'approve' ? String(waiting!.ack_by) : null,
   };
-}
-
-/** The finding to acknowledge: one that exists and is not resolved. */
-async function findingToAck(connection: DuckDBConnection, key: string, action: AckAction): Promise<Row> {
-  const row = (await connection.runAndReadAll(sqlText('lifecycle/ack_find'), [key])).getRowObjectsJS()[0];
-  if (!row) {
-    throw new AckError(key, `no finding with key ${key}; see the Key column of the workbook `
-      + 'or SELECT finding_key FROM open_exceptions');
-  }
-  if (row.state === 'resolved') {
-    throw new AckError(key, `finding ${key} was resolved in run ${String(row.resolved_run_id)}; `
-      + `there is nothing to ${action === 'ack' ? 'acknowledge' : action}`);
-  }
-  return row;
 }
 
 interface Entry {

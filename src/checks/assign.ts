@@ -3,6 +3,7 @@
 // finding nobody was assigned takes the owner of the configured rules (src/store/owner-rules.ts).
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { AckError } from './errors.js';
+import { unresolvedFinding } from './lifecycle.js';
 import { isCalendarDate } from '../month.js';
 import { sqlText } from '../store/sql.js';
 import { inTransaction } from '../store/transaction.js';
@@ -42,15 +43,7 @@ export async function assignFinding(c: DuckDBConnection, o: AssignOptions): Prom
   if (o.due !== null && !isCalendarDate(o.due)) {
     throw new AckError(key, `--due must be a date YYYY-MM-DD that exists, got '${o.due}'`);
   }
-  const row = (await c.runAndReadAll(sqlText('lifecycle/assign_find'), [key])).getRowObjectsJS()[0];
-  if (!row) {
-    throw new AckError(key, `no finding with key ${key}; see the Key column of the workbook `
-      + 'or SELECT finding_key FROM open_exceptions');
-  }
-  if (row.state === 'resolved') {
-    throw new AckError(key, `finding ${key} was resolved in run ${String(row.resolved_run_id)}; `
-      + 'there is nothing to assign');
-  }
+  const row = await unresolvedFinding(c, 'lifecycle/assign_find', key, 'assign');
   const at = o.now ?? new Date();
   const seq = Number((await c.runAndReadAll(sqlText('lifecycle/assign_next'), [key])).getRowsJS()[0]![0]);
   await inTransaction(c, async () => {

@@ -4,6 +4,7 @@
 // each status are written at the top of insert_exceptions.sql.
 import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { sqlText } from '../store/sql.js';
+import { AckError } from './errors.js';
 
 /**
  * Write the staged findings of run `runId` and advance the lifecycle. checkIds: the checks that ran, or
@@ -31,4 +32,26 @@ export async function applyLifecycle(
  */
 export async function markShown(connection: DuckDBConnection, runId: string): Promise<void> {
   await connection.run(sqlText('lifecycle/mark_shown'), [runId]);
+}
+
+/**
+ * The finding a person acts on (recon ack, recon assign) as `find` (a sql/lifecycle file) reads it: one that
+ * exists and is not resolved; otherwise an AckError saying where keys are and that there is nothing to `doing`.
+ */
+export async function unresolvedFinding(
+  connection: DuckDBConnection,
+  find: string,
+  key: string,
+  doing: string,
+): Promise<Record<string, unknown>> {
+  const row = (await connection.runAndReadAll(sqlText(find), [key])).getRowObjectsJS()[0];
+  if (!row) {
+    throw new AckError(key, `no finding with key ${key}; see the Key column of the workbook `
+      + 'or SELECT finding_key FROM open_exceptions');
+  }
+  if (row.state === 'resolved') {
+    throw new AckError(key, `finding ${key} was resolved in run ${String(row.resolved_run_id)}; `
+      + `there is nothing to ${doing}`);
+  }
+  return row;
 }

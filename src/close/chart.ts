@@ -6,12 +6,12 @@
 // Without a chart the Journal keeps recon's own account names; the ledger formats refuse to be written
 // without one (a made-up account is a line the ledger refuses, or worse, books somewhere else).
 import { readFileSync, statSync } from 'node:fs';
-import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
 import { JOURNAL_ROLES } from '../report/journal.js';
 import { safeText } from '../report/safe-text.js';
 import type { JournalEntry, JournalRole, LedgerAccount } from '../report/types.js';
 import { didYouMean } from '../suggest.js';
+import { parseUserCsv } from '../user-csv.js';
 
 export const CHART_HEADER = ['role', 'currency', 'code', 'name'] as const;
 const MAX_LINES = 1000;
@@ -43,18 +43,7 @@ const where = (source: string, line?: number) => `--accounts ${source}${line ===
 
 /** A chart's text, or a UsageError naming the line and what is wrong. */
 export function parseChartOfAccounts(text: string, source: string): ChartOfAccounts {
-  let rows: string[][];
-  try {
-    rows = parse(text, {
-      bom: true,
-      skip_empty_lines: true,
-      trim: true,
-      relax_column_count: true,
-      to: MAX_LINES + 2,
-    }) as string[][];
-  } catch (e) {
-    throw new UsageError(`${where(source)}: not readable as CSV (${(e as Error).message.split('\n')[0]})`);
-  }
+  const rows = parseUserCsv(text, where(source), MAX_LINES);
   if (rows[0]?.join(',') !== CHART_HEADER.join(',')) {
     throw new UsageError(
       `${where(source, 1)}: expected the header ${CHART_HEADER.join(',')} (then one line per journal role, ` +

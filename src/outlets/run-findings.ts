@@ -1,7 +1,8 @@
 // A run's findings in check order, page by page (sql/outlets/run_findings.sql): the results file and the
 // JUnit file are written from one pass over them, whatever their number.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { FindingStatus, LatestFinding, Severity } from '../checks/index.js';
+import type { FindingStatus, LatestFinding } from '../checks/index.js';
+import { checkColumns } from '../store/read/findings.js';
 import { sqlText } from '../store/sql.js';
 
 /**
@@ -39,19 +40,8 @@ export async function* runFindings(
       await connection.runAndReadAll(sqlText('outlets/run_findings'), [runId, ...after, pageSize])
     ).getRowObjectsJS();
     const page = rows.map((r): RunFinding => ({
-      checkId: String(r.check_id),
-      key: String(r.finding_key),
+      ...checkColumns(r),
       status: r.status as RunFinding['status'],
-      severity: r.severity as Severity,
-      disbursementId: (r.disbursement_id as string | null) ?? null,
-      recipientId: (r.recipient_id as string | null) ?? null,
-      subject: (r.subject as string | null) ?? null,
-      currency: (r.currency as string | null) ?? null,
-      expected: (r.expected as bigint | null) ?? null,
-      actual: (r.actual as bigint | null) ?? null,
-      difference: (r.difference as bigint | null) ?? null,
-      detail: String(r.detail ?? ''),
-      firstSeen: r.first_seen as Date,
       repeats: r.is_root === false ? String(r.root_key) : null,
       stake: r.cause_stake === null || r.cause_stake === undefined ? null : BigInt(r.cause_stake as bigint),
     }));

@@ -7,6 +7,7 @@ import {
 import type { ColumnSpec } from './table-sheet.js';
 import { linkInside } from './xlsx-parts.js';
 import type { DisbursementRow, FindingRow } from './types.js';
+import type { MoneyShape } from '../money.js';
 
 /** The sheet both workbooks list their disbursements on; findings link to it. */
 export const DISBURSEMENTS_SHEET = 'Disbursements';
@@ -130,28 +131,57 @@ function writeDisbursementLink(cell: CellTarget, finding: FindingRow): void {
 
 const part = (value: bigint | undefined) => (value === undefined ? null : value);
 
+/** A currency's sums on the Disbursements sheet's totals rows (never across currencies). */
+export interface DisbursementTotals extends MoneyShape {
+  currency: string;
+  reported: bigint;
+  computed: bigint;
+  difference: bigint;
+}
+
+/** A Disbursements column; a money column names the sum of its currency it shows on the totals rows. */
+export interface DisbursementColumn extends ColumnSpec<DisbursementRow> {
+  total?: Exclude<keyof DisbursementTotals, 'currency'>;
+}
+
 /**
  * Reported against computed, and what computed is made of; a row that needs a person has its status
  * coloured. The recipient is on screen only (printed, the other twelve columns keep a readable scale).
  */
-export const DISBURSEMENT_COLUMNS: ReadonlyArray<ColumnSpec<DisbursementRow>> = [
+export const DISBURSEMENT_COLUMNS: readonly DisbursementColumn[] = [
   { header: 'Disbursement', width: 20, write: (c, d) => setText(c, d.disbursementId) },
   { header: 'Delivered at (UTC)', width: 17, write: (c, d) => setDate(c, d.deliveredAt) },
   { header: 'Currency', width: 9, write: (c, d) => setText(c, d.currency) },
-  { header: 'Reported total', numeric: true, width: 15, write: (c, d) => setAmount(c, d.reported, d.currency) },
-  { header: 'Computed total', numeric: true, width: 15, write: (c, d) => setAmount(c, d.computed, d.currency) },
-  { header: 'Difference', numeric: true, width: 14, write: (c, d) => setAmount(c, d.difference, d.currency) },
+  {
+    header: 'Reported total', numeric: true, width: 15, total: 'reported',
+    write: (c, d) => setAmount(c, d.reported, d.currency),
+  },
+  {
+    header: 'Computed total', numeric: true, width: 15, total: 'computed',
+    write: (c, d) => setAmount(c, d.computed, d.currency),
+  },
+  {
+    header: 'Difference', numeric: true, width: 14, total: 'difference',
+    write: (c, d) => setAmount(c, d.difference, d.currency),
+  },
   { header: 'Status', width: 12, write: (c, d) => setDisbursementStatus(c, d.status) },
   { header: 'Findings', numeric: true, width: 9, write: (c, d) => setCount(c, d.findings) },
-  { header: 'Payouts', numeric: true, width: 15, write: (c, d) => setAmount(c, part(d.payouts), d.currency) },
-  { header: 'Refunds', numeric: true, width: 14, write: (c, d) => setAmount(c, part(d.refunds), d.currency) },
   {
-    header: 'Credit adjustments',
-    numeric: true,
-    width: 14,
+    header: 'Payouts', numeric: true, width: 15, total: 'payouts',
+    write: (c, d) => setAmount(c, part(d.payouts), d.currency),
+  },
+  {
+    header: 'Refunds', numeric: true, width: 14, total: 'refunds',
+    write: (c, d) => setAmount(c, part(d.refunds), d.currency),
+  },
+  {
+    header: 'Credit adjustments', numeric: true, width: 14, total: 'credits',
     write: (c, d) => setAmount(c, part(d.credits), d.currency),
   },
-  { header: 'Debit adjustments', numeric: true, width: 14, write: (c, d) => setAmount(c, part(d.debits), d.currency) },
+  {
+    header: 'Debit adjustments', numeric: true, width: 14, total: 'debits',
+    write: (c, d) => setAmount(c, part(d.debits), d.currency),
+  },
   { header: 'Recipient', width: 18, print: false, write: (c, d) => setText(c, d.recipientId) },
 ];
 

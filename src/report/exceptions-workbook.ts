@@ -3,9 +3,8 @@
 // night on Disbursements (run-report.ts says which), and the last 31 days drawn on Month. No sheet passes
 // Excel's rows: a longer list shows its first rows and goes whole to a CSV beside it (list-sheet.ts).
 import { BOLD, setAmount, setCount, setDate, setSeverity, setText, styleTitle } from './cells.js';
-import { DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET, findingColumns } from './columns.js';
+import { DISBURSEMENT_COLUMNS, DISBURSEMENTS_SHEET, findingColumns, type DisbursementTotals } from './columns.js';
 import { convert, type Rates } from '../rates.js';
-import type { MoneyShape } from '../money.js';
 import type { CurrencyStake } from '../store/read/summaries.js';
 import { writeFields, writeSmallTable, writeTableSheet, type ColumnSpec } from './table-sheet.js';
 import { writeMonthSheet, type MonthShape } from './month-sheet.js';
@@ -131,7 +130,7 @@ function checkRows(summary: RunSummary, checks: readonly CheckWords[]): CheckRow
 async function writeDisbursementsSheet(
   workbook: StreamingWorkbook, room: SheetRoom, list: CountedRows<DisbursementRow>, currencies: number,
 ): Promise<number> {
-  const totals = new Map<string, ListedTotal>();
+  const totals = new Map<string, DisbursementTotals>();
   const count = countOf(list);
   const below = disbursementsBelow(currencies);
   const shown = count === null ? Infinity : listLayout(room.maxRows, count, 0, below).shown;
@@ -154,18 +153,10 @@ async function writeDisbursementsSheet(
     row.getCell(1).value = `Total ${t.currency}`;
     row.getCell(1).font = BOLD;
     setText(row.getCell(column('Currency')), t.currency);
-    const amounts: Array<[string, bigint]> = [
-      ['Reported total', t.reported],
-      ['Computed total', t.computed],
-      ['Difference', t.difference],
-      ['Payouts', t.payouts],
-      ['Refunds', t.refunds],
-      ['Credit adjustments', t.credits],
-      ['Debit adjustments', t.debits],
-    ];
-    for (const [header, value] of amounts) {
-      const cell = row.getCell(column(header));
-      setAmount(cell, value, t.currency);
+    for (const [i, { total }] of DISBURSEMENT_COLUMNS.entries()) {
+      if (!total) continue;
+      const cell = row.getCell(i + 1);
+      setAmount(cell, t[total], t.currency);
       cell.font = BOLD;
     }
     row.commit();
@@ -177,19 +168,14 @@ async function writeDisbursementsSheet(
   return written.count;
 }
 
-interface ListedTotal extends MoneyShape {
-  currency: string;
-  reported: bigint;
-  computed: bigint;
-  difference: bigint;
-}
-
 /**
  * The rows as they are, their money added up per currency into `totals` as currency_totals.sql adds it
  * (a disbursement without a computed total adds nothing to it), of the first `limit` rows: those the sheet shows.
  */
 async function* summed(
-  rows: AsyncIterable<DisbursementRow> | Iterable<DisbursementRow>, totals: Map<string, ListedTotal>, limit: number,
+  rows: AsyncIterable<DisbursementRow> | Iterable<DisbursementRow>,
+  totals: Map<string, DisbursementTotals>,
+  limit: number,
 ): AsyncGenerator<DisbursementRow> {
   let n = 0;
   for await (const d of rows) {

@@ -9,6 +9,7 @@ import { oneLine, TransientError, TerminalError } from '../errors.js';
 import { redact } from '../api/redact.js';
 import { sqlText } from '../store/sql.js';
 import { sqlIdent } from '../store/sql-text.js';
+import { asTransaction } from '../store/transaction.js';
 import type { PostgresTarget } from './target.js';
 
 /** The server could not be reached or went away: the next export may succeed. */
@@ -101,15 +102,8 @@ export class Warehouse {
 
   /** A transaction: everything in `work` commits together or not at all. */
   async transaction<T>(work: () => Promise<T>): Promise<T> {
-    await this.exec('begin');
-    try {
-      const out = await work();
-      await this.exec('commit');
-      return out;
-    } catch (err) {
-      await this.exec('rollback').catch(() => undefined);
-      throw err;
-    }
+    // sql/postgres/begin.sql, commit.sql and rollback.sql
+    return asTransaction((step) => this.exec(step), work);
   }
 
   /** COPY … FROM STDIN into `table`: `feed` writes COPY text to the stream (awaiting drain), then it ends. */

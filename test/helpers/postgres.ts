@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 const ADMIN = 'recon_admin';
 
@@ -126,6 +127,37 @@ export async function startPostgres(): Promise<PgServer> {
       }
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The server of the enclosing describe's tests: started before them (then `provision` on it), stopped after them.
+ * The handle answers once the tests run (a describe skipped for want of binaries never starts one).
+ */
+export function postgresForSuite(provision?: (server: PgServer) => Promise<void>): PgServer {
+  let started: PgServer | undefined;
+  beforeAll(async () => {
+    started = await startPostgres();
+    await provision?.(started);
+  }, 60_000);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  const server = (): PgServer => {
+    if (!started) throw new Error('the suite\'s PostgreSQL starts before its tests, not while they are collected');
+    return started;
+  };
+  return {
+    get port() {
+      return server().port;
+    },
+    get dir() {
+      return server().dir;
+    },
+    admin: (database) => server().admin(database),
+    query: <T>(sql: string, params?: unknown[], database?: string) => server().query<T>(sql, params, database),
+    url: (user, password, database, params) => server().url(user, password, database, params),
+    stop: () => server().stop(),
   };
 }
 

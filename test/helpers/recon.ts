@@ -1,7 +1,5 @@
 // Test helpers: a temp folder per test (or per file), a sync run in-process against a sandbox with compressed time,
 // and table fingerprints (row count, amount sum, hash of sorted keys) that ignore run ids.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll } from 'vitest';
@@ -13,10 +11,7 @@ import type { SyncResult } from '../../src/sync/run.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import type { ExitCode } from '../../src/errors.js';
 
-export function tempDir(prefix = 'recon-test-'): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
+export { tempDir } from './temp-dir.js';
 
 /**
  * A temp folder the tests of a file share: made before the file's own beforeAll hooks registered after this

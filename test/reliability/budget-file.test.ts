@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { syncOnce, tempDir } from '../helpers/recon.js';
+import { busiestWindow } from '../helpers/sliding-window.js';
 
 const WINDOW_MS = 2000;
 const SERVICE_LIMIT = 20;
@@ -28,17 +29,6 @@ function dir(): string {
   const t = tempDir('recon-budget-file-');
   open.push(t.cleanup);
   return t.dir;
-}
-
-/** The most requests the service saw in any sliding window. */
-function busiestWindow(times: number[]): number {
-  const t = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < t.length; i += 1) {
-    while (t[i]! - t[j]! >= WINDOW_MS) j += 1;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
 }
 
 /** Two syncs at once, each into its own store, against the one service. */
@@ -66,7 +56,7 @@ describe('a request budget shared by every recon on the host (--budget-file)', (
     expect(sb.stats().rateLimited).toBe(0);
     const log = sb.requestLog();
     expect(log.every((e) => e.status !== 429)).toBe(true);
-    expect(busiestWindow(log.map((e) => e.t))).toBeLessThanOrEqual(SERVICE_LIMIT);
+    expect(busiestWindow(log.map((e) => e.t), WINDOW_MS)).toBeLessThanOrEqual(SERVICE_LIMIT);
   }, 60_000);
 });
 

@@ -214,30 +214,44 @@ async function* pages(
   }
 }
 
-function toFinding(r: Record<string, unknown>, now: Date, rates: Rates | null): LatestFinding {
-  const firstSeen = r.first_seen as Date;
-  const currency = (r.currency as string | null) ?? null;
-  const stake = r.stake === null || r.stake === undefined ? null : BigInt(r.stake as bigint);
+/** What a finding row carries of its check's own columns (exceptions), read the same wherever it is read. */
+export type CheckColumns = Pick<
+  LatestFinding,
+  | 'checkId' | 'key' | 'severity' | 'disbursementId' | 'recipientId' | 'subject' | 'currency'
+  | 'expected' | 'actual' | 'difference' | 'detail' | 'firstSeen'
+>;
+
+/** A row's check columns, from their SQL names (exceptions joined to findings). */
+export function checkColumns(r: Record<string, unknown>): CheckColumns {
   return {
-    stake,
-    stakeConverted: rates && stake !== null && currency !== null ? convert(rates, stake, currency) : null,
-    rootKey: String(r.root_key ?? r.finding_key),
-    isRoot: r.is_root !== false,
-    groupSize: Number(r.group_size ?? 1),
-    key: r.finding_key as string,
-    status: r.status as FindingStatus,
-    ageDays: ageInDays(firstSeen, now),
-    checkId: r.check_id as string,
+    checkId: String(r.check_id),
+    key: String(r.finding_key),
     severity: r.severity as Severity,
-    recipientId: (r.recipient_id as string | null) ?? null,
     disbursementId: (r.disbursement_id as string | null) ?? null,
+    recipientId: (r.recipient_id as string | null) ?? null,
     subject: (r.subject as string | null) ?? null,
     currency: (r.currency as string | null) ?? null,
     expected: (r.expected as bigint | null) ?? null,
     actual: (r.actual as bigint | null) ?? null,
     difference: (r.difference as bigint | null) ?? null,
-    detail: r.detail as string,
-    firstSeen,
+    detail: String(r.detail),
+    firstSeen: r.first_seen as Date,
+  };
+}
+
+function toFinding(r: Record<string, unknown>, now: Date, rates: Rates | null): LatestFinding {
+  const columns = checkColumns(r);
+  const { currency, firstSeen } = columns;
+  const stake = r.stake === null || r.stake === undefined ? null : BigInt(r.stake as bigint);
+  return {
+    ...columns,
+    stake,
+    stakeConverted: rates && stake !== null && currency !== null ? convert(rates, stake, currency) : null,
+    rootKey: String(r.root_key ?? r.finding_key),
+    isRoot: r.is_root !== false,
+    groupSize: Number(r.group_size ?? 1),
+    status: r.status as FindingStatus,
+    ageDays: ageInDays(firstSeen, now),
     lastSeen: r.last_seen as Date,
     ackNote: (r.ack_note as string | null) ?? null,
     ackBy: (r.ack_by as string | null) ?? null,

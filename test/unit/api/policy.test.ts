@@ -3,6 +3,7 @@ import { backoffMs, shouldRetry, DEFAULT_RETRY } from '../../../src/api/retry.js
 import { AuthError, NotFoundError, RateLimitedError, TerminalApiError, TransientApiError, errorFromResponse } from '../../../src/api/errors.js';
 import { RequestBudget, type Clock } from '../../../src/api/budget.js';
 import { redactSecret, redactUrl } from '../../../src/api/redact.js';
+import { busiestWindow } from '../../helpers/sliding-window.js';
 
 describe('retry policy', () => {
   it('retries transient errors until the attempts run out, and never a 4xx', () => {
@@ -84,11 +85,7 @@ describe('request budget', () => {
       await budget.acquire();
       times.push(clock.t);
     }
-    let worst = 0;
-    for (let i = 0, j = 0; i < times.length; i += 1) {
-      while (times[i]! - times[j]! >= 60_000) j += 1;
-      worst = Math.max(worst, i - j + 1);
-    }
+    const worst = busiestWindow(times, 60_000);
     expect(worst).toBeLessThan(500);
   });
 
@@ -101,11 +98,7 @@ describe('request budget', () => {
       await budget.acquire();
       times.push(clock.t - start);
     }
-    let worst = 0;
-    for (let i = 0, j = 0; i < times.length; i += 1) {
-      while (times[i]! - times[j]! >= 60_000) j += 1;
-      worst = Math.max(worst, i - j + 1);
-    }
+    const worst = busiestWindow(times, 60_000);
     expect(worst).toBeGreaterThan(470);
     expect(worst).toBeLessThanOrEqual(480);
     for (let m = 1; m < 4; m += 1) expect(times.filter((t) => t >= m * 60_000 && t < (m + 1) * 60_000).length).toBeGreaterThanOrEqual(449);

@@ -9,6 +9,7 @@ import { SharedBudget } from '../../../src/api/shared-budget.js';
 import { bootId, processStart } from '../../../src/api/budget-lock.js';
 import { RequestBudget } from '../../../src/api/budget.js';
 import { VirtualClock } from '../../helpers/clock.js';
+import { busiestWindow } from '../../helpers/sliding-window.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -69,28 +70,18 @@ describe('processes of different rates on one budget file', () => {
     }
   }
 
-  function busiestMinute(times: number[]): number {
-    const t = [...times].sort((a, b) => a - b);
-    let most = 0;
-    for (let i = 0, j = 0; i < t.length; i += 1) {
-      while (t[i]! - t[j]! >= MINUTE) j += 1;
-      most = Math.max(most, i - j + 1);
-    }
-    return most;
-  }
-
   it('a 6/min job beside a 450/min night: the night is not slowed by the job\'s spacing, and together they stay within 450 a minute', async () => {
     const [slow, fast] = await simulate([6, 450], 3 * MINUTE);
     const inFirst20s = (t: number[]) => t.filter((x) => x < 20_000).length;
     expect(inFirst20s(fast)).toBeGreaterThanOrEqual(145); // 150 at 450/min, less the job's few turns
     expect(inFirst20s(slow)).toBe(2);
-    expect(busiestMinute([...slow, ...fast])).toBeLessThanOrEqual(451);
-    expect(busiestMinute(slow)).toBeLessThanOrEqual(7);
+    expect(busiestWindow([...slow, ...fast], MINUTE)).toBeLessThanOrEqual(451);
+    expect(busiestWindow(slow, MINUTE)).toBeLessThanOrEqual(7);
   });
 
   it('two processes at the same rate share it (as before): together one turn per spacing', async () => {
     const [a, b] = await simulate([450, 450], 2 * MINUTE);
-    expect(busiestMinute([...a, ...b])).toBeLessThanOrEqual(451);
+    expect(busiestWindow([...a, ...b], MINUTE)).toBeLessThanOrEqual(451);
     expect(Math.abs(a.length - b.length)).toBeLessThanOrEqual(1);
   });
 

@@ -4,12 +4,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeExceptionWorkbook } from '../../../src/report/exceptions-workbook.js';
 import { buildJournal, writeCloseWorkbook } from '../../../src/report/close-workbook.js';
 import { listLayout } from '../../../src/report/list-sheet.js';
 import type { BankRow, CloseInput, DisbursementRow, FindingRow } from '../../../src/report/types.js';
-import { DISBURSEMENTS, FINDINGS, generate, readWorkbook, sheetOf, SUMMARY, tempDir } from './helpers.js';
+import { DISBURSEMENTS, FINDINGS, generate, readWorkbook, sheetOf, SUMMARY, dirPerTest } from './helpers.js';
 
 const LIMIT = 1_000;
 
@@ -35,13 +35,10 @@ function csvRows(path: string): string[][] {
 }
 
 describe('bounded sheets', () => {
-  let dir: string;
-  let cleanup: () => void;
-  beforeEach(() => ({ dir, cleanup } = tempDir()));
-  afterEach(() => cleanup());
+  const tmp = dirPerTest();
 
   it('a list longer than its sheet shows the first rows under a note, and the CSV beside the workbook holds every one in order', async () => {
-    const path = join(dir, 'recon-2024-05-03-020000Z-ab12.xlsx');
+    const path = join(tmp.dir, 'recon-2024-05-03-020000Z-ab12.xlsx');
     const written = await writeExceptionWorkbook(path, {
       summary: SUMMARY,
       findings: { rows: generate(2_500, finding), count: 2_500 },
@@ -62,7 +59,7 @@ describe('bounded sheets', () => {
     const header = (sheetOf(wb, 'Exceptions').getRow(4).values as unknown[]).slice(1);
     const keyAt = header.indexOf('Key') + 1;
     expect(sheetOf(wb, 'Exceptions').getRow(LIMIT).getCell(keyAt).value).toBe('key-00995');
-    const csv = csvRows(join(dir, 'recon-2024-05-03-020000Z-ab12-exceptions.csv'));
+    const csv = csvRows(join(tmp.dir, 'recon-2024-05-03-020000Z-ab12-exceptions.csv'));
     expect(csv[0]).toEqual(header);
     expect(csv.slice(1).map((r) => r[keyAt - 1])).toEqual(Array.from({ length: 2_500 }, (_, i) => `key-${String(i).padStart(5, '0')}`));
 
@@ -75,7 +72,7 @@ describe('bounded sheets', () => {
     expect(total.getCell(1).value).toBe('Total EUR');
     const shownSum = Array.from({ length: shown }, (_, i) => 100 + i).reduce((a, b) => a + b, 0);
     expect(total.getCell(4).value).toBeCloseTo(shownSum / 100, 2);
-    expect(csvRows(join(dir, 'recon-2024-05-03-020000Z-ab12-disbursements.csv'))).toHaveLength(1_501);
+    expect(csvRows(join(tmp.dir, 'recon-2024-05-03-020000Z-ab12-disbursements.csv'))).toHaveLength(1_501);
 
     // the Bank sheet: the note first, then the files the run refused, then the table
     const bankSheet = used(sheetOf(wb, 'Bank'));
@@ -86,7 +83,7 @@ describe('bounded sheets', () => {
       'bad.sta: line 3: not MT940',
     ]);
     expect(bankSheet.first[6]).toBe('Disbursement');
-    expect(csvRows(join(dir, 'recon-2024-05-03-020000Z-ab12-bank.csv'))).toHaveLength(1_201);
+    expect(csvRows(join(tmp.dir, 'recon-2024-05-03-020000Z-ab12-bank.csv'))).toHaveLength(1_201);
 
     // the Summary says what the Disbursements sheet lists and where every disbursement is
     const summary = new Map<unknown, unknown>();
@@ -97,28 +94,28 @@ describe('bounded sheets', () => {
   });
 
   it('a list that fits has its header on the first row and writes no CSV', async () => {
-    const path = join(dir, 'small.xlsx');
+    const path = join(tmp.dir, 'small.xlsx');
     await writeExceptionWorkbook(path, { summary: SUMMARY, findings: { rows: generate(996, finding), count: 996 },
       disbursements: DISBURSEMENTS }, { maxRows: 997 });
-    expect(readdirSync(dir)).toEqual(['small.xlsx']);
+    expect(readdirSync(tmp.dir)).toEqual(['small.xlsx']);
     const exceptions = sheetOf(await readWorkbook(path), 'Exceptions');
     expect(used(exceptions)).toMatchObject({ last: 997 });
     expect(exceptions.getRow(1).getCell(1).value).toBe('Status');
   });
 
   it('a CSV is complete or absent: rows that fail half way leave none, and no temp file', async () => {
-    const path = join(dir, 'failing.xlsx');
+    const path = join(tmp.dir, 'failing.xlsx');
     async function* failing(): AsyncGenerator<FindingRow> {
       for (let i = 0; i < 1_500; i += 1) yield finding(i);
       throw new Error('database went away');
     }
     await expect(writeExceptionWorkbook(path, { summary: SUMMARY, findings: { rows: failing(), count: 3_000 }, disbursements: [] }, { maxRows: LIMIT }))
       .rejects.toThrow('database went away');
-    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(tmp.dir)).toEqual([]);
   });
 
   it('the close of a month longer than a sheet: its Disbursements and Open findings show their first rows, the CSVs hold the month', async () => {
-    const path = join(dir, 'close-2024-05.xlsx');
+    const path = join(tmp.dir, 'close-2024-05.xlsx');
     const input: CloseInput = {
       month: '2024-05', version: 1, generatedAt: new Date('2024-06-01T08:00:00Z'), serviceUrl: 'https://payments.example.test/v1', lines: [],
       disbursements: { rows: generate(2_000, disbursement), count: 2_000 },
@@ -131,8 +128,8 @@ describe('bounded sheets', () => {
     for (const sheet of wb.worksheets) expect(used(sheet).last, sheet.name).toBeLessThanOrEqual(LIMIT);
     expect(used(sheetOf(wb, 'Disbursements')).first[2]).toBe('Every row is in close-2024-05-disbursements.csv, beside this workbook, and in the '
       + `published snapshot: recon sql "SELECT * FROM reconciliation WHERE month_of(delivered_at) = '2024-05'"`);
-    expect(csvRows(join(dir, 'close-2024-05-disbursements.csv'))).toHaveLength(2_001);
-    expect(csvRows(join(dir, 'close-2024-05-open-findings.csv'))).toHaveLength(1_002);
+    expect(csvRows(join(tmp.dir, 'close-2024-05-disbursements.csv'))).toHaveLength(2_001);
+    expect(csvRows(join(tmp.dir, 'close-2024-05-open-findings.csv'))).toHaveLength(1_002);
     expect(used(sheetOf(wb, 'Open findings')).first[1]).toBe('This sheet shows the first 996 of 1,001 rows: a sheet holds at most 1,000 rows.');
   });
 });

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildJournal, writeCloseWorkbook } from '../../../src/report/close-workbook.js';
 import { ROLES, assertJournalBalanced, journalBalances } from '../../../src/report/journal.js';
 import type { CloseInput, CloseLine, JournalEntry } from '../../../src/report/types.js';
-import { DISBURSEMENTS, FINDINGS, readWorkbook, sheetOf, tempDir } from './helpers.js';
+import { DISBURSEMENTS, FINDINGS, readWorkbook, sheetOf, dirPerTest } from './helpers.js';
 
 function line(recipientId: string, currency: string, c: { payouts: bigint; refunds?: bigint; credit?: bigint; debit?: bigint; disbursed: bigint }): CloseLine {
   const refunds = c.refunds ?? 0n;
@@ -85,13 +85,10 @@ describe('buildJournal', () => {
 });
 
 describe('writeCloseWorkbook', () => {
-  let dir: string;
-  let cleanup: () => void;
-  beforeEach(() => ({ dir, cleanup } = tempDir()));
-  afterEach(() => cleanup());
+  const tmp = dirPerTest();
 
   it('writes summary, disbursements, open findings and a journal with per-currency totals', async () => {
-    const path = join(dir, 'close-2024-05-v2.xlsx');
+    const path = join(tmp.dir, 'close-2024-05-v2.xlsx');
     const written = await writeCloseWorkbook(path, input(buildJournal(LINES)));
     expect(written).toMatchObject({ lines: 5, disbursements: 2, openFindings: FINDINGS.length });
     const workbook = await readWorkbook(path);
@@ -120,7 +117,7 @@ describe('writeCloseWorkbook', () => {
   });
 
   it('ends each currency of the journal with a balanced total row', async () => {
-    const path = join(dir, 'close.xlsx');
+    const path = join(tmp.dir, 'close.xlsx');
     await writeCloseWorkbook(path, input(buildJournal(LINES)));
     const journal = sheetOf(await readWorkbook(path), 'Journal');
     expect(journal.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
@@ -147,10 +144,10 @@ describe('writeCloseWorkbook', () => {
     const journal = buildJournal(LINES);
     const bank = journal.findIndex((e) => e.currency === 'JPY' && e.account === ROLES.bank);
     journal[bank] = { ...journal[bank]!, debit: journal[bank]!.debit + 1n };
-    const path = join(dir, 'out', 'close.xlsx');
+    const path = join(tmp.dir, 'out', 'close.xlsx');
     await expect(writeCloseWorkbook(path, input(journal))).rejects.toThrow(/JPY debits 12001 ≠ credits 12000/);
-    expect(existsSync(join(dir, 'out'))).toBe(false);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(existsSync(join(tmp.dir, 'out'))).toBe(false);
+    expect(readdirSync(tmp.dir)).toEqual([]);
   });
 
   it('refuses negative journal amounts and a malformed month', async () => {
@@ -159,6 +156,6 @@ describe('writeCloseWorkbook', () => {
       { currency: 'EUR', account: 'Clearing', description: '', debit: -5n, credit: 0n },
     ];
     expect(() => assertJournalBalanced(negative)).toThrow(/negative/);
-    await expect(writeCloseWorkbook(join(dir, 'x.xlsx'), { ...input([]), month: '2024-5' })).rejects.toThrow(/YYYY-MM/);
+    await expect(writeCloseWorkbook(join(tmp.dir, 'x.xlsx'), { ...input([]), month: '2024-5' })).rejects.toThrow(/YYYY-MM/);
   });
 });

@@ -2,12 +2,12 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readRates } from '../../../src/rates.js';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeChecks } from '../../../src/checks/index.js';
 import { writeExceptionWorkbook } from '../../../src/report/exceptions-workbook.js';
 import type { FindingRow } from '../../../src/report/types.js';
 import {
-  DISBURSEMENTS, FINDINGS, HOSTILE_SUBJECT, SUMMARY, generate, readWorkbook, sheetOf, tempDir, zipEntryText,
+  DISBURSEMENTS, FINDINGS, HOSTILE_SUBJECT, SUMMARY, generate, readWorkbook, sheetOf, dirPerTest, zipEntryText,
 } from './helpers.js';
 
 const HEADERS = ['Status', 'Age (days)', 'Check', 'Severity', 'Disbursement', 'Subject', 'Currency',
@@ -16,13 +16,10 @@ const HEADERS = ['Status', 'Age (days)', 'Check', 'Severity', 'Disbursement', 'S
 const col = (name: string): number => HEADERS.indexOf(name) + 1;
 
 describe('writeExceptionWorkbook', () => {
-  let dir: string;
-  let cleanup: () => void;
-  beforeEach(() => ({ dir, cleanup } = tempDir()));
-  afterEach(() => cleanup());
+  const tmp = dirPerTest();
 
   async function writeFixture(): Promise<{ path: string; workbook: ExcelJS.Workbook }> {
-    const path = join(dir, 'nested', 'exceptions.xlsx');
+    const path = join(tmp.dir, 'nested', 'exceptions.xlsx');
     const written = await writeExceptionWorkbook(path, { summary: SUMMARY, findings: FINDINGS, disbursements: DISBURSEMENTS, checks: await describeChecks() });
     expect(written).toEqual({ path, findings: FINDINGS.length, disbursements: DISBURSEMENTS.length });
     return { path, workbook: await readWorkbook(path) };
@@ -31,7 +28,7 @@ describe('writeExceptionWorkbook', () => {
   it('creates the directory, writes four sheets and leaves no temp file behind', async () => {
     const { path, workbook } = await writeFixture();
     expect(workbook.worksheets.map((s) => s.name)).toEqual(['Summary', 'Checks', 'Exceptions', 'Disbursements']);
-    expect(readdirSync(join(dir, 'nested'))).toEqual(['exceptions.xlsx']);
+    expect(readdirSync(join(tmp.dir, 'nested'))).toEqual(['exceptions.xlsx']);
     expect(existsSync(path)).toBe(true);
   });
 
@@ -171,10 +168,10 @@ describe('writeExceptionWorkbook', () => {
   });
 
   it('fits the Summary\'s money headers to their columns (wrapped, the row tall enough) and keeps amounts off the rate beside them', async () => {
-    const ratesFile = join(dir, 'rates.csv');
+    const ratesFile = join(tmp.dir, 'rates.csv');
     writeFileSync(ratesFile, 'currency,rate_to_USD,as_of\nEUR,1.0842,2026-11-26\n');
     const stakes = [{ currency: 'EUR', atStake: 565461n, causes: 2, notInBank: 299569n, elsewhere: 565461n, suspense: 0n }];
-    const path = join(dir, 'stakes.xlsx');
+    const path = join(tmp.dir, 'stakes.xlsx');
     await writeExceptionWorkbook(path, { summary: { ...SUMMARY, stakes, rates: readRates(ratesFile) }, findings: FINDINGS, disbursements: DISBURSEMENTS });
     const sheet = sheetOf(await readWorkbook(path), 'Summary');
     let header = 0;
@@ -195,7 +192,7 @@ describe('writeExceptionWorkbook', () => {
   });
 
   it('leaves the previous workbook in place when the rows fail half way', async () => {
-    const path = join(dir, 'exceptions.xlsx');
+    const path = join(tmp.dir, 'exceptions.xlsx');
     await writeExceptionWorkbook(path, { summary: SUMMARY, findings: FINDINGS, disbursements: DISBURSEMENTS });
     const before = readFileSync(path);
     async function* failing(): AsyncGenerator<FindingRow> {
@@ -205,11 +202,11 @@ describe('writeExceptionWorkbook', () => {
     await expect(writeExceptionWorkbook(path, { summary: SUMMARY, findings: failing(), disbursements: [] }))
       .rejects.toThrow('database went away');
     expect(readFileSync(path).equals(before)).toBe(true);
-    expect(readdirSync(dir)).toEqual(['exceptions.xlsx']);
+    expect(readdirSync(tmp.dir)).toEqual(['exceptions.xlsx']);
   });
 
   it('streams 20k findings from an async source and reads every row back', async () => {
-    const path = join(dir, 'big.xlsx');
+    const path = join(tmp.dir, 'big.xlsx');
     const base = FINDINGS[2]!;
     const written = await writeExceptionWorkbook(path, {
       summary: SUMMARY,

@@ -1,15 +1,10 @@
 // Shared fixtures and readers for the workbook tests.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import type { DisbursementRow, FindingRow, RunSummary } from '../../../src/report/types.js';
 
-export function tempDir(): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'recon-report-'));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
+export { dirPerTest, tempDir } from '../../helpers/temp-dir.js';
 
 export async function readWorkbook(path: string): Promise<ExcelJS.Workbook> {
   const workbook = new ExcelJS.Workbook();

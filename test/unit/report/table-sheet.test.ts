@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import type ExcelJS from 'exceljs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { font, setText, type CellTarget } from '../../../src/report/cells.js';
 import { FINDING_COLUMNS } from '../../../src/report/columns.js';
 import { addSheet, writeHeaderRow, writeTable, type ColumnSpec, writeCell, wrappedLines, LINE_HEIGHT_PT } from '../../../src/report/table-sheet.js';
 import type { FindingRow } from '../../../src/report/types.js';
 import { writeWorkbookFile } from '../../../src/report/workbook-file.js';
 import { linkInside } from '../../../src/report/xlsx-parts.js';
-import { FINDINGS, readWorkbook, sheetOf, tempDir, zipEntryText } from './helpers.js';
+import { FINDINGS, readWorkbook, sheetOf, dirPerTest, zipEntryText } from './helpers.js';
 
 type Item = { finding: FindingRow; i: number };
 
@@ -51,10 +51,7 @@ const ITEMS: Item[] = Array.from({ length: 60 }, (_, i) => {
 });
 
 describe('writeTable', () => {
-  let dir: string;
-  let cleanup: () => void;
-  beforeEach(() => ({ dir, cleanup } = tempDir()));
-  afterEach(() => cleanup());
+  const tmp = dirPerTest();
 
   async function write(path: string, fill: (sheet: ExcelJS.Worksheet) => Promise<void>): Promise<void> {
     await writeWorkbookFile(path, async (workbook) => {
@@ -65,12 +62,12 @@ describe('writeTable', () => {
   }
 
   it('shares styles without changing a byte of the sheet or its styles', async () => {
-    const shared = join(dir, 'shared.xlsx');
+    const shared = join(tmp.dir, 'shared.xlsx');
     await write(shared, async (sheet) => {
       await writeTable(sheet, 1, COLUMNS, ITEMS);
     });
     // The same cells written plainly: every row and cell keeps its own style object.
-    const plain = join(dir, 'plain.xlsx');
+    const plain = join(tmp.dir, 'plain.xlsx');
     await write(plain, async (sheet) => {
       writePlainTable(sheet, 1, COLUMNS, ITEMS);
     });
@@ -107,13 +104,13 @@ describe('writeTable', () => {
       row.getCell(1).font = font({ bold: true });
       row.commit();
     };
-    const rendered = join(dir, 'rendered.xlsx');
+    const rendered = join(tmp.dir, 'rendered.xlsx');
     await write(rendered, async (sheet) => {
       above(sheet);
       await writeTable(sheet, 3, EDGE, EDGE_ITEMS);
       below(sheet);
     });
-    const plain = join(dir, 'plain.xlsx');
+    const plain = join(tmp.dir, 'plain.xlsx');
     await write(plain, async (sheet) => {
       above(sheet);
       writePlainTable(sheet, 3, EDGE, EDGE_ITEMS);
@@ -134,11 +131,11 @@ describe('writeTable', () => {
   });
 
   it('says so when a row after the header was created first, or a cell holds what a table does not write', async () => {
-    await expect(write(join(dir, 'early.xlsx'), async (sheet) => {
+    await expect(write(join(tmp.dir, 'early.xlsx'), async (sheet) => {
       sheet.getRow(3).getCell(1).value = 'early';
       await writeTable(sheet, 1, EDGE, EDGE_ITEMS);
     })).rejects.toThrow(/rows before 2 must be committed and none after created/);
-    await expect(write(join(dir, 'formula.xlsx'), async (sheet) => {
+    await expect(write(join(tmp.dir, 'formula.xlsx'), async (sheet) => {
       await writeTable(sheet, 1, [{ header: 'F', width: 8, write: (c) => { c.value = { formula: '1+1', date1904: false }; } }], [1]);
     })).rejects.toThrow(/a table cell holds text, a number, a date or a boolean/);
   });

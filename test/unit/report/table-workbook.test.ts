@@ -1,18 +1,15 @@
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeTableWorkbook } from '../../../src/report/table-workbook.js';
 import { pace, sheetBacklog } from '../../../src/report/workbook-file.js';
-import { generate, readWorkbook, sheetOf, tempDir, zipEntryText } from './helpers.js';
+import { generate, readWorkbook, sheetOf, dirPerTest, zipEntryText } from './helpers.js';
 
 describe('writeTableWorkbook', () => {
-  let dir: string;
-  let cleanup: () => void;
-  beforeEach(() => ({ dir, cleanup } = tempDir()));
-  afterEach(() => cleanup());
+  const tmp = dirPerTest();
 
   it('types each value by what it is and never writes a formula', async () => {
-    const path = join(dir, 'result.xlsx');
+    const path = join(tmp.dir, 'result.xlsx');
     const when = new Date('2024-05-02T08:30:00Z');
     const written = await writeTableWorkbook(path, ['id', 'n', 'big', 'when', 'ok', 'note', 'list'], [
       ['=cmd|"/c calc"!A1', 42n, 2n ** 60n, when, true, null, { items: [1n, 2n] }],
@@ -38,7 +35,7 @@ describe('writeTableWorkbook', () => {
   });
 
   it('writes a header-only sheet for an empty result', async () => {
-    const path = join(dir, 'empty.xlsx');
+    const path = join(tmp.dir, 'empty.xlsx');
     expect(await writeTableWorkbook(path, ['a', 'b'], generate(0, () => []))).toEqual({ path, rows: 0 });
     const sheet = sheetOf(await readWorkbook(path), 'Result');
     expect(sheet.getRow(1).values).toEqual([undefined, 'a', 'b']);

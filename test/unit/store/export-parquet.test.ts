@@ -26,16 +26,20 @@ const now = () => new Date((clock += 60_000));
 const publish = () =>
   withStore(store.db, (c) => publishSnapshot({ sourceConnection: c, publishedPath: store.published }));
 
-/** One export of the snapshot as it is now (its own read-only session, as `recon export` opens it). */
-async function exportNow(beforeManifest?: () => Promise<void>): Promise<ParquetExport> {
+/** `read` on the snapshot as it is now, in a read-only session of its own (as `recon export` opens it). */
+async function onSnapshot<T>(read: (snap: DuckDBConnection) => Promise<T>): Promise<T> {
   const snap = await openReadOnly(store.published);
   try {
-    return await exportParquet(snap.connection, out, { now, beforeManifest });
+    return await read(snap.connection);
   } finally {
     snap.connection.closeSync();
     snap.instance.closeSync();
   }
 }
+
+/** One export of the snapshot as it is now. */
+const exportNow = (beforeManifest?: () => Promise<void>): Promise<ParquetExport> =>
+  onSnapshot((snap) => exportParquet(snap, out, { now, beforeManifest }));
 
 const manifest = async (): Promise<Manifest> =>
   JSON.parse(await readFile(path.join(out, 'manifest.json'), 'utf8')) as Manifest;
@@ -82,40 +86,30 @@ describe('recon export --parquet', () => {
     expect(typeOf('payouts_sum')[0]).toMatch(/DECIMAL.*precision=38.*scale=0|scale=0.*precision=38/i);
     expect(m.objects.reconciliation!.columns).toContainEqual({ name: 'payouts_sum', type: 'DECIMAL(38,0)' });
     // read back, a sum is the snapshot's own, to the subunit
-    const snap = await openReadOnly(store.published);
-    try {
-      const want = (await snap.connection.runAndReadAll(`SELECT disbursement_id, payouts_sum FROM reconciliation
-        WHERE payouts_sum IS NOT NULL ORDER BY 1`)).getRowsJS();
-      const got = (await reader.connection.runAndReadAll(`SELECT disbursement_id, CAST(payouts_sum AS HUGEINT)
-        FROM read_parquet(${list(filesOf(m, 'reconciliation'))}) WHERE payouts_sum IS NOT NULL ORDER BY 1`))
-        .getRowsJS();
-      expect(got).toEqual(want);
-      expect(want.length).toBeGreaterThan(10);
-    } finally {
-      snap.connection.closeSync();
-      snap.instance.closeSync();
-    }
+    const want = await onSnapshot(async (snap) => (await snap.runAndReadAll(`SELECT disbursement_id, payouts_sum
+      FROM reconciliation WHERE payouts_sum IS NOT NULL ORDER BY 1`)).getRowsJS());
+    const got = (await reader.connection.runAndReadAll(`SELECT disbursement_id, CAST(payouts_sum AS HUGEINT)
+      FROM read_parquet(${list(filesOf(m, 'reconciliation'))}) WHERE payouts_sum IS NOT NULL ORDER BY 1`))
+      .getRowsJS();
+    expect(got).toEqual(want);
+    expect(want.length).toBeGreaterThan(10);
   }, SLOW);
 
   it('writes each finance view computed month by month exactly as the snapshot shows it whole', async () => {
     const m = await manifest();
-    const snap = await openReadOnly(store.published);
-    try {
+    await onSnapshot(async (snap) => {
       for (const view of ['reconciliation', 'monthly_summary', 'finding_groups', 'payment_lines', 'bank_status']) {
-        const columns = (await snap.connection.runAndReadAll(`SELECT column_name, data_type FROM duckdb_columns()
+        const columns = (await snap.runAndReadAll(`SELECT column_name, data_type FROM duckdb_columns()
           WHERE table_name = $1 AND column_name <> 'month' ORDER BY column_index`, [view])).getRowsJS();
         const names = columns.map((r) => `"${String(r[0])}"`).join(', ');
         const typed = columns.map((r) => `CAST("${String(r[0])}" AS ${String(r[1])}) AS "${String(r[0])}"`).join(', ');
-        const whole = (await snap.connection.runAndReadAll(`SELECT ${names} FROM ${view} ORDER BY ALL`)).getRowsJS();
+        const whole = (await snap.runAndReadAll(`SELECT ${names} FROM ${view} ORDER BY ALL`)).getRowsJS();
         const exported = (await reader.connection.runAndReadAll(`SELECT ${typed}
           FROM read_parquet(${list(filesOf(m, view))}, union_by_name = true) ORDER BY ALL`)).getRowsJS();
         expect(json(exported), view).toEqual(json(whole));
         expect(whole.length, view).toBeGreaterThan(0);
       }
-    } finally {
-      snap.connection.closeSync();
-      snap.instance.closeSync();
-    }
+    });
   }, SLOW);
 
   it("puts rows without a month in Hive's null partition", async () => {
