@@ -2,7 +2,6 @@
 // and table fingerprints (row count, amount sum, hash of sorted keys) that ignore run ids.
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll } from 'vitest';
 import { parseCommandArgs, COMMAND_OPTIONS } from '../../pipelines/config.js';
 import { silentLogger } from '../../src/log.js';
 import type { SyncTuning } from '../../src/sync/stage.js';
@@ -11,26 +10,7 @@ import type { SyncResult } from '../../src/sync/run.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import type { ExitCode } from '../../src/errors.js';
 
-export { tempDir } from './temp-dir.js';
-
-/**
- * A temp folder the tests of a file share: made before the file's own beforeAll hooks registered after this
- * call, removed after its last test. Its `dir` is read in a hook or a test (it does not exist before).
- */
-export function tempDirForFile(prefix: string): { readonly dir: string } {
-  let made: { dir: string; cleanup: () => void } | null = null;
-  beforeAll(() => {
-    made = tempDir(prefix);
-  });
-  afterAll(() => made?.cleanup());
-  return {
-    get dir() {
-      if (!made) throw new Error('tempDirForFile: the folder is made in beforeAll; read dir in a hook or a test');
-      return made.dir;
-    },
-  };
-}
-
+export { tempDir, tempDirForFile } from './temp-dir.js';
 
 export interface SyncRun {
   code: ExitCode;
