@@ -197,6 +197,8 @@ function fillVector(
 /** Long strings of a chunk are handed to DuckDB in blobs of at most this many bytes. */
 const BLOB_BYTES = 1 << 20;
 const FIRST_BLOB_BYTES = 1 << 16;
+/** Blobs a column keeps from chunk to chunk. */
+const KEPT_BLOBS = 8;
 
 /**
  * The strings of one chunk. A short one is inlined in its slot. The long ones are written one after the
@@ -224,9 +226,10 @@ function fillStrings(
     // sized to what the column needs (an id column's chunk fills a few kB, a raw column's megabytes):
     // the first small, each next one twice the last, up to BLOB_BYTES
     const reuse = s.blobs[blobs.length];
-    const size = Math.min(BLOB_BYTES, FIRST_BLOB_BYTES << blobs.length);
+    const size = Math.min(BLOB_BYTES, FIRST_BLOB_BYTES * 2 ** Math.min(blobs.length, 8));
     const bytes = reuse && reuse.length >= room ? reuse : new Uint8Array(Math.max(size, room));
-    s.blobs[blobs.length] = bytes;
+    // kept for the next chunk (and append) only up to a bound: one chunk of huge strings holds no more for good
+    if (bytes.length <= BLOB_BYTES && blobs.length < KEPT_BLOBS) s.blobs[blobs.length] = bytes;
     const blob = { bytes, used: 0, firstRow };
     blobs.push(blob);
     return blob;
