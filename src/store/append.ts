@@ -88,26 +88,17 @@ export async function appendSlices(
   // One chunk, reset between slices: a chunk's vectors and string heap are native memory that is only
   // released when V8 collects the small JS wrapper, so a chunk per slice left ~100 MB waiting on GC.
   let chunk: DuckDBDataChunk | null = null;
-  let scratch: Scratch[] = [];
+  let scratch: Scratch[] | null = null;
+  let kept = false;
   try {
     for (const { columns, rows } of slices) {
       if (rows === 0) continue;
-      if (appender === null || chunk === null) {
+      if (appender === null || chunk === null || scratch === null) {
         appender = await connection.createAppender(table);
         chunk = DuckDBDataChunk.create(kinds.map((k) => TYPES[k]));
-        scratch = kinds.map((k) => {
-          const data = new Uint8Array(CHUNK * WIDTH[k]);
-          return {
-            data,
-            view: new DataView(data.buffer),
-            validity: new Uint8Array(CHUNK / 8),
-            longRow: new Int32Array(CHUNK),
-            longOffset: new Int32Array(CHUNK),
-            longLength: new Int32Array(CHUNK),
-            longBlob: new Int32Array(CHUNK),
-            blobs: [],
-          };
-        });
+        // nothing awaits from here to the end: the kept scratch is this append's alone meanwhile
+        kept = !scratchLent;
+        scratch = kept ? takeKeptScratch(kinds) : kinds.map(newScratch);
       }
       for (let start = 0; start < rows; start += CHUNK) {
         const n = Math.min(CHUNK, rows - start);
@@ -124,7 +115,37 @@ export async function appendSlices(
   } finally {
     appender?.closeSync();
     chunk?.reset();
+    if (kept) scratchLent = false;
   }
+}
+
+function newScratch(kind: ColumnKind): Scratch {
+  const data = new Uint8Array(CHUNK * WIDTH[kind]);
+  return {
+    data,
+    view: new DataView(data.buffer),
+    validity: new Uint8Array(CHUNK / 8),
+    longRow: new Int32Array(CHUNK),
+    longOffset: new Int32Array(CHUNK),
+    longLength: new Int32Array(CHUNK),
+    longBlob: new Int32Array(CHUNK),
+    blobs: [],
+  };
+}
+
+/**
+ * Scratch memory kept from one append to the next, per column position of each kind: a sync appends to
+ * five tables in every batch, and fresh scratch each time (a blob of long strings per text column among
+ * it) was memory the collector kept clearing. Appends that overlap (a second connection's batch) take
+ * fresh scratch rather than wait.
+ */
+const keptScratch: Record<ColumnKind, Scratch[]> = { varchar: [], integer: [], bigint: [] };
+let scratchLent = false;
+
+function takeKeptScratch(kinds: readonly ColumnKind[]): Scratch[] {
+  scratchLent = true;
+  const used: Record<ColumnKind, number> = { varchar: 0, integer: 0, bigint: 0 };
+  return kinds.map((k) => (keptScratch[k][used[k]++] ??= newScratch(k)));
 }
 
 function fillVector(
@@ -175,6 +196,9 @@ function fillVector(
 
 /** Long strings of a chunk are handed to DuckDB in blobs of at most this many bytes. */
 const BLOB_BYTES = 1 << 20;
+const FIRST_BLOB_BYTES = 1 << 16;
+/** Blobs a column keeps from chunk to chunk. */
+const KEPT_BLOBS = 8;
 
 /**
  * The strings of one chunk. A short one is inlined in its slot. The long ones are written one after the
@@ -199,9 +223,13 @@ function fillStrings(
   const blobs: Array<{ bytes: Uint8Array; used: number; firstRow: number }> = [];
   const nextBlob = (room: number, firstRow: number) => {
     // DuckDB copies a blob when it is assigned, so the same memory serves chunk after chunk
+    // sized to what the column needs (an id column's chunk fills a few kB, a raw column's megabytes):
+    // the first small, each next one twice the last, up to BLOB_BYTES
     const reuse = s.blobs[blobs.length];
-    const bytes = reuse && reuse.length >= room ? reuse : new Uint8Array(Math.max(BLOB_BYTES, room));
-    s.blobs[blobs.length] = bytes;
+    const size = Math.min(BLOB_BYTES, FIRST_BLOB_BYTES * 2 ** Math.min(blobs.length, 8));
+    const bytes = reuse && reuse.length >= room ? reuse : new Uint8Array(Math.max(size, room));
+    // kept for the next chunk (and append) only up to a bound: one chunk of huge strings holds no more for good
+    if (bytes.length <= BLOB_BYTES && blobs.length < KEPT_BLOBS) s.blobs[blobs.length] = bytes;
     const blob = { bytes, used: 0, firstRow };
     blobs.push(blob);
     return blob;

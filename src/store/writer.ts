@@ -499,6 +499,10 @@ function occurrences(): (key: string | null | undefined) => number {
 /** Rows per slice the line builders hand the appender: one data chunk. */
 const SLICE_ROWS = CHUNK;
 
+/** `N` columns, as a tuple the builders take apart by name. */
+type Columns<N extends number, T extends DuckDBValue[][] = []> =
+  T['length'] extends N ? T : Columns<N, [...T, DuckDBValue[]]>;
+
 /** `width` columns of SLICE_ROWS values, refilled slice after slice. */
 function sliceColumns(width: number): DuckDBValue[][] {
   return Array.from({ length: width }, () => new Array<DuckDBValue>(SLICE_ROWS).fill(null));
@@ -518,8 +522,8 @@ function* lineSlices<T>(
   runId: string,
 ): Generator<ColumnSlice> {
   const columns = sliceColumns(fields.length + 5);
-  const [ids, lineNos] = columns as [DuckDBValue[], DuckDBValue[]];
-  const [runs, raws, occurrence] = columns.slice(fields.length + 2) as [DuckDBValue[], DuckDBValue[], DuckDBValue[]];
+  const [ids, lineNos] = columns as Columns<2>;
+  const [runs, raws, occurrence] = columns.slice(fields.length + 2) as Columns<3>;
   const own = columns.slice(2, fields.length + 2);
   let rows = 0;
   for (const b of batch) {
@@ -557,20 +561,7 @@ function* fileLineSlices(batch: readonly DisbursementBundle[], runId: string): G
     runs,
     raws,
     occurrence,
-  ] = columns as [
-    DuckDBValue[],
-    DuckDBValue[],
-    DuckDBValue[],
-    DuckDBValue[],
-    DuckDBValue[],
-    DuckDBValue[],
-    DuckDBValue[],
-    DuckDBValue[],
-    DuckDBValue[],
-    DuckDBValue[],
-    DuckDBValue[],
-    DuckDBValue[],
-  ];
+  ] = columns as Columns<12>;
   let rows = 0;
   for (const b of batch) {
     for (const f of b.files) {

@@ -17,23 +17,56 @@ export function canonicalJson(value: unknown, depth = 1): string | null {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (value instanceof InexactNumber) return value.text;
   if (depth > MAX_JSON_DEPTH) return null;
+  // built by concatenation, with each key's quoted form remembered: every line of a sync passes here, and
+  // arrays of parts joined at every level were most of the garbage it made
   if (Array.isArray(value)) {
-    const items: string[] = [];
-    for (const item of value) {
-      const text = canonicalJson(item, depth + 1);
-      if (text === null) return null;
-      items.push(text);
+    let text = '[';
+    for (let i = 0; i < value.length; i += 1) {
+      const item = canonicalJson(value[i], depth + 1);
+      if (item === null) return null;
+      text += i === 0 ? item : `,${item}`;
     }
-    return `[${items.join(',')}]`;
+    return `${text}]`;
   }
   const record = value as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const key of Object.keys(record).sort()) {
-    const text = canonicalJson(record[key], depth + 1);
-    if (text === null) return null;
-    parts.push(`${JSON.stringify(key)}:${text}`);
+  const keys = sortedKeys(record);
+  let text = '{';
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i]!;
+    const item = canonicalJson(record[key], depth + 1);
+    if (item === null) return null;
+    text += i === 0 ? `${quotedKey(key)}${item}` : `,${quotedKey(key)}${item}`;
   }
-  return `{${parts.join(',')}}`;
+  return `${text}}`;
+}
+
+/**
+ * An object's own keys in the order Array.prototype.sort gives them (UTF-16 code units): by insertion, as
+ * a record has a handful of keys.
+ */
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  for (let i = 1; i < keys.length; i += 1) {
+    const key = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > key; j -= 1) keys[j + 1] = keys[j]!;
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
+/** Quoted keys remembered, up to a bound (the service names its fields; a hostile one could name many). */
+const QUOTED_KEYS = 1024;
+const quoted = new Map<string, string>();
+
+/** `"key":` as JSON writes it. */
+function quotedKey(key: string): string {
+  let text = quoted.get(key);
+  if (text === undefined) {
+    text = `${JSON.stringify(key)}:`;
+    if (quoted.size < QUOTED_KEYS) quoted.set(key, text);
+  }
+  return text;
 }
 
 /** What is stored in place of a record too deep to keep (its text could not even be written safely). */

@@ -25,7 +25,7 @@ type ParsedFile =
 const DELIMITERS = [',', ';', '|', '\t'] as const;
 
 export function detectDelimiter(text: string): string {
-  const sample = text.split(/\r?\n/).filter((l) => l.trim() !== '').slice(0, 20);
+  const sample = firstLines(text, 20);
   let best: string = ',';
   let bestScore = -1;
   for (const d of DELIMITERS) {
@@ -43,6 +43,23 @@ export function detectDelimiter(text: string): string {
     }
   }
   return best;
+}
+
+/**
+ * The first `count` lines that are not blank, as text.split(/\r?\n/) cuts them: only those, not the whole
+ * file cut into lines (a file is read once per disbursement).
+ */
+function firstLines(text: string, count: number): string[] {
+  const lines: string[] = [];
+  for (let start = 0; lines.length < count && start <= text.length;) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    const line = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 && nl !== -1 ? end - 1 : end);
+    if (line.trim() !== '') lines.push(line);
+    if (nl === -1) break;
+    start = nl + 1;
+  }
+  return lines;
 }
 
 function mode(values: number[]): number {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectDelimiter, parseDisbursementFile } from '../../../src/sync/parse-file.js';
 import { loadLayouts } from '../../../src/sync/layouts.js';
 import { linkExpiry } from '../../../src/sync/files.js';
+import { testRandom } from '../../helpers/seed.js';
 
 const layouts = await loadLayouts();
 const parse = (text: string) => parseDisbursementFile(Buffer.from(text, 'utf8'), layouts);
@@ -12,6 +13,33 @@ describe('disbursement file parsing', () => {
     expect(detectDelimiter('a;b;c\n1;2;3')).toBe(';');
     expect(detectDelimiter('a|b|c\n1|2|3')).toBe('|');
     expect(detectDelimiter('a\tb\tc\n1\t2\t3')).toBe('\t');
+  });
+
+  it('judges the delimiter on the first 20 non-blank lines, cut as split(/\\r?\\n/) cuts them', () => {
+    // the rule written the plain way: the whole text cut into lines
+    const reference = (text: string) => {
+      const sample = text.split(/\r?\n/).filter((l) => l.trim() !== '').slice(0, 20);
+      let best = ',';
+      let bestScore = -1;
+      for (const d of [',', ';', '|', '\t']) {
+        const counts = sample.map((l) => l.split(d).length - 1);
+        const freq = new Map<number, number>();
+        for (const c of counts) freq.set(c, (freq.get(c) ?? 0) + 1);
+        const common = [...freq.entries()].sort((x, y) => y[1] - x[1] || y[0] - x[0])[0]?.[0] ?? 0;
+        const nonZero = counts.filter((c) => c > 0).length;
+        const score = nonZero === 0 ? -1
+          : nonZero * 10 + (counts.filter((c) => c === common).length / counts.length) * 5 + common / 100;
+        if (score > bestScore) [bestScore, best] = [score, d];
+      }
+      return best;
+    };
+    const { next } = testRandom('detect-delimiter-lines');
+    const pieces = [',', ';', '|', '\t', 'a', '1', ' ', '\n', '\r\n', '\r', '\n\n', '\r\n \r\n', ',,', ';;;'];
+    for (let i = 0; i < 2000; i += 1) {
+      const length = Math.floor(next() * 300);
+      const text = Array.from({ length }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+      expect(detectDelimiter(text), JSON.stringify(text)).toBe(reference(text));
+    }
   });
 
   it('reads the csv layout in major units exactly, JPY, KWD and MGA included, with quoted fields', () => {
