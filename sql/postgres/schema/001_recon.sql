@@ -11,18 +11,49 @@
 -- views' rows of that month; readers see the month before or after, never half. The rest is replaced
 -- whole, in one transaction, when it changed.
 
+-- Column groups several tables carry, each stated once: `LIKE` copies a group's names, types and NOT NULL
+-- into a table at the place it stands. The groups are dropped at the end of this file; the tables keep
+-- their columns and nothing refers to the groups.
+CREATE TABLE _line_columns (              -- a payout's, refund's or adjustment's last columns
+  currency   text,
+  amount     bigint,                      -- subunits of currency
+  run_id     text NOT NULL,
+  raw        jsonb,
+  occurrence integer
+);
+CREATE TABLE _finding_subject (           -- what a finding is about (exceptions, findings, open_exceptions)
+  disbursement_id text,
+  recipient_id    text,
+  subject         text,
+  currency        text,
+  expected        bigint,
+  actual          bigint,
+  difference      bigint
+);
+CREATE TABLE _disbursement_figures (      -- a disbursement's list record (disbursements, their history)
+  delivered_at          timestamptz,
+  number_of_payments    bigint,
+  number_of_refunds     bigint,
+  number_of_adjustments bigint,
+  amount                bigint,           -- subunits of currency
+  currency              text,
+  bank_account_number   text              -- masked by the service
+);
+CREATE TABLE _acknowledgement (           -- a finding's standing acknowledgement (findings, open_exceptions)
+  ack_by         text,
+  ack_at         timestamptz,
+  ack_note       text,
+  ack_expected   bigint,
+  ack_actual     bigint,
+  ack_difference bigint
+);
+
 CREATE TABLE disbursements (
   month                 text NOT NULL,
   disbursement_id       text NOT NULL,
   recipient_id          text,
   status                text,
-  delivered_at          timestamptz,
-  number_of_payments    bigint,
-  number_of_refunds     bigint,
-  number_of_adjustments bigint,
-  amount                bigint,              -- subunits of currency
-  currency              text,
-  bank_account_number   text,                -- masked by the service
+  LIKE _disbursement_figures,
   sync_status           text NOT NULL,       -- complete | invalid | incomplete
   sync_note             text,
   version               integer NOT NULL,
@@ -42,11 +73,7 @@ CREATE TABLE payouts (
   reference       text,
   status          text,
   payment_id      text,
-  currency        text,
-  amount          bigint,
-  run_id          text NOT NULL,
-  raw             jsonb,
-  occurrence      integer
+  LIKE _line_columns
 ) PARTITION BY LIST (month);
 CREATE INDEX ON payouts (disbursement_id);
 
@@ -57,11 +84,7 @@ CREATE TABLE refunds (
   refund_id                  text,
   payment_id                 text,
   payment_external_reference text,
-  currency                   text,
-  amount                     bigint,
-  run_id                     text NOT NULL,
-  raw                        jsonb,
-  occurrence                 integer
+  LIKE _line_columns
 ) PARTITION BY LIST (month);
 CREATE INDEX ON refunds (disbursement_id);
 
@@ -74,11 +97,7 @@ CREATE TABLE adjustments (
   entry_type       text,
   entity           text,
   entity_reference text,
-  currency         text,
-  amount           bigint,
-  run_id           text NOT NULL,
-  raw              jsonb,
-  occurrence       integer
+  LIKE _line_columns
 ) PARTITION BY LIST (month);
 CREATE INDEX ON adjustments (disbursement_id);
 
@@ -123,13 +142,7 @@ CREATE TABLE disbursement_history (
   disbursement_id       text NOT NULL,
   version               integer NOT NULL,
   recipient_id          text,
-  delivered_at          timestamptz,
-  number_of_payments    bigint,
-  number_of_refunds     bigint,
-  number_of_adjustments bigint,
-  amount                bigint,
-  currency              text,
-  bank_account_number   text,
+  LIKE _disbursement_figures,
   sync_status           text,
   content_hash          text,
   payouts_count         bigint,
@@ -152,13 +165,7 @@ CREATE TABLE exceptions (
   finding_key     text NOT NULL,
   check_id        text NOT NULL,
   severity        text NOT NULL,
-  disbursement_id text,
-  recipient_id    text,
-  subject         text,
-  currency        text,
-  expected        bigint,
-  actual          bigint,
-  difference      bigint,
+  LIKE _finding_subject,
   detail          text NOT NULL,
   status          text NOT NULL,
   created_at      timestamptz NOT NULL
@@ -327,13 +334,7 @@ CREATE TABLE findings (
   finding_key     text PRIMARY KEY,
   check_id        text NOT NULL,
   severity        text NOT NULL,
-  disbursement_id text,
-  recipient_id    text,
-  subject         text,
-  currency        text,
-  expected        bigint,
-  actual          bigint,
-  difference      bigint,
+  LIKE _finding_subject,
   detail          text NOT NULL,
   state           text NOT NULL,
   first_seen      timestamptz NOT NULL,
@@ -342,12 +343,7 @@ CREATE TABLE findings (
   last_run_id     text NOT NULL,
   resolved_at     timestamptz,
   resolved_run_id text,
-  ack_by          text,
-  ack_at          timestamptz,
-  ack_note        text,
-  ack_expected    bigint,
-  ack_actual      bigint,
-  ack_difference  bigint,
+  LIKE _acknowledgement,
   shown_run_id    text
 );
 
@@ -430,25 +426,14 @@ CREATE TABLE open_exceptions (
   age_days             integer,                 -- as of the export
   check_id             text,
   severity             text,
-  disbursement_id      text,
-  recipient_id         text,
-  subject              text,
-  currency             text,
-  expected             bigint,
-  actual               bigint,
-  difference           bigint,
+  LIKE _finding_subject,
   detail               text,
   state                text,
   first_seen           timestamptz,
   last_seen            timestamptz,
   first_run_id         text,
   last_run_id          text,
-  ack_by               text,
-  ack_at               timestamptz,
-  ack_note             text,
-  ack_expected         bigint,
-  ack_actual           bigint,
-  ack_difference       bigint,
+  LIKE _acknowledgement,
   expected_major       numeric,
   actual_major         numeric,
   difference_major     numeric,
@@ -505,3 +490,5 @@ CREATE TABLE exports (
   rows_written    bigint NOT NULL DEFAULT 0,
   error           text
 );
+
+DROP TABLE _line_columns, _finding_subject, _disbursement_figures, _acknowledgement;
