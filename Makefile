@@ -24,6 +24,8 @@ run: dist/.built ## Reconcile against the embedded sandbox (demo: nightly run + 
 	node dist/pipelines/cli/main.js demo || [ $$? -eq 1 ]
 
 test: dist/.built ## Run every test
+	@# the tests' own types: vitest strips them unchecked, so a test built on a shape the code no longer has would pass
+	npx tsc -p test/tsconfig.json
 	npx vitest run --config test/vitest.config.ts $(VITEST_ARGS)
 
 bench: dist/.built ## Measure every stage against its limit; writes data/bench/latest.json (docs/performance.md)

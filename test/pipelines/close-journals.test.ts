@@ -65,7 +65,7 @@ const close = (...extra: string[]) => runCliHere(['close', '--month', MONTH, '--
 const allFormats = ['--journal-format', FORMATS.join(','), '--accounts'];
 
 type Row = Record<string, string>;
-const csv = (file: string): Row[] => parse(readFileSync(file, 'utf8'), { columns: true, bom: true, strict: true }) as Row[];
+const csv = (file: string): Row[] => parse(readFileSync(file, 'utf8'), { columns: true, bom: true }) as Row[];
 const headerOf = (file: string) => readFileSync(file, 'utf8').split('\r\n')[0]!.split(',');
 const journalFiles = () => readdirSync(reports).filter((f) => f.endsWith('.csv')).sort();
 

@@ -48,7 +48,7 @@ describe('the rotation bound holds for every store', () => {
     expect(week.code).toBe(0);
     expect(week.result!.reasons).toEqual({ new: 0, changed: 0, rotation: 3, again: 0 });
     expect(week.result!.restated).toBe(3);
-    expect(await query(db, `SELECT DISTINCT disbursement_id FROM disbursement_history ORDER BY 1`)).toEqual([a, b, c].map((d) => ({ disbursement_id: d.record.disbursement_id })).sort((x, y) => (x.disbursement_id < y.disbursement_id ? -1 : 1)));
+    expect(await query(db, `SELECT DISTINCT disbursement_id FROM disbursement_history ORDER BY 1`)).toEqual([a, b, c].map((d) => ({ disbursement_id: String(d.record.disbursement_id) })).sort((x, y) => (x.disbursement_id < y.disbursement_id ? -1 : 1)));
     expect(await query(db, `SELECT reference FROM payouts WHERE disbursement_id = '${String(b.record.disbursement_id)}' ORDER BY reference`))
       .toContainEqual({ reference: `${String(b.record.disbursement_id)}_po_new` });
   });

@@ -71,7 +71,7 @@ describe('processes of different rates on one budget file', () => {
   }
 
   it('a 6/min job beside a 450/min night: the night is not slowed by the job\'s spacing, and together they stay within 450 a minute', async () => {
-    const [slow, fast] = await simulate([6, 450], 3 * MINUTE);
+    const [slow, fast] = (await simulate([6, 450], 3 * MINUTE)) as [number[], number[]];
     const inFirst20s = (t: number[]) => t.filter((x) => x < 20_000).length;
     expect(inFirst20s(fast)).toBeGreaterThanOrEqual(145); // 150 at 450/min, less the job's few turns
     expect(inFirst20s(slow)).toBe(2);
@@ -80,7 +80,7 @@ describe('processes of different rates on one budget file', () => {
   });
 
   it('two processes at the same rate share it (as before): together one turn per spacing', async () => {
-    const [a, b] = await simulate([450, 450], 2 * MINUTE);
+    const [a, b] = (await simulate([450, 450], 2 * MINUTE)) as [number[], number[]];
     expect(busiestWindow([...a, ...b], MINUTE)).toBeLessThanOrEqual(451);
     expect(Math.abs(a.length - b.length)).toBeLessThanOrEqual(1);
   });

@@ -24,7 +24,8 @@ describe('the alert document (--notify-url)', () => {
     const failed = night({ code: 2, facts: null, error: `cannot reach the service (key ${KEY}): ECONNREFUSED` });
     const close = closeSummary({
       code: 1, runId: 'c1', month: '2026-10', version: 2, workbook: '/r/close-2026-10-v2.xlsx', disbursements: 12, provisional: ['3 open error findings (Open findings)'],
-      journal: [{ currency: 'KWD', account: 'Bank', description: 'x', debit: 1234n, credit: 0n }, { currency: 'KWD', account: 'Payments clearing', description: 'y', debit: 0n, credit: 1234n }],
+      journal: [{ currency: 'KWD', role: 'bank', account: 'Bank', description: 'x', debit: 1234n, credit: 0n },
+        { currency: 'KWD', role: 'clearing', account: 'Payments clearing', description: 'y', debit: 0n, credit: 1234n }],
       journalFiles: ['/r/close-2026-10-v2-xero-KWD.csv'], startedAt: at('00:00'), finishedAt: at('01:00'), serviceUrl: null, error: null, logFile: null,
     }, []);
     for (const s of [night(), failed, close]) expect(() => NotifyDocument.parse(notifyDocument(s))).not.toThrow();

@@ -69,7 +69,7 @@ describe('buildJournal', () => {
 
   it('books what the bank kept of a credit on Bank charges, the rest of the cash on Bank, and still balances', () => {
     // EUR disbursed 141,700: 120,000 settled whole, 20,200 arrived of a 21,700 disbursement (15.00 kept by the bank)
-    const split = { settled: 120_000n + 20_200n, bankCharges: 1_500n, shortCredited: 0n, shortBy: 0n, otherAccount: 0n, awaiting: 0n, notArrived: 0n };
+    const split = { settled: 120_000n + 20_200n, bankCharges: 1_500n, shortCredited: 0n, shortBy: 0n, otherAccount: 0n, awaiting: 0n, notArrived: 0n, unproven: 0n };
     const eur = buildJournal(LINES, [], new Map([['EUR', split]])).filter((e) => e.currency === 'EUR');
     expect(eur.filter((e) => e.account.startsWith('Bank')).map((e) => [e.account, e.debit, e.credit])).toEqual([
       [ROLES.bank, 140_200n, 0n], [ROLES.bank_charges, 1_500n, 0n]]);
@@ -152,8 +152,8 @@ describe('writeCloseWorkbook', () => {
 
   it('refuses negative journal amounts and a malformed month', async () => {
     const negative: JournalEntry[] = [
-      { currency: 'EUR', account: 'Bank', description: '', debit: -5n, credit: 0n },
-      { currency: 'EUR', account: 'Clearing', description: '', debit: -5n, credit: 0n },
+      { currency: 'EUR', role: 'bank', account: 'Bank', description: '', debit: -5n, credit: 0n },
+      { currency: 'EUR', role: 'clearing', account: 'Clearing', description: '', debit: -5n, credit: 0n },
     ];
     expect(() => assertJournalBalanced(negative)).toThrow(/negative/);
     await expect(writeCloseWorkbook(join(tmp.dir, 'x.xlsx'), { ...input([]), month: '2024-5' })).rejects.toThrow(/YYYY-MM/);

@@ -40,7 +40,7 @@ function pairs(): Array<[string, string]> {
   const next = random(SEED);
   const edges = [new Date(1899, 11, 25), new Date(1999, 11, 27), new Date(2026, 0, 1), new Date(2099, 11, 28)];
   for (let k = 0; k < 400; k += 1) {
-    const base = addDays(edges[k % edges.length], Math.floor(next() * 30));
+    const base = addDays(edges[k % edges.length]!, Math.floor(next() * 30));
     out.push([day(base), day(addDays(base, Math.floor(next() * 60) - 5))]);
   }
   return out;
@@ -63,6 +63,6 @@ describe('business_days_after', () => {
     // spot values a reader can check on a calendar: Friday 2026-11-27 to Monday 2026-11-30 is one business day
     const [spot] = await rows(t.connection, `SELECT business_days_after(DATE '2026-11-27', DATE '2026-11-30') AS fri_mon,
       business_days_after(DATE '2026-11-28', DATE '2026-11-29') AS sat_sun, business_days_after(DATE '2026-11-30', DATE '2026-11-27') AS back`);
-    expect(Object.fromEntries(Object.entries(spot).map(([k, v]) => [k, Number(v)]))).toEqual({ fri_mon: 1, sat_sun: 0, back: -1 });
+    expect(Object.fromEntries(Object.entries(spot!).map(([k, v]) => [k, Number(v)]))).toEqual({ fri_mon: 1, sat_sun: 0, back: -1 });
   });
 });
