@@ -61,51 +61,6 @@ export const AdjustmentSchema = z.looseObject({
 });
 export type Adjustment = z.infer<typeof AdjustmentSchema>;
 
-/**
- * The common shape of a line, checked without zod: every line of a sync is validated, and zod's copy of
- * each (unknown fields included) was work and memory for the night. Each returns only the typed fields
- * recon keeps (src/store/writer.ts, contentHash), or null when anything is not plainly as the schema above
- * wants it; null sends the line to the schema itself, which decides and words the reason. So a line
- * accepted here is one the schema accepts with the same values (test/unit/api/line-shapes.test.ts).
- */
-type Fields = Record<string, unknown>;
-const fields = (x: unknown): Fields | null =>
-  typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Fields) : null;
-const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
-const isText = (v: unknown): v is string | null | undefined => v === undefined || v === null || typeof v === 'string';
-const CURRENCY = /^[A-Z]{3}$/;
-const isCurrency = (v: unknown): v is string => typeof v === 'string' && v.length === 3 && CURRENCY.test(v);
-const isAmount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-
-export function plainPayout(x: unknown): Payout | null {
-  const f = fields(x);
-  if (f === null) return null;
-  const { recipient_id, reference, status, payment_id, currency, amount } = f;
-  if (!isId(recipient_id) || !isId(reference) || !isText(status) || !isId(payment_id) || !isCurrency(currency) ||
-    !isAmount(amount)) return null;
-  return { recipient_id, reference, status, payment_id, currency, amount };
-}
-
-export function plainRefund(x: unknown): Refund | null {
-  const f = fields(x);
-  const payment = fields(f?.payment);
-  if (f === null || payment === null) return null;
-  const { refund_id, amount, currency } = f;
-  const { id: paymentId, external_reference } = payment;
-  if (!isId(refund_id) || !isId(paymentId) || !isText(external_reference) || !isAmount(amount) ||
-    !isCurrency(currency)) return null;
-  return { refund_id, payment: { id: paymentId, external_reference }, amount, currency };
-}
-
-export function plainAdjustment(x: unknown): Adjustment | null {
-  const f = fields(x);
-  if (f === null) return null;
-  const { reference, category, amount, currency, entry_type, entity, entity_reference } = f;
-  if (!isId(reference) || !isText(category) || !isAmount(amount) || !isCurrency(currency) || !isId(entry_type) ||
-    !isText(entity) || !isText(entity_reference)) return null;
-  return { reference, category, amount, currency, entry_type, entity, entity_reference };
-}
-
 const FileLinkSchema = z.looseObject({ name: z.string(), url: z.string().url() });
 export const FileListSchema = z.array(FileLinkSchema);
 export type FileLink = z.infer<typeof FileLinkSchema>;

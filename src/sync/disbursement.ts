@@ -4,10 +4,7 @@
 import type { z } from 'zod';
 import { ApiError } from '../api/errors.js';
 import { paginate } from '../api/paginate.js';
-import {
-  AdjustmentSchema, PayoutSchema, RefundSchema, describeIssues, plainAdjustment, plainPayout, plainRefund,
-  type Disbursement,
-} from '../api/schemas.js';
+import { AdjustmentSchema, PayoutSchema, RefundSchema, describeIssues, type Disbursement } from '../api/schemas.js';
 import {
   contentHash, type DisbursementBundle, type Line, type QuarantinedRecord, type SyncStatus,
 } from '../store/bundle.js';
@@ -36,7 +33,6 @@ async function readChildren<S extends z.ZodType>(
   disbursementId: string,
   resource: 'payouts' | 'refunds' | 'adjustments',
   schema: S,
-  plain: (item: unknown) => z.infer<S> | null,
   announced: number,
   allowance: LineAllowance,
 ): Promise<ChildList<z.infer<S>>> {
@@ -96,11 +92,6 @@ async function readChildren<S extends z.ZodType>(
           continue;
         }
         if (!onThisPage.has(raw)) onThisPage.set(raw, lineNo);
-        const value = plain(item);
-        if (value !== null) {
-          lines.push({ lineNo, value, raw });
-          continue;
-        }
         const parsed = schema.safeParse(item);
         if (parsed.success) lines.push({ lineNo, value: parsed.data, raw });
         else quarantine.push({ resource: singular, lineNo, reason: describeIssues(parsed.error, item), raw });
@@ -148,9 +139,9 @@ export async function extractDisbursement(
   }
   const allowance: LineAllowance = { left: deps.maxLines };
   const [payouts, refunds, adjustments] = await Promise.all([
-    readChildren(deps, id, 'payouts', PayoutSchema, plainPayout, record.number_of_payments, allowance),
-    readChildren(deps, id, 'refunds', RefundSchema, plainRefund, record.number_of_refunds, allowance),
-    readChildren(deps, id, 'adjustments', AdjustmentSchema, plainAdjustment, record.number_of_adjustments, allowance),
+    readChildren(deps, id, 'payouts', PayoutSchema, record.number_of_payments, allowance),
+    readChildren(deps, id, 'refunds', RefundSchema, record.number_of_refunds, allowance),
+    readChildren(deps, id, 'adjustments', AdjustmentSchema, record.number_of_adjustments, allowance),
   ]);
   const problems = [payouts.problem, refunds.problem, adjustments.problem].filter((p): p is string => p !== null);
   let files: DisbursementBundle['files'] = [];
