@@ -157,7 +157,8 @@ export async function runChecks(connection: DuckDBConnection, opts: RunChecksOpt
       await dropRunTemps(connection).catch(() => undefined);
       throw err;
     }
-    await dropRunTemps(connection);
+    // the shared views' copies and the scope's tables went as each finished: the stage is what is left
+    await connection.run(sqlText('lifecycle/drop_stage'));
   });
   phase('commit');
   const { mode, reason } = chosen;
@@ -185,8 +186,9 @@ async function materialiseShared(connection: DuckDBConnection, checks: readonly 
 }
 
 /**
- * Every TEMP table a check run may leave: the copies of materialised views (which would otherwise stand in
- * for the views on this connection), the scope's tables and the stage. Each dropped only if it is there.
+ * Every TEMP table a check run may leave when it fails part way: the copies of materialised views (which
+ * would otherwise stand in for the views on this connection), the scope's tables and the stage. Each
+ * dropped only if it is there.
  */
 async function dropRunTemps(connection: DuckDBConnection): Promise<void> {
   const views = (await sqlObjects()).filter((o) => o.materialised).map((o) => o.name);
